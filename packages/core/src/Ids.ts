@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+
+const Uuid = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+  Schema.annotations({ description: "A lower-case UUID" })
+)
+
+export const UserId = Uuid.pipe(Schema.brand("UserId"))
+export type UserId = typeof UserId.Type
+
+export const TenantId = Uuid.pipe(Schema.brand("TenantId"))
+export type TenantId = typeof TenantId.Type
+
+export const ApiKeyId = Uuid.pipe(Schema.brand("ApiKeyId"))
+export type ApiKeyId = typeof ApiKeyId.Type
+
+export const isUuid = Schema.is(Uuid)

@@ -1,0 +1,27 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Email } from "../Email.js"
+import type { TenantId, UserId } from "../Ids.js"
+import type { Membership, Role, Tenant, TenantAccess, TenantCode } from "../Tenant.js"
+import type { DuplicateKey } from "./DuplicateKey.js"
+
+export interface Member {
+  readonly userId: UserId
+  readonly email: Email
+  readonly name: string
+  readonly role: Role
+  readonly addedAt: Date
+}
+
+export class TenantRepo extends Context.Tag("core/TenantRepo")<
+  TenantRepo,
+  {
+    /** Fails with DuplicateKey "code" when the code is taken. */
+    readonly insert: (tenant: Tenant, owner: Membership) => Effect.Effect<void, DuplicateKey>
+    readonly findByCode: (code: TenantCode) => Effect.Effect<Option.Option<Tenant>>
+    readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<TenantAccess>>
+    readonly findRole: (tenantId: TenantId, userId: UserId) => Effect.Effect<Option.Option<Role>>
+    /** Fails with DuplicateKey "membership" when the user is already a member. */
+    readonly addMember: (membership: Membership) => Effect.Effect<void, DuplicateKey>
+    readonly listMembers: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<Member>>
+  }
+>() {}

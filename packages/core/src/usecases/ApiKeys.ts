@@ -1,0 +1,64 @@
+import { Duration, Effect, Option } from "effect"
+import { API_KEY_RANDOM_BYTES, ApiKey, displayPrefix, formatApiKey, isApiKeyShape } from "../ApiKey.js"
+import { NotFound, Unauthorized } from "../Errors.js"
+import type { ApiKeyId } from "../Ids.js"
+import { ApiKeyRepo } from "../ports/ApiKeyRepo.js"
+import { Clock } from "../ports/Clock.js"
+import { Crypto } from "../ports/Crypto.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { User } from "../User.js"
+
+/** Last-used times are kept to the minute, so that a busy key does not write on every request. */
+const TOUCH_INTERVAL = Duration.toMillis(Duration.minutes(1))
+
+const invalidKey = new Unauthorized({ detail: "The API key is not valid. Check the x-api-key header, or create a new key." })
+
+export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
+  effect: Effect.gen(function* () {
+    const repo = yield* ApiKeyRepo
+    const crypto = yield* Crypto
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+
+    /** Creates a key for the user; the plain key is returned here and never again. */
+    const issue = (user: User, name: string): Effect.Effect<{ readonly apiKey: ApiKey; readonly key: string }> =>
+      Effect.gen(function* () {
+        const key = formatApiKey(yield* crypto.randomBytes(API_KEY_RANDOM_BYTES))
+        const apiKey = new ApiKey({
+          id: (yield* ids.uuid) as ApiKeyId,
+          userId: user.id,
+          name,
+          prefix: displayPrefix(key),
+          createdAt: yield* clock.now,
+          lastUsedAt: null
+        })
+        yield* repo.insert(apiKey, yield* crypto.sha256Hex(key))
+        return { apiKey, key }
+      }).pipe(Effect.withSpan("ApiKeys.issue"))
+
+    const list = (user: User) => repo.listByUser(user.id)
+
+    const revoke = (user: User, id: ApiKeyId): Effect.Effect<void, NotFound> =>
+      clock.now.pipe(
+        Effect.flatMap((now) => repo.revoke(user.id, id, now)),
+        Effect.flatMap((revoked) =>
+          revoked ? Effect.void : Effect.fail(new NotFound({ detail: `You have no API key with the id ${id}.` }))
+        )
+      )
+
+    const authenticate = (key: string): Effect.Effect<User, Unauthorized> =>
+      Effect.gen(function* () {
+        if (!isApiKeyShape(key)) return yield* invalidKey
+        const found = yield* repo.findByHash(yield* crypto.sha256Hex(key))
+        if (Option.isNone(found)) return yield* invalidKey
+        const now = yield* clock.now
+        const last = found.value.key.lastUsedAt
+        if (last === null || now.getTime() - last.getTime() >= TOUCH_INTERVAL) {
+          yield* repo.touch(found.value.key.id, now)
+        }
+        return found.value.user
+      }).pipe(Effect.withSpan("ApiKeys.authenticate"))
+
+    return { issue, list, revoke, authenticate } as const
+  })
+}) {}

@@ -1,0 +1,66 @@
+import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import type { Membership, Tenant } from "@cisbook/core/Tenant"
+import { Effect, Layer, Option, Ref } from "effect"
+import { UserStore } from "./UserRepoMemory.js"
+
+interface State {
+  readonly tenants: ReadonlyArray<Tenant>
+  readonly memberships: ReadonlyArray<Membership>
+}
+
+export const TenantRepoMemory = Layer.effect(
+  TenantRepo,
+  Effect.gen(function* () {
+    const users = yield* UserStore
+    const state = yield* Ref.make<State>({ tenants: [], memberships: [] })
+    const addOrClash = (key: string, clash: (s: State) => boolean, next: (s: State) => State) =>
+      Ref.modify(state, (s) => (clash(s) ? ([true, s] as const) : ([false, next(s)] as const))).pipe(
+        Effect.flatMap((clashed) => (clashed ? Effect.fail(new DuplicateKey({ key })) : Effect.void))
+      )
+    return TenantRepo.of({
+      insert: (tenant, owner) =>
+        addOrClash(
+          "code",
+          (s) => s.tenants.some((t) => t.code === tenant.code),
+          (s) => ({ tenants: [...s.tenants, tenant], memberships: [...s.memberships, owner] })
+        ),
+      findByCode: (code) => Ref.get(state).pipe(Effect.map((s) => Option.fromNullable(s.tenants.find((t) => t.code === code)))),
+      listForUser: (userId) =>
+        Ref.get(state).pipe(
+          Effect.map((s) =>
+            s.tenants
+              .flatMap((tenant) => {
+                const m = s.memberships.find((m) => m.tenantId === tenant.id && m.userId === userId)
+                return m ? [{ tenant, role: m.role }] : []
+              })
+              .sort((a, b) => a.tenant.code.localeCompare(b.tenant.code))
+          )
+        ),
+      findRole: (tenantId, userId) =>
+        Ref.get(state).pipe(
+          Effect.map((s) =>
+            Option.fromNullable(s.memberships.find((m) => m.tenantId === tenantId && m.userId === userId)?.role)
+          )
+        ),
+      addMember: (membership) =>
+        addOrClash(
+          "membership",
+          (s) => s.memberships.some((m) => m.tenantId === membership.tenantId && m.userId === membership.userId),
+          (s) => ({ ...s, memberships: [...s.memberships, membership] })
+        ),
+      listMembers: (tenantId) =>
+        Effect.all([Ref.get(state), Ref.get(users)]).pipe(
+          Effect.map(([s, us]) =>
+            s.memberships
+              .filter((m) => m.tenantId === tenantId)
+              .flatMap((m) => {
+                const u = us.get(m.userId)
+                return u ? [{ userId: u.id, email: u.email, name: u.name, role: m.role, addedAt: m.addedAt }] : []
+              })
+              .sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime() || a.email.localeCompare(b.email))
+          )
+        )
+    })
+  })
+)
