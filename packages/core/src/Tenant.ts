@@ -2,15 +2,17 @@ import { Schema } from "effect"
 import { Email } from "./Email.js"
 import { TenantId, UserId } from "./Ids.js"
 
-export const TenantCode = Schema.String.pipe(
+/** A tenant's URL stub as it comes over the wire. */
+export const TenantCodeFormat = Schema.String.pipe(
   Schema.filter(
     (s) =>
       /^[a-z][a-z0-9-]{2,39}$/.test(s) ||
       "Must be 3 to 40 characters of a-z, 0-9 and -, starting with a letter (for example acme-builders)"
   ),
-  Schema.brand("TenantCode"),
-  Schema.annotations({ title: "TenantCode", examples: ["acme-builders" as never] })
+  Schema.annotations({ title: "TenantCode", examples: ["acme-builders"] })
 )
+
+export const TenantCode = TenantCodeFormat.pipe(Schema.brand("TenantCode"))
 export type TenantCode = typeof TenantCode.Type
 
 export const TenantName = Schema.Trim.pipe(

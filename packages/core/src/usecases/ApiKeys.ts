@@ -1,7 +1,7 @@
 import { Duration, Effect, Option } from "effect"
 import { API_KEY_RANDOM_BYTES, ApiKey, displayPrefix, formatApiKey, isApiKeyShape } from "../ApiKey.js"
 import { NotFound, Unauthorized } from "../Errors.js"
-import type { ApiKeyId } from "../Ids.js"
+import { type ApiKeyId, isUuid } from "../Ids.js"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.js"
 import { Clock } from "../ports/Clock.js"
 import { Crypto } from "../ports/Crypto.js"
@@ -11,7 +11,7 @@ import type { User } from "../User.js"
 /** Last-used times are kept to the minute, so that a busy key does not write on every request. */
 const TOUCH_INTERVAL = Duration.toMillis(Duration.minutes(1))
 
-const invalidKey = new Unauthorized({ detail: "The API key is not valid. Check the x-api-key header, or create a new key." })
+export const invalidApiKey = new Unauthorized({ detail: "The API key is not valid. Check the x-api-key header, or create a new key." })
 
 export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
   effect: Effect.gen(function* () {
@@ -38,9 +38,10 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
 
     const list = (user: User) => repo.listByUser(user.id)
 
-    const revoke = (user: User, id: ApiKeyId): Effect.Effect<void, NotFound> =>
+    /** Revokes the user's key `id` (as it came in a path). */
+    const revoke = (user: User, id: string): Effect.Effect<void, NotFound> =>
       clock.now.pipe(
-        Effect.flatMap((now) => repo.revoke(user.id, id, now)),
+        Effect.flatMap((now) => (isUuid(id) ? repo.revoke(user.id, id as ApiKeyId, now) : Effect.succeed(false))),
         Effect.flatMap((revoked) =>
           revoked ? Effect.void : Effect.fail(new NotFound({ detail: `You have no API key with the id ${id}.` }))
         )
@@ -48,9 +49,9 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
 
     const authenticate = (key: string): Effect.Effect<User, Unauthorized> =>
       Effect.gen(function* () {
-        if (!isApiKeyShape(key)) return yield* invalidKey
+        if (!isApiKeyShape(key)) return yield* invalidApiKey
         const found = yield* repo.findByHash(yield* crypto.sha256Hex(key))
-        if (Option.isNone(found)) return yield* invalidKey
+        if (Option.isNone(found)) return yield* invalidApiKey
         const now = yield* clock.now
         const last = found.value.key.lastUsedAt
         if (last === null || now.getTime() - last.getTime() >= TOUCH_INTERVAL) {

@@ -1,11 +1,11 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { Email } from "../Email.js"
 import { Conflict, Forbidden, NotFound } from "../Errors.js"
 import type { TenantId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { type Member, TenantRepo } from "../ports/TenantRepo.js"
-import { Membership, type Role, Tenant, type TenantAccess, type TenantCode } from "../Tenant.js"
+import { Membership, type Role, Tenant, type TenantAccess, TenantCode } from "../Tenant.js"
 import type { User } from "../User.js"
 import { Users } from "./Users.js"
 
@@ -20,6 +20,8 @@ export interface NewTenant {
  * does not (so the tenant's existence is not confirmed either).
  */
 export type Denial = "Forbidden" | "NotFound"
+
+const isTenantCode = Schema.is(TenantCode)
 
 const tenantNotFound = (code: string) => new NotFound({ detail: `There is no tenant with the code ${code}.` })
 
@@ -45,13 +47,14 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
 
     const listFor = (user: User) => repo.listForUser(user.id)
 
-    /** The tenant named by `code`, if the user may act for it. */
+    /** The tenant named by `code` (as it came in a path), if the user may act for it. */
     const access = (
       user: User,
-      code: TenantCode,
+      code: string,
       denial: Denial = "Forbidden"
     ): Effect.Effect<TenantAccess, Forbidden | NotFound> =>
       Effect.gen(function* () {
+        if (!isTenantCode(code)) return yield* tenantNotFound(code)
         const tenant = yield* repo.findByCode(code)
         if (Option.isNone(tenant)) return yield* tenantNotFound(code)
         const role = yield* repo.findRole(tenant.value.id, user.id)
@@ -61,12 +64,12 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
           : tenantNotFound(code)
       })
 
-    const members = (user: User, code: TenantCode): Effect.Effect<ReadonlyArray<Member>, Forbidden | NotFound> =>
+    const members = (user: User, code: string): Effect.Effect<ReadonlyArray<Member>, Forbidden | NotFound> =>
       access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.listMembers(tenant.id)))
 
     const addMember = (
       user: User,
-      code: TenantCode,
+      code: string,
       input: { readonly email: Email; readonly role: Role }
     ): Effect.Effect<Member, Forbidden | NotFound | Conflict> =>
       Effect.gen(function* () {

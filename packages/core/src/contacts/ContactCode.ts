@@ -1,0 +1,40 @@
+export const maxContactCodeLength = 8
+export const fallbackContactCodeBase = "CONTACT"
+
+// Letters that NFKD does not decompose into an ASCII base letter.
+const ligatures: Readonly<Record<string, string>> = { Æ: "AE", Œ: "OE", Ø: "O", Ł: "L", Đ: "D", Þ: "TH" }
+
+/** The upper-case letters and digits of a display name, at most 8, accents dropped. */
+export const contactCodeBase = (name: string): string => {
+  const base = name
+    .toUpperCase()
+    .normalize("NFKD")
+    .replace(/[ÆŒØŁĐÞ]/g, (c) => ligatures[c] ?? "")
+    .replace(/[^A-Z0-9]/g, "")
+    .slice(0, maxContactCodeLength)
+  return base === "" ? fallbackContactCodeBase : base
+}
+
+/** The n-th candidate (n ≥ 2): the suffix replaces trailing characters so the code stays at most 8. */
+export const contactCodeCandidate = (base: string, n: number): string => {
+  const suffix = String(n)
+  return base.slice(0, maxContactCodeLength - suffix.length) + suffix
+}
+
+/**
+ * The first free code for a name: its base, then ACMEBUI2, ACMEBUI3, …, ACMEBU10, …
+ * `isTaken` receives upper-case codes and must count every code the tenant has ever used.
+ */
+export const generateContactCode = (name: string, isTaken: (code: string) => boolean): string => {
+  const base = contactCodeBase(name)
+  if (!isTaken(base)) return base
+  // Suffixes of up to 7 digits keep at least one character of the name.
+  for (let n = 2; n < 10 ** (maxContactCodeLength - 1); n++) {
+    const candidate = contactCodeCandidate(base, n)
+    if (!isTaken(candidate)) return candidate
+  }
+  throw new Error(`No free contact code for base ${base}`)
+}
+
+/** A code as given in a path, for case-insensitive matching against stored codes. */
+export const normaliseContactCode = (pathValue: string): string => pathValue.trim().toUpperCase()

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { CisDetails, type CisDetailsEncoded, emptySoleTrader, missingForType } from "../../src/cis/CisDetails.js"
+import { decodeInput } from "../../src/Validation.js"
+
+const decodeSync = Schema.decodeUnknownSync(CisDetails)
+const details = (input: CisDetailsEncoded) => decodeSync(input)
+
+describe("CisDetails", () => {
+  it("decodes omitted, null and blank members to null, trimming the rest", () => {
+    const decoded = decodeSync({ type: "SoleTrader", title: null, firstName: "  Ada ", lastName: "   " })
+    expect(decoded).toEqual(new CisDetails({ type: "SoleTrader", firstName: "Ada" }))
+    expect(decoded.secondName).toBeNull()
+    expect(decoded.lastName).toBeNull()
+    expect(decodeSync({ type: "Trust", utr: undefined, niNumber: "" }).utr).toBeNull()
+  })
+
+  it("normalises the identity codes", () => {
+    const decoded = decodeSync({
+      type: "Company",
+      utr: "k 22345 67890",
+      niNumber: "ab123456c",
+      companyNumber: "sc 1234"
+    })
+    expect([decoded.utr, decoded.niNumber, decoded.companyNumber]).toEqual(["2234567890", "AB123456C", "SC001234"])
+  })
+
+  it("encodes every member, absent ones as null", () => {
+    expect(Schema.encodeSync(CisDetails)(emptySoleTrader)).toEqual({
+      type: "SoleTrader",
+      title: null,
+      firstName: null,
+      secondName: null,
+      lastName: null,
+      tradingName: null,
+      utr: null,
+      niNumber: null,
+      companyNumber: null
+    })
+  })
+
+  it.effect("names each invalid member with its own message", () =>
+    Effect.gen(function* () {
+      const failure = yield* Effect.flip(
+        decodeInput(CisDetails)({
+          type: "Cooperative",
+          utr: "1234567890",
+          niNumber: "TN123456A",
+          companyNumber: "123456789",
+          title: 5
+        })
+      )
+      expect(failure.errors).toEqual({
+        type: ["Must be one of SoleTrader, Partnership, Company or Trust"],
+        title: ["Must be a string or null"],
+        utr: ["Must be a 10-digit UTR with a valid check digit, for example 2234567890"],
+        niNumber: [
+          "Must be a National Insurance number: 2 letters, 6 digits and a final letter A, B, C or D, for example AB123456C"
+        ],
+        companyNumber: [
+          "Must be a Companies House number: 8 digits, or 2 letters and 6 digits, for example 01234567 or SC123456"
+        ]
+      })
+    })
+  )
+})
+
+describe("missingForType", () => {
+  it("an empty sole trader needs names and a UTR or NINO", () => {
+    expect(missingForType(emptySoleTrader)).toEqual(["firstName", "lastName", "utr or niNumber"])
+  })
+
+  it("a sole trader is complete with either a UTR or a NINO", () => {
+    const named = { type: "SoleTrader", firstName: "Ada", lastName: "Lovelace" } as const
+    expect(missingForType(details({ ...named, utr: "2234567890" }))).toEqual([])
+    expect(missingForType(details({ ...named, niNumber: "AB123456C" }))).toEqual([])
+    expect(missingForType(details({ ...named, companyNumber: "SC123456" }))).toEqual(["utr or niNumber"])
+  })
+
+  it("a company needs a trading name and a UTR or company number", () => {
+    expect(missingForType(details({ type: "Company" }))).toEqual(["tradingName", "utr or companyNumber"])
+    expect(missingForType(details({ type: "Company", tradingName: "Acme", companyNumber: "SC123456" }))).toEqual([])
+    expect(missingForType(details({ type: "Company", tradingName: "Acme", utr: "2234567890" }))).toEqual([])
+    expect(missingForType(details({ type: "Company", tradingName: "Acme", niNumber: "AB123456C" }))).toEqual([
+      "utr or companyNumber"
+    ])
+  })
+
+  it("a partnership and a trust need a trading name and a UTR", () => {
+    for (const type of ["Partnership", "Trust"] as const) {
+      expect(missingForType(details({ type }))).toEqual(["tradingName", "utr"])
+      expect(missingForType(details({ type, tradingName: "Acme", companyNumber: "SC123456" }))).toEqual(["utr"])
+      expect(missingForType(details({ type, tradingName: "Acme", utr: "2234567890" }))).toEqual([])
+    }
+  })
+
+  it("treats blank values as missing in plain data too", () => {
+    expect(
+      missingForType({
+        type: "Trust",
+        firstName: null,
+        lastName: null,
+        tradingName: " ",
+        utr: "",
+        niNumber: null,
+        companyNumber: null
+      })
+    ).toEqual(["tradingName", "utr"])
+  })
+})

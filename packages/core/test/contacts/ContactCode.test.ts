@@ -1,0 +1,74 @@
+import { describe, expect, it } from "@effect/vitest"
+import { FastCheck } from "effect"
+import { contactCodeBase, generateContactCode, normaliseContactCode } from "../../src/contacts/ContactCode.js"
+
+const takenIn = (codes: Iterable<string>) => {
+  const set = new Set(codes)
+  return (code: string) => set.has(code)
+}
+
+describe("contactCodeBase", () => {
+  it("keeps the upper-case letters and digits, at most 8", () => {
+    expect(contactCodeBase("Acme Builders Ltd")).toBe("ACMEBUIL")
+    expect(contactCodeBase("J. O'Neill & Sons (2019)")).toBe("JONEILLS")
+    expect(contactCodeBase("3D Scaffolding")).toBe("3DSCAFFO")
+  })
+
+  it("keeps short names whole", () => {
+    expect(contactCodeBase("Bo")).toBe("BO")
+    expect(contactCodeBase("x")).toBe("X")
+  })
+
+  it("maps accented letters to ASCII", () => {
+    expect(contactCodeBase("Café Renée")).toBe("CAFERENE")
+    expect(contactCodeBase("Łódź Ærø")).toBe("LODZAERO")
+    expect(contactCodeBase("Straße")).toBe("STRASSE")
+    expect(contactCodeBase("Ｆｕｌｌ")).toBe("FULL")
+  })
+
+  it("falls back to CONTACT when the name has no letters or digits", () => {
+    expect(contactCodeBase("")).toBe("CONTACT")
+    expect(contactCodeBase("  --- !!")).toBe("CONTACT")
+    expect(contactCodeBase("株式会社")).toBe("CONTACT")
+  })
+})
+
+describe("generateContactCode", () => {
+  it("uses the base when it is free", () => {
+    expect(generateContactCode("Acme Builders", takenIn([]))).toBe("ACMEBUIL")
+  })
+
+  it("replaces trailing characters with a numeric suffix on collision", () => {
+    expect(generateContactCode("Acme Builders", takenIn(["ACMEBUIL"]))).toBe("ACMEBUI2")
+    expect(generateContactCode("Acme Builders", takenIn(["ACMEBUIL", "ACMEBUI2"]))).toBe("ACMEBUI3")
+  })
+
+  it("gives up a second character from the 10th collision on", () => {
+    const taken = ["ACMEBUIL", ...Array.from({ length: 8 }, (_, i) => `ACMEBUI${i + 2}`)]
+    expect(generateContactCode("Acme Builders", takenIn(taken))).toBe("ACMEBU10")
+    expect(generateContactCode("Acme Builders", takenIn([...taken, "ACMEBU10"]))).toBe("ACMEBU11")
+  })
+
+  it("appends the suffix to a short base", () => {
+    expect(generateContactCode("Bo", takenIn(["BO"]))).toBe("BO2")
+    expect(generateContactCode("", takenIn(["CONTACT", "CONTACT2"]))).toBe("CONTACT3")
+  })
+
+  it.prop(
+    "always returns a free code of 1 to 8 upper-case letters and digits",
+    [FastCheck.string(), FastCheck.array(FastCheck.integer({ min: 2, max: 30 }))],
+    ([name, suffixes]) => {
+      const base = contactCodeBase(name)
+      const taken = takenIn([base, ...suffixes.map((n) => base.slice(0, 8 - String(n).length) + n)])
+      const code = generateContactCode(name, taken)
+      expect(code).toMatch(/^[A-Z0-9]{1,8}$/)
+      expect(taken(code)).toBe(false)
+    }
+  )
+})
+
+describe("normaliseContactCode", () => {
+  it("matches path values case-insensitively", () => {
+    expect(normaliseContactCode(" acmeBui2 ")).toBe("ACMEBUI2")
+  })
+})

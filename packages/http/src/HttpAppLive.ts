@@ -1,0 +1,22 @@
+import { CisbookApi } from "@cisbook/sdk/Api"
+import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Layer } from "effect"
+import { AuthenticateLive } from "./AuthenticateLive.js"
+import { MeHandlers } from "./handlers/MeHandlers.js"
+import { SystemHandlers } from "./handlers/SystemHandlers.js"
+import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
+import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
+
+export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
+  Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers]),
+  Layer.provide(AuthenticateLive)
+)
+
+/** The HTTP application: the API, its problem bodies, OpenAPI at /openapi.json and docs at /docs. */
+export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+  Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(ProblemDetailsMiddleware),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress
+)

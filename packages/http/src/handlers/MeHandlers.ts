@@ -1,0 +1,22 @@
+import { CurrentUser } from "@cisbook/core/CurrentUser"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { CisbookApi } from "@cisbook/sdk/Api"
+import { HttpApiBuilder } from "@effect/platform"
+import { Array, Effect } from "effect"
+import { apiKeyDto, createdApiKeyDto, meDto, tenantDto } from "../Dtos.js"
+
+export const MeHandlers = HttpApiBuilder.group(CisbookApi, "me", (handlers) =>
+  Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const keys = yield* ApiKeys
+    return handlers
+      .handle("getMe", () => Effect.map(CurrentUser, meDto))
+      .handle("listMyTenants", () => CurrentUser.pipe(Effect.flatMap(tenants.listFor), Effect.map(Array.map(tenantDto))))
+      .handle("createApiKey", ({ payload }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => keys.issue(user, payload.name)), Effect.map(createdApiKeyDto))
+      )
+      .handle("listApiKeys", () => CurrentUser.pipe(Effect.flatMap(keys.list), Effect.map(Array.map(apiKeyDto))))
+      .handle("revokeApiKey", ({ path }) => CurrentUser.pipe(Effect.flatMap((user) => keys.revoke(user, path.apiKey))))
+  })
+)

@@ -1,0 +1,39 @@
+import { CurrentUser } from "@cisbook/core/CurrentUser"
+import { Email } from "@cisbook/core/Email"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { CisbookApi } from "@cisbook/sdk/Api"
+import { HttpApiBuilder } from "@effect/platform"
+import { Array, Effect } from "effect"
+import { memberDto, tenantDto } from "../Dtos.js"
+
+export const TenantsHandlers = HttpApiBuilder.group(CisbookApi, "tenants", (handlers) =>
+  Effect.gen(function* () {
+    const tenants = yield* Tenants
+    return handlers
+      .handle("createTenant", ({ payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) =>
+            tenants.create(user, {
+              code: TenantCode.make(payload.code),
+              name: payload.name,
+              email: payload.email === undefined ? null : Email.make(payload.email)
+            })
+          ),
+          Effect.map(tenantDto)
+        )
+      )
+      .handle("getTenant", ({ path }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => tenants.access(user, path.tenant)), Effect.map(tenantDto))
+      )
+      .handle("listMembers", ({ path }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => tenants.members(user, path.tenant)), Effect.map(Array.map(memberDto)))
+      )
+      .handle("addMember", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => tenants.addMember(user, path.tenant, { email: Email.make(payload.email), role: payload.role })),
+          Effect.map(memberDto)
+        )
+      )
+  })
+)

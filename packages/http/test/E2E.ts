@@ -1,0 +1,55 @@
+import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import type { Clock } from "@cisbook/core/ports/Clock"
+import type { Crypto } from "@cisbook/core/ports/Crypto"
+import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import type { Transactor } from "@cisbook/core/ports/Transactor"
+import type { UserRepo } from "@cisbook/core/ports/UserRepo"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { Users } from "@cisbook/core/usecases/Users"
+import type { Email } from "@cisbook/core/Email"
+import { type Credentials, makeClient } from "@cisbook/sdk/Client"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Layer } from "effect"
+import { HttpAppLive } from "../src/HttpAppLive.js"
+import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
+
+export type Ports = UserRepo | TenantRepo | ApiKeyRepo | Clock | IdGenerator | Crypto | Transactor
+
+export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
+  IdentityProvider,
+  Effect.Effect.Success<typeof startLocalIdentityProvider>
+>() {}
+
+const IdentityProviderLive = Layer.scoped(IdentityProvider, startLocalIdentityProvider)
+
+const VerifierLive = Layer.unwrapEffect(
+  Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
+)
+
+/** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
+export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>
+  HttpAppLive.pipe(
+    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
+    Layer.provideMerge(IdentityProviderLive),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
+
+export const client = (credentials?: Credentials) => makeClient(credentials ? { credentials } : {})
+
+let counter = 0
+/** A unique email address, so that tests sharing one database never collide. */
+export const uniqueEmail = (name = "user") => `${name}.${process.pid}.${Date.now()}.${++counter}@example.com` as Email
+
+/** A user made the way the admin CLI makes one, and a client holding their new API key. */
+export const signUp = (name = "user") =>
+  Effect.gen(function* () {
+    const user = yield* (yield* Users).create({ email: uniqueEmail(name), name })
+    const { key } = yield* (yield* ApiKeys).issue(user, "test")
+    return { user, key, api: yield* client({ apiKey: key }) }
+  })
+
+let tenantCounter = 0
+export const uniqueTenantCode = (stem = "t") => `${stem}-${process.pid}-${Date.now().toString(36)}-${++tenantCounter}`

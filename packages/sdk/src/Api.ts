@@ -1,0 +1,17 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { MeApi } from "./MeApi.js"
+import { SystemApi } from "./SystemApi.js"
+import { TenantsApi } from "./TenantsApi.js"
+import { withValidationProblems } from "./OpenApiDocument.js"
+
+export class CisbookApi extends HttpApi.make("cisbook")
+  .add(SystemApi)
+  .add(MeApi)
+  .add(TenantsApi)
+  .annotate(OpenApi.Title, "cisbook API")
+  .annotate(OpenApi.Version, "v1")
+  .annotate(
+    OpenApi.Description,
+    "The service behind a UK construction-industry tax (CIS) bookkeeping application. Errors are RFC 9457 problem details."
+  )
+  .annotate(OpenApi.Transform, withValidationProblems) {}

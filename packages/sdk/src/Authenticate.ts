@@ -1,0 +1,17 @@
+import { CurrentUser } from "@cisbook/core/CurrentUser"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { UnauthorizedProblem } from "./Problem.js"
+
+/** Every request but the health check carries an API key or a bearer token; either one is enough. */
+export class Authenticate extends HttpApiMiddleware.Tag<Authenticate>()("sdk/Authenticate", {
+  provides: CurrentUser,
+  failure: UnauthorizedProblem,
+  security: {
+    apiKey: HttpApiSecurity.apiKey({ in: "header", key: "x-api-key" }).pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "An API key (cis_...) created with POST /me/api-keys or the admin CLI")
+    ),
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "An access token (JWT) from the identity provider")
+    )
+  }
+}) {}

@@ -1,0 +1,36 @@
+import { Effect } from "effect"
+import { type Client, type ClientOptions, makeFetchClient } from "./Client.js"
+
+type Promised<F> = F extends (...args: infer Args) => Effect.Effect<infer A, infer _E, infer _R> ? (...args: Args) => Promise<A> : never
+
+/** The same operations as the Effect client, returning Promises; a failure rejects with the typed error. */
+export type PromiseClient = {
+  readonly [Group in keyof Client]: { readonly [Operation in keyof Client[Group]]: Promised<Client[Group][Operation]> }
+}
+
+/**
+ * A client for TypeScript services that do not use Effect.
+ *
+ * ```ts
+ * const cisbook = await createPromiseClient({ baseUrl: "http://localhost:3000", credentials: { apiKey } })
+ * const tenant = await cisbook.tenants.createTenant({ payload: { code: "acme", name: "Acme Ltd" } })
+ * ```
+ */
+export const createPromiseClient = async (options: ClientOptions): Promise<PromiseClient> => {
+  const client = await Effect.runPromise(makeFetchClient(options))
+  const groups = Object.entries(client as unknown as Record<string, Record<string, (...args: Array<unknown>) => Effect.Effect<unknown, unknown>>>)
+  return Object.fromEntries(
+    groups.map(([group, operations]) => [
+      group,
+      Object.fromEntries(
+        Object.entries(operations).map(([name, operation]) => [
+          name,
+          (...args: Array<unknown>) =>
+            Effect.runPromise(
+              operation(...args).pipe(Effect.catchAll((error) => Effect.promise(() => Promise.reject(error))))
+            )
+        ])
+      )
+    ])
+  ) as unknown as PromiseClient
+}
