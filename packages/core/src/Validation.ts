@@ -2,7 +2,9 @@ import { Effect, ParseResult, Schema } from "effect"
 import { type FieldErrors, ValidationFailed } from "./Errors.js"
 
 /** Turns schema issues into the `errors` map of a validation problem: member path → messages. */
-export const fieldErrors = (issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>): FieldErrors => {
+export const fieldErrors = (
+  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
+): FieldErrors => {
   const errors: Record<string, Array<string>> = {}
   for (const issue of issues) {
     const member = issue.path.length === 0 ? "$" : issue.path.map(String).join(".")

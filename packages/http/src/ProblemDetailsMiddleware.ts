@@ -12,7 +12,11 @@ const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").startsWith("multipart/") ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
 const tooLarge = (limit: number) =>
-  problemResponse(413, "Content Too Large", `The request body is larger than the ${limit / 1024 / 1024} MiB this endpoint accepts.`)
+  problemResponse(
+    413,
+    "Content Too Large",
+    `The request body is larger than the ${limit / 1024 / 1024} MiB this endpoint accepts.`
+  )
 
 const friendly = (message: string) => (message === "is missing" ? "Required" : message)
 
@@ -24,7 +28,11 @@ const validationProblem = (error: HttpApiError.HttpApiDecodeError) => {
 const requestProblem = (error: HttpServerError.RequestError, limit: number) => {
   if (error.cause instanceof Error && error.cause.message === "maxBytes exceeded") return tooLarge(limit)
   if (error.reason === "Decode") {
-    return problemResponse(400, "Bad Request", "The request body could not be read: it must be valid JSON (or the multipart form the endpoint documents).")
+    return problemResponse(
+      400,
+      "Bad Request",
+      "The request body could not be read: it must be valid JSON (or the multipart form the endpoint documents)."
+    )
   }
   return problemResponse(400, "Bad Request", "The request could not be read.")
 }
@@ -32,9 +40,17 @@ const requestProblem = (error: HttpServerError.RequestError, limit: number) => {
 const internalError = (cause: Cause.Cause<unknown>) =>
   Effect.gen(function* () {
     const span = yield* Effect.currentSpan.pipe(Effect.option)
-    const traceId = Option.match(span, { onNone: () => crypto.randomUUID().replaceAll("-", ""), onSome: (s) => s.traceId })
+    const traceId = Option.match(span, {
+      onNone: () => crypto.randomUUID().replaceAll("-", ""),
+      onSome: (s) => s.traceId
+    })
     yield* Effect.logError("Unhandled failure while serving a request", cause).pipe(Effect.annotateLogs({ traceId }))
-    return problemResponse(500, "An error occurred while processing your request.", "Something went wrong on our side. Quote the traceId if you contact support.", { traceId })
+    return problemResponse(
+      500,
+      "An error occurred while processing your request.",
+      "Something went wrong on our side. Quote the traceId if you contact support.",
+      { traceId }
+    )
   })
 
 /**
@@ -58,11 +74,16 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
         if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(validationProblem(error))
         if (error instanceof HttpServerError.RouteNotFound) {
           return Effect.succeed(
-            problemResponse(404, "Not Found", `There is no ${request.method} ${request.url.split("?")[0]} in this API. See /docs.`)
+            problemResponse(
+              404,
+              "Not Found",
+              `There is no ${request.method} ${request.url.split("?")[0]} in this API. See /docs.`
+            )
           )
         }
         if (error instanceof HttpServerError.RequestError) return Effect.succeed(requestProblem(error, limit))
-        const declared = Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
+        const declared =
+          Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
         return declared ? Effect.failCause(cause) : internalError(cause)
       })
     )

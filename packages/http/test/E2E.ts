@@ -1,4 +1,7 @@
 import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
@@ -28,6 +31,9 @@ const IdentityProviderLive = Layer.scoped(IdentityProvider, startLocalIdentityPr
 const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
+
+/** The real driven side over a throwaway database (PGlite, or PostgreSQL when CISBOOK_TEST_DATABASE_URL is set). */
+export const SqlTestPorts = Layer.merge(SqlPortsLive, SystemLive).pipe(Layer.provide(EphemeralDatabase))
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>

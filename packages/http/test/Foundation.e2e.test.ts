@@ -1,8 +1,7 @@
-import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { client, e2e, IdentityProvider, signUp, uniqueEmail, uniqueTenantCode } from "./E2E.js"
+import { client, e2e, IdentityProvider, signUp, SqlTestPorts, uniqueEmail, uniqueTenantCode } from "./E2E.js"
 
 const raw = (request: HttpClientRequest.HttpClientRequest) =>
   Effect.flatMap(HttpClient.HttpClient, (http) => http.execute(request)).pipe(
@@ -15,7 +14,7 @@ const raw = (request: HttpClientRequest.HttpClientRequest) =>
     )
   )
 
-layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
+layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("foundation over HTTP", (it) => {
   describe("health and documents", () => {
     it.effect("answers /health without credentials", () =>
       Effect.gen(function* () {
@@ -29,7 +28,9 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
         const doc = yield* raw(HttpClientRequest.get("/openapi.json"))
         expect(doc.status).toBe(200)
         expect(doc.body?.openapi).toBe("3.1.0")
-        expect(Object.keys(doc.body?.paths ?? {})).toEqual(expect.arrayContaining(["/health", "/me", "/tenants", "/me/api-keys"]))
+        expect(Object.keys(doc.body?.paths ?? {})).toEqual(
+          expect.arrayContaining(["/health", "/me", "/tenants", "/me/api-keys"])
+        )
         expect(doc.body?.components.securitySchemes).toHaveProperty("apiKey")
         expect(doc.body?.components.securitySchemes).toHaveProperty("bearer")
         const docs = yield* Effect.flatMap(HttpClient.HttpClient, (http) => http.get("/docs"))
@@ -52,10 +53,14 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
 
     it.effect("refuses an unknown API key and a malformed Authorization header", () =>
       Effect.gen(function* () {
-        const badKey = yield* raw(HttpClientRequest.get("/me").pipe(HttpClientRequest.setHeader("x-api-key", "cis_nope")))
+        const badKey = yield* raw(
+          HttpClientRequest.get("/me").pipe(HttpClientRequest.setHeader("x-api-key", "cis_nope"))
+        )
         expect(badKey.status).toBe(401)
         expect(badKey.body?.detail).toContain("API key is not valid")
-        const basic = yield* raw(HttpClientRequest.get("/me").pipe(HttpClientRequest.setHeader("authorization", "Basic dXNlcjpwYXNz")))
+        const basic = yield* raw(
+          HttpClientRequest.get("/me").pipe(HttpClientRequest.setHeader("authorization", "Basic dXNlcjpwYXNz"))
+        )
         expect(basic.status).toBe(401)
         expect(basic.body?.detail).toContain("Bearer")
       })
@@ -131,7 +136,10 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
       Effect.gen(function* () {
         const { key } = yield* signUp("req")
         const res = yield* raw(
-          HttpClientRequest.post("/tenants").pipe(HttpClientRequest.setHeader("x-api-key", key), HttpClientRequest.bodyUnsafeJson({ name: "X" }))
+          HttpClientRequest.post("/tenants").pipe(
+            HttpClientRequest.setHeader("x-api-key", key),
+            HttpClientRequest.bodyUnsafeJson({ name: "X" })
+          )
         )
         expect(res.status).toBe(400)
         expect(res.body?.errors).toEqual({ code: ["Required"] })
@@ -159,8 +167,12 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
         expect(forbidden._tag).toBe("Forbidden")
         const members = yield* stranger.api.tenants.listMembers({ path: { tenant: code } }).pipe(Effect.flip)
         expect(members._tag).toBe("Forbidden")
-        expect((yield* stranger.api.tenants.getTenant({ path: { tenant: "no-such-tenant" } }).pipe(Effect.flip))._tag).toBe("NotFound")
-        expect((yield* stranger.api.tenants.getTenant({ path: { tenant: "NOT A CODE!" } }).pipe(Effect.flip))._tag).toBe("NotFound")
+        expect(
+          (yield* stranger.api.tenants.getTenant({ path: { tenant: "no-such-tenant" } }).pipe(Effect.flip))._tag
+        ).toBe("NotFound")
+        expect(
+          (yield* stranger.api.tenants.getTenant({ path: { tenant: "NOT A CODE!" } }).pipe(Effect.flip))._tag
+        ).toBe("NotFound")
         expect(yield* stranger.api.me.listMyTenants()).toEqual([])
       })
     )
@@ -171,7 +183,10 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
         const member = yield* signUp("worker")
         const code = uniqueTenantCode("team")
         yield* owner.api.tenants.createTenant({ payload: { code, name: "Team Ltd", email: "office@team.example" } })
-        const added = yield* owner.api.tenants.addMember({ path: { tenant: code }, payload: { email: member.user.email, role: "Member" } })
+        const added = yield* owner.api.tenants.addMember({
+          path: { tenant: code },
+          payload: { email: member.user.email, role: "Member" }
+        })
         expect(added).toMatchObject({ email: member.user.email, role: "Member" })
         expect((yield* member.api.tenants.getTenant({ path: { tenant: code } })).role).toBe("Member")
         const refused = yield* member.api.tenants
@@ -235,7 +250,9 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
         const bob = yield* signUp("bob")
         const key = yield* alice.api.me.createApiKey({ payload: { name: "alice's" } })
         expect((yield* bob.api.me.revokeApiKey({ path: { apiKey: key.id } }).pipe(Effect.flip))._tag).toBe("NotFound")
-        expect((yield* bob.api.me.revokeApiKey({ path: { apiKey: "not-a-uuid" } }).pipe(Effect.flip))._tag).toBe("NotFound")
+        expect((yield* bob.api.me.revokeApiKey({ path: { apiKey: "not-a-uuid" } }).pipe(Effect.flip))._tag).toBe(
+          "NotFound"
+        )
         expect((yield* alice.api.me.listApiKeys()).map((k) => k.id)).toContain(key.id)
       })
     )
@@ -261,7 +278,10 @@ layer(e2e(MemoryPorts))("foundation over HTTP", (it) => {
         const huge = yield* raw(
           HttpClientRequest.post("/tenants").pipe(
             HttpClientRequest.setHeader("x-api-key", key),
-            HttpClientRequest.bodyText(JSON.stringify({ code: "x", name: "y".repeat(2 * 1024 * 1024) }), "application/json")
+            HttpClientRequest.bodyText(
+              JSON.stringify({ code: "x", name: "y".repeat(2 * 1024 * 1024) }),
+              "application/json"
+            )
           )
         )
         expect(huge.status).toBe(413)

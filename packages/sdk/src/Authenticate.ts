@@ -8,7 +8,10 @@ export class Authenticate extends HttpApiMiddleware.Tag<Authenticate>()("sdk/Aut
   failure: UnauthorizedProblem,
   security: {
     apiKey: HttpApiSecurity.apiKey({ in: "header", key: "x-api-key" }).pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "An API key (cis_...) created with POST /me/api-keys or the admin CLI")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "An API key (cis_...) created with POST /me/api-keys or the admin CLI"
+      )
     ),
     bearer: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "An access token (JWT) from the identity provider")

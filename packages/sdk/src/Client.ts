@@ -15,8 +15,10 @@ export interface ClientOptions {
 }
 
 const authenticate = (credentials: Credentials | undefined) => (request: HttpClientRequest.HttpClientRequest) => {
-  if (credentials && "apiKey" in credentials) return HttpClientRequest.setHeader(request, "x-api-key", credentials.apiKey)
-  if (credentials && "accessToken" in credentials) return HttpClientRequest.bearerToken(request, credentials.accessToken)
+  if (credentials && "apiKey" in credentials)
+    return HttpClientRequest.setHeader(request, "x-api-key", credentials.apiKey)
+  if (credentials && "accessToken" in credentials)
+    return HttpClientRequest.bearerToken(request, credentials.accessToken)
   return request
 }
 

@@ -1,4 +1,12 @@
-import { Conflict, FieldErrors, Forbidden, NotFound, Refused, Unauthorized, ValidationFailed } from "@cisbook/core/Errors"
+import {
+  Conflict,
+  FieldErrors,
+  Forbidden,
+  NotFound,
+  Refused,
+  Unauthorized,
+  ValidationFailed
+} from "@cisbook/core/Errors"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
@@ -25,11 +33,20 @@ const simpleProblem = <Tag extends string, E extends { readonly _tag: Tag; reado
   tag: Tag,
   options: { readonly status: number; readonly title: string; readonly section: string; readonly identifier: string }
 ) =>
-  Schema.transform(Schema.Struct(problemFields(options.title, options.status)).annotations({ identifier: options.identifier }), error, {
-    strict: true,
-    decode: (body) => ({ _tag: tag, detail: body.detail }),
-    encode: (e) => ({ type: problemType(options.section), title: options.title, status: options.status, detail: e.detail })
-  })
+  Schema.transform(
+    Schema.Struct(problemFields(options.title, options.status)).annotations({ identifier: options.identifier }),
+    error,
+    {
+      strict: true,
+      decode: (body) => ({ _tag: tag, detail: body.detail }),
+      encode: (e) => ({
+        type: problemType(options.section),
+        title: options.title,
+        status: options.status,
+        detail: e.detail
+      })
+    }
+  )
 
 export const UnauthorizedProblem = simpleProblem(Unauthorized, "Unauthorized", {
   status: 401,
@@ -43,28 +60,36 @@ export const ForbiddenProblem = simpleProblem(Forbidden, "Forbidden", {
   title: "Forbidden",
   section: "15.5.4",
   identifier: "ForbiddenProblem"
-}).pipe(ProblemJson).annotations(HttpApiSchema.annotations({ status: 403, description: "The caller may not act for this tenant" }))
+})
+  .pipe(ProblemJson)
+  .annotations(HttpApiSchema.annotations({ status: 403, description: "The caller may not act for this tenant" }))
 
 export const NotFoundProblem = simpleProblem(NotFound, "NotFound", {
   status: 404,
   title: "Not Found",
   section: "15.5.5",
   identifier: "NotFoundProblem"
-}).pipe(ProblemJson).annotations(HttpApiSchema.annotations({ status: 404, description: "Not found" }))
+})
+  .pipe(ProblemJson)
+  .annotations(HttpApiSchema.annotations({ status: 404, description: "Not found" }))
 
 export const ConflictProblem = simpleProblem(Conflict, "Conflict", {
   status: 409,
   title: "Conflict",
   section: "15.5.10",
   identifier: "ConflictProblem"
-}).pipe(ProblemJson).annotations(HttpApiSchema.annotations({ status: 409, description: "Conflict with the current state" }))
+})
+  .pipe(ProblemJson)
+  .annotations(HttpApiSchema.annotations({ status: 409, description: "Conflict with the current state" }))
 
 export const RefusedProblem = simpleProblem(Refused, "Refused", {
   status: 400,
   title: "Bad Request",
   section: "15.5.1",
   identifier: "BadRequestProblem"
-}).pipe(ProblemJson).annotations(HttpApiSchema.annotations({ status: 400, description: "The request was refused by a rule" }))
+})
+  .pipe(ProblemJson)
+  .annotations(HttpApiSchema.annotations({ status: 400, description: "The request was refused by a rule" }))
 
 export const VALIDATION_TITLE = "One or more validation errors occurred." as const
 
@@ -84,8 +109,8 @@ export const ValidationProblem = Schema.transform(
       errors: e.errors
     })
   }
-).pipe(
-  ProblemJson
-).annotations(
-  HttpApiSchema.annotations({ status: 400, description: "Invalid request: every invalid member is named in errors" })
 )
+  .pipe(ProblemJson)
+  .annotations(
+    HttpApiSchema.annotations({ status: 400, description: "Invalid request: every invalid member is named in errors" })
+  )

@@ -1,7 +1,9 @@
 import { Effect } from "effect"
 import { type Client, type ClientOptions, makeFetchClient } from "./Client.js"
 
-type Promised<F> = F extends (...args: infer Args) => Effect.Effect<infer A, infer _E, infer _R> ? (...args: Args) => Promise<A> : never
+type Promised<F> = F extends (...args: infer Args) => Effect.Effect<infer A, infer _E, infer _R>
+  ? (...args: Args) => Promise<A>
+  : never
 
 /** The same operations as the Effect client, returning Promises; a failure rejects with the typed error. */
 export type PromiseClient = {
@@ -18,7 +20,9 @@ export type PromiseClient = {
  */
 export const createPromiseClient = async (options: ClientOptions): Promise<PromiseClient> => {
   const client = await Effect.runPromise(makeFetchClient(options))
-  const groups = Object.entries(client as unknown as Record<string, Record<string, (...args: Array<unknown>) => Effect.Effect<unknown, unknown>>>)
+  const groups = Object.entries(
+    client as unknown as Record<string, Record<string, (...args: Array<unknown>) => Effect.Effect<unknown, unknown>>>
+  )
   return Object.fromEntries(
     groups.map(([group, operations]) => [
       group,

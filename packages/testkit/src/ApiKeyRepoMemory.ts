@@ -1,6 +1,7 @@
 import { ApiKey } from "@cisbook/core/ApiKey"
 import { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
-import { Effect, Layer, Option, Ref } from "effect"
+import { Effect, Layer, Option, Order, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
 import { UserStore } from "./UserRepoMemory.js"
 
 interface Row {
@@ -13,7 +14,8 @@ export const ApiKeyRepoMemory = Layer.effect(
   ApiKeyRepo,
   Effect.gen(function* () {
     const users = yield* UserStore
-    const rows = yield* Ref.make<ReadonlyArray<Row>>([])
+    const journal = yield* MemoryJournal
+    const rows = yield* journal.ref<ReadonlyArray<Row>>([])
     const live = (r: Row) => r.revokedAt === null
     return ApiKeyRepo.of({
       insert: (key, hash) => Ref.update(rows, (rs) => [...rs, { key, hash, revokedAt: null }]),
@@ -23,7 +25,7 @@ export const ApiKeyRepoMemory = Layer.effect(
             rs
               .filter((r) => live(r) && r.key.userId === userId)
               .map((r) => r.key)
-              .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+              .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || Order.string(b.id, a.id))
           )
         ),
       revoke: (userId, id, at) =>
@@ -40,7 +42,9 @@ export const ApiKeyRepoMemory = Layer.effect(
           })
         ),
       touch: (id, at) =>
-        Ref.update(rows, (rs) => rs.map((r) => (r.key.id === id ? { ...r, key: new ApiKey({ ...r.key, lastUsedAt: at }) } : r)))
+        Ref.update(rows, (rs) =>
+          rs.map((r) => (r.key.id === id ? { ...r, key: new ApiKey({ ...r.key, lastUsedAt: at }) } : r))
+        )
     })
   })
 )

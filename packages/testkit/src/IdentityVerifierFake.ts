@@ -10,7 +10,9 @@ export const identityVerifierFake = (tokens: Readonly<Record<string, IdentityCla
     IdentityVerifier.of({
       verify: (token) => {
         const claims = tokens[token]
-        return claims ? Effect.succeed(claims) : Effect.fail(new Unauthorized({ detail: "The bearer token is not valid." }))
+        return claims
+          ? Effect.succeed(claims)
+          : Effect.fail(new Unauthorized({ detail: "The bearer token is not valid." }))
       }
     })
   )

@@ -1,12 +1,13 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
-import { identityVerifierFake } from "./IdentityVerifierFake.js"
-import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorPassThrough } from "./SystemFakes.js"
+import { MemoryJournal } from "./MemoryJournal.js"
+import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
 
-/** Every port, in memory. */
+/** Every storage and system port, in memory (the identity verifier is chosen per test). */
 export const MemoryPorts = Layer.mergeAll(TenantRepoMemory, ApiKeyRepoMemory).pipe(
   Layer.provideMerge(UserRepoMemory),
-  Layer.provideMerge(Layer.mergeAll(ClockManual, IdGeneratorSequential, CryptoFake, TransactorPassThrough, identityVerifierFake({})))
+  Layer.provideMerge(Layer.mergeAll(ClockManual, IdGeneratorSequential, CryptoFake, TransactorMemory)),
+  Layer.provide(MemoryJournal.Default)
 )

@@ -3,6 +3,7 @@ import { Crypto } from "@cisbook/core/ports/Crypto"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { Effect, Layer, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
 
 /** A clock that stands still until told to move. */
 export class ManualClock extends Effect.Service<ManualClock>()("testkit/ManualClock", {
@@ -52,5 +53,8 @@ export const CryptoFake = Layer.effect(
   )
 )
 
-/** The fakes keep no partial state on failure, so a transaction is the effect itself. */
-export const TransactorPassThrough = Layer.succeed(Transactor, Transactor.of({ transaction: (effect) => effect }))
+/** Puts every fake's state back when the transaction fails. */
+export const TransactorMemory = Layer.effect(
+  Transactor,
+  Effect.map(MemoryJournal, (journal) => Transactor.of({ transaction: journal.transaction }))
+)

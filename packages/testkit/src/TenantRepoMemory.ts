@@ -1,7 +1,8 @@
 import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { Membership, Tenant } from "@cisbook/core/Tenant"
-import { Effect, Layer, Option, Ref } from "effect"
+import { Effect, Layer, Option, Order, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
 import { UserStore } from "./UserRepoMemory.js"
 
 interface State {
@@ -13,7 +14,8 @@ export const TenantRepoMemory = Layer.effect(
   TenantRepo,
   Effect.gen(function* () {
     const users = yield* UserStore
-    const state = yield* Ref.make<State>({ tenants: [], memberships: [] })
+    const journal = yield* MemoryJournal
+    const state = yield* journal.ref<State>({ tenants: [], memberships: [] })
     const addOrClash = (key: string, clash: (s: State) => boolean, next: (s: State) => State) =>
       Ref.modify(state, (s) => (clash(s) ? ([true, s] as const) : ([false, next(s)] as const))).pipe(
         Effect.flatMap((clashed) => (clashed ? Effect.fail(new DuplicateKey({ key })) : Effect.void))
@@ -25,7 +27,8 @@ export const TenantRepoMemory = Layer.effect(
           (s) => s.tenants.some((t) => t.code === tenant.code),
           (s) => ({ tenants: [...s.tenants, tenant], memberships: [...s.memberships, owner] })
         ),
-      findByCode: (code) => Ref.get(state).pipe(Effect.map((s) => Option.fromNullable(s.tenants.find((t) => t.code === code)))),
+      findByCode: (code) =>
+        Ref.get(state).pipe(Effect.map((s) => Option.fromNullable(s.tenants.find((t) => t.code === code)))),
       listForUser: (userId) =>
         Ref.get(state).pipe(
           Effect.map((s) =>
@@ -34,7 +37,7 @@ export const TenantRepoMemory = Layer.effect(
                 const m = s.memberships.find((m) => m.tenantId === tenant.id && m.userId === userId)
                 return m ? [{ tenant, role: m.role }] : []
               })
-              .sort((a, b) => a.tenant.code.localeCompare(b.tenant.code))
+              .sort((a, b) => Order.string(a.tenant.code, b.tenant.code))
           )
         ),
       findRole: (tenantId, userId) =>
@@ -58,7 +61,21 @@ export const TenantRepoMemory = Layer.effect(
                 const u = us.get(m.userId)
                 return u ? [{ userId: u.id, email: u.email, name: u.name, role: m.role, addedAt: m.addedAt }] : []
               })
-              .sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime() || a.email.localeCompare(b.email))
+              .sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime() || Order.string(a.email, b.email))
+          )
+        ),
+      listAll: () =>
+        Effect.all([Ref.get(state), Ref.get(users)]).pipe(
+          Effect.map(([s, us]) =>
+            [...s.tenants]
+              .sort((a, b) => Order.string(a.code, b.code))
+              .map((tenant) => ({
+                tenant,
+                owners: s.memberships
+                  .filter((m) => m.tenantId === tenant.id && m.role === "Owner")
+                  .flatMap((m) => us.get(m.userId)?.email ?? [])
+                  .sort(Order.string)
+              }))
           )
         )
     })

@@ -12,6 +12,11 @@ export interface Member {
   readonly addedAt: Date
 }
 
+export interface TenantSummary {
+  readonly tenant: Tenant
+  readonly owners: ReadonlyArray<Email>
+}
+
 export class TenantRepo extends Context.Tag("core/TenantRepo")<
   TenantRepo,
   {
@@ -23,5 +28,7 @@ export class TenantRepo extends Context.Tag("core/TenantRepo")<
     /** Fails with DuplicateKey "membership" when the user is already a member. */
     readonly addMember: (membership: Membership) => Effect.Effect<void, DuplicateKey>
     readonly listMembers: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<Member>>
+    /** Every tenant, by code, with its owners' emails in order: for support staff only. */
+    readonly listAll: () => Effect.Effect<ReadonlyArray<TenantSummary>>
   }
 >() {}

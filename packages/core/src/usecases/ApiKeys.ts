@@ -11,7 +11,9 @@ import type { User } from "../User.js"
 /** Last-used times are kept to the minute, so that a busy key does not write on every request. */
 const TOUCH_INTERVAL = Duration.toMillis(Duration.minutes(1))
 
-export const invalidApiKey = new Unauthorized({ detail: "The API key is not valid. Check the x-api-key header, or create a new key." })
+export const invalidApiKey = new Unauthorized({
+  detail: "The API key is not valid. Check the x-api-key header, or create a new key."
+})
 
 export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
   effect: Effect.gen(function* () {

@@ -36,7 +36,10 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
       Effect.gen(function* () {
         const now = yield* clock.now
         const tenant = new Tenant({ id: (yield* ids.uuid) as TenantId, ...input, createdAt: now })
-        yield* repo.insert(tenant, new Membership({ tenantId: tenant.id, userId: owner.id, role: "Owner", addedAt: now }))
+        yield* repo.insert(
+          tenant,
+          new Membership({ tenantId: tenant.id, userId: owner.id, role: "Owner", addedAt: now })
+        )
         return { tenant, role: "Owner" as const }
       }).pipe(
         Effect.catchTag("DuplicateKey", () =>
@@ -89,6 +92,9 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
         return { userId: member.id, email: member.email, name: member.name, role: input.role, addedAt }
       }).pipe(Effect.withSpan("Tenants.addMember"))
 
-    return { create, listFor, access, members, addMember } as const
+    /** Every tenant: for support staff (the admin CLI), never for an API caller. */
+    const listAll = () => repo.listAll()
+
+    return { create, listFor, access, members, addMember, listAll } as const
   })
 }) {}

@@ -22,7 +22,10 @@ export class Users extends Effect.Service<Users>()("core/Users", {
 
     const build = (input: NewUser, subject: string | null) =>
       Effect.all({ id: ids.uuid, createdAt: clock.now }).pipe(
-        Effect.map(({ createdAt, id }) => new User({ id: id as UserId, email: input.email, name: input.name, subject, createdAt }))
+        Effect.map(
+          ({ createdAt, id }) =>
+            new User({ id: id as UserId, email: input.email, name: input.name, subject, createdAt })
+        )
       )
 
     const create = (input: NewUser): Effect.Effect<User, Conflict> =>
@@ -43,16 +46,20 @@ export class Users extends Effect.Service<Users>()("core/Users", {
           return yield* new Unauthorized({ detail: "The token carries no verified email claim, which cisbook needs." })
         }
         const email = yield* decodeInput(EmailSchema)(claims.email)
-        const name = claims.name?.trim() || email
+        const claimedName = claims.name?.trim()
         const byEmail = yield* repo.findByEmail(email)
         if (Option.isSome(byEmail)) {
-          const linked = yield* repo.linkSubject(byEmail.value.id, claims.subject, name).pipe(Effect.orElseSucceed(() => false))
+          // A token without a name keeps the name the user already has.
+          const name = claimedName || byEmail.value.name
+          const linked = yield* repo
+            .linkSubject(byEmail.value.id, claims.subject, name)
+            .pipe(Effect.orElseSucceed(() => false))
           if (!linked) {
             return yield* new Unauthorized({ detail: "This email address is linked to another identity." })
           }
           return new User({ ...byEmail.value, subject: claims.subject, name })
         }
-        const user = yield* build({ email, name }, claims.subject)
+        const user = yield* build({ email, name: claimedName || email }, claims.subject)
         // Two first requests with one token can race; the loser reads the winner's row.
         return yield* repo.insert(user).pipe(
           Effect.as(user),
@@ -60,7 +67,8 @@ export class Users extends Effect.Service<Users>()("core/Users", {
             repo.findBySubject(claims.subject).pipe(
               Effect.flatMap(
                 Option.match({
-                  onNone: () => Effect.fail(new Unauthorized({ detail: "This email address is linked to another identity." })),
+                  onNone: () =>
+                    Effect.fail(new Unauthorized({ detail: "This email address is linked to another identity." })),
                   onSome: Effect.succeed
                 })
               )

@@ -12,9 +12,14 @@ export const MeHandlers = HttpApiBuilder.group(CisbookApi, "me", (handlers) =>
     const keys = yield* ApiKeys
     return handlers
       .handle("getMe", () => Effect.map(CurrentUser, meDto))
-      .handle("listMyTenants", () => CurrentUser.pipe(Effect.flatMap(tenants.listFor), Effect.map(Array.map(tenantDto))))
+      .handle("listMyTenants", () =>
+        CurrentUser.pipe(Effect.flatMap(tenants.listFor), Effect.map(Array.map(tenantDto)))
+      )
       .handle("createApiKey", ({ payload }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => keys.issue(user, payload.name)), Effect.map(createdApiKeyDto))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => keys.issue(user, payload.name)),
+          Effect.map(createdApiKeyDto)
+        )
       )
       .handle("listApiKeys", () => CurrentUser.pipe(Effect.flatMap(keys.list), Effect.map(Array.map(apiKeyDto))))
       .handle("revokeApiKey", ({ path }) => CurrentUser.pipe(Effect.flatMap((user) => keys.revoke(user, path.apiKey))))

@@ -24,14 +24,22 @@ export const TenantsHandlers = HttpApiBuilder.group(CisbookApi, "tenants", (hand
         )
       )
       .handle("getTenant", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => tenants.access(user, path.tenant)), Effect.map(tenantDto))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => tenants.access(user, path.tenant)),
+          Effect.map(tenantDto)
+        )
       )
       .handle("listMembers", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => tenants.members(user, path.tenant)), Effect.map(Array.map(memberDto)))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => tenants.members(user, path.tenant)),
+          Effect.map(Array.map(memberDto))
+        )
       )
       .handle("addMember", ({ path, payload }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => tenants.addMember(user, path.tenant, { email: Email.make(payload.email), role: payload.role })),
+          Effect.flatMap((user) =>
+            tenants.addMember(user, path.tenant, { email: Email.make(payload.email), role: payload.role })
+          ),
           Effect.map(memberDto)
         )
       )

@@ -1,0 +1,17 @@
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { Layer } from "effect"
+import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
+import { DatabaseLive } from "./sql/Database.js"
+import { MigrationsLive } from "./sql/Migrations.js"
+import { SqlPortsLive } from "./sql/SqlPortsLive.js"
+import { SystemLive } from "./system/SystemLive.js"
+
+/** Every driven port, from configuration, over the database the layer is given. */
+export const PortsLive = Layer.mergeAll(SqlPortsLive, SystemLive, IdentityVerifierLive)
+
+/** The use cases over the configured database, migrated when built. Both binaries stand on it. */
+export const AppLive = UseCasesLive.pipe(
+  Layer.provideMerge(PortsLive),
+  Layer.provideMerge(MigrationsLive),
+  Layer.provideMerge(DatabaseLive)
+)

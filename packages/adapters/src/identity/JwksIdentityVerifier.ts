@@ -1,0 +1,80 @@
+import { Unauthorized } from "@cisbook/core/Errors"
+import { IdentityVerifier } from "@cisbook/core/ports/IdentityVerifier"
+import { Config, Effect, Layer, Option } from "effect"
+import { createRemoteJWKSet, errors, jwtVerify } from "jose"
+
+/** Asymmetric algorithms only: `none` and HMAC (which a public key must never verify) are refused. */
+const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
+
+export interface JwksOptions {
+  readonly jwksUrl: URL
+  readonly issuer: string
+  readonly audience: string
+}
+
+const reason = (error: unknown): string => {
+  if (error instanceof errors.JWTExpired)
+    return "The access token has expired; get a new one from the identity provider."
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    return `The access token was not issued for this service (${error.claim} does not match).`
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return "The access token is signed with an algorithm this service does not accept."
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWSSignatureVerificationFailed) {
+    return "The access token's signature is not valid."
+  }
+  return "The access token is not valid."
+}
+
+export const jwksIdentityVerifier = (options: JwksOptions) =>
+  Layer.sync(IdentityVerifier, () => {
+    const keys = createRemoteJWKSet(options.jwksUrl)
+    return IdentityVerifier.of({
+      verify: (token) =>
+        Effect.tryPromise({
+          try: () =>
+            jwtVerify(token, keys, { issuer: options.issuer, audience: options.audience, algorithms: ALGORITHMS }),
+          catch: (error) => error
+        }).pipe(
+          Effect.tapError((error) =>
+            error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)
+              ? Effect.logWarning("Could not verify a bearer token against the JWKS", error)
+              : Effect.void
+          ),
+          Effect.mapError((error) => new Unauthorized({ detail: reason(error) })),
+          Effect.flatMap(({ payload }) =>
+            typeof payload.sub === "string" && payload.sub !== ""
+              ? Effect.succeed({
+                  subject: payload.sub,
+                  email: typeof payload["email"] === "string" ? payload["email"] : undefined,
+                  emailVerified: typeof payload["email_verified"] === "boolean" ? payload["email_verified"] : undefined,
+                  name: typeof payload["name"] === "string" ? payload["name"] : undefined
+                })
+              : Effect.fail(new Unauthorized({ detail: "The access token has no subject (sub) claim." }))
+          )
+        )
+    })
+  })
+
+const bearerOff = Layer.succeed(
+  IdentityVerifier,
+  IdentityVerifier.of({
+    verify: () =>
+      Effect.fail(
+        new Unauthorized({
+          detail: "This server accepts no bearer tokens (no identity provider is configured); use an API key."
+        })
+      )
+  })
+)
+
+/** Bearer tokens are accepted when AUTH_JWKS_URL is set; AUTH_ISSUER and AUTH_AUDIENCE are then required. */
+export const IdentityVerifierLive = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const jwksUrl = yield* Config.option(Config.url("AUTH_JWKS_URL"))
+    if (Option.isNone(jwksUrl)) return bearerOff
+    const issuer = yield* Config.string("AUTH_ISSUER")
+    const audience = yield* Config.string("AUTH_AUDIENCE")
+    return jwksIdentityVerifier({ jwksUrl: jwksUrl.value, issuer, audience })
+  })
+)

@@ -1,0 +1,23 @@
+import { Migrator } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import foundation from "./migrations/0001_foundation.js"
+
+const run = Migrator.make({})({ loader: Migrator.fromRecord({ "0001_foundation": foundation }) })
+
+/**
+ * Brings the schema up to date; the migrations that ran, as [id, name]. Safe to run from any
+ * number of processes at once: the migrator locks its table, and a process that loses the
+ * race to create that table on a fresh database tries again.
+ */
+export const migrate = run.pipe(Effect.retry({ times: 1, while: (error) => error._tag === "SqlError" }))
+
+/** Migrates the database when the layer is built. */
+export const MigrationsLive = Layer.effectDiscard(
+  migrate.pipe(
+    Effect.tap((ran) =>
+      ran.length === 0
+        ? Effect.logDebug("The database schema is up to date")
+        : Effect.logInfo(`Migrated the database: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+    )
+  )
+)

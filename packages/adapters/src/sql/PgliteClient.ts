@@ -1,0 +1,33 @@
+import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { createPgConfig } from "@electric-sql/pglite/node-postgres"
+import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql/SqlError"
+import { Effect } from "effect"
+import { Pool } from "pg"
+import { clientOptions } from "./ClientOptions.js"
+
+/**
+ * The real @effect/sql-pg client over an embedded PGlite, through PGlite's node-postgres
+ * compatible connection. PGlite is one session, so the pool holds one client: transactions
+ * serialise. `dataDir` is a directory, or `memory://`.
+ */
+export const pgliteClient = (dataDir: string) =>
+  PgClient.layerFromPool({
+    acquire: Effect.gen(function* () {
+      const pglite = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () => PGlite.create(dataDir, { extensions: { pg_trgm } }),
+          catch: (cause) => new SqlError({ cause, message: `Could not open the embedded database in ${dataDir}` })
+        }),
+        (pglite) => Effect.promise(() => pglite.close())
+      )
+      return yield* Effect.acquireRelease(
+        Effect.sync(
+          () => new Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
+        ),
+        (pool) => Effect.promise(() => pool.end())
+      )
+    }),
+    ...clientOptions
+  })

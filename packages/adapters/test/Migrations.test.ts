@@ -1,0 +1,44 @@
+import { UnmigratedEphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+
+layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
+  it.effect("run once on a fresh database, even when two migrators start together; then there is nothing to do", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const [first, second] = yield* Effect.all([migrate, migrate], { concurrency: 2 })
+      expect([...first, ...second]).toEqual([[1, "foundation"]])
+      expect(yield* migrate).toEqual([])
+
+      const tables = yield* sql<{ tableName: string }>`
+        SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
+      expect(tables.map((t) => t.tableName)).toEqual([
+        "api_keys",
+        "effect_sql_migrations",
+        "memberships",
+        "tenants",
+        "users"
+      ])
+      const [trgm] = yield* sql<{
+        similarity: number
+      }>`SELECT similarity('Acme Builders', 'acme builder') AS similarity`
+      expect(trgm?.similarity).toBeGreaterThan(0.5)
+    })
+  )
+
+  it.effect("allow only the roles Owner and Member", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const [user] = yield* sql<{ id: string }>`
+        INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'role@example.com', 'R', now()) RETURNING id`
+      const [tenant] = yield* sql<{ id: string }>`
+        INSERT INTO tenants (id, code, name, created_at) VALUES (gen_random_uuid(), 'roles', 'R', now()) RETURNING id`
+      const error = yield* Effect.flip(
+        sql`INSERT INTO memberships (tenant_id, user_id, role, added_at) VALUES (${tenant?.id ?? ""}, ${user?.id ?? ""}, 'Admin', now())`
+      )
+      expect(error.cause).toMatchObject({ code: "23514" })
+    })
+  )
+})

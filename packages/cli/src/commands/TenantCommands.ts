@@ -1,0 +1,68 @@
+import { Email } from "@cisbook/core/Email"
+import { TenantCode, TenantName } from "@cisbook/core/Tenant"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { decodeInput } from "@cisbook/core/Validation"
+import { Command, Options } from "@effect/cli"
+import { Console, Effect, Option, Schema } from "effect"
+import { admin } from "../Admin.js"
+import { table } from "../Table.js"
+import { emailOption } from "./UserCommands.js"
+
+const NewTenant = Schema.Struct({
+  code: TenantCode,
+  name: TenantName,
+  owner: Email,
+  email: Schema.NullOr(Email)
+})
+
+const createTenant = Command.make(
+  "create",
+  {
+    code: Options.text("code").pipe(
+      Options.withDescription("URL stub: 3-40 of a-z, 0-9 and -, starting with a letter")
+    ),
+    name: Options.text("name").pipe(Options.withDescription("The organisation's display name")),
+    owner: emailOption("owner", "Email address of an existing user, who becomes the Owner"),
+    email: Options.text("email").pipe(Options.optional, Options.withDescription("The organisation's email address"))
+  },
+  (flags) =>
+    admin(
+      Effect.gen(function* () {
+        const input = yield* decodeInput(NewTenant)({ ...flags, email: Option.getOrNull(flags.email) })
+        const owner = yield* (yield* Users).byEmail(input.owner)
+        const { tenant } = yield* (yield* Tenants).create(owner, {
+          code: input.code,
+          name: input.name,
+          email: input.email
+        })
+        yield* Console.log(`Created tenant ${tenant.code} (${tenant.name}), owned by ${owner.email}.`)
+      })
+    )
+).pipe(Command.withDescription("Create a tenant with an existing user as its Owner"))
+
+const listTenants = Command.make("list", {}, () =>
+  admin(
+    Effect.gen(function* () {
+      const tenants = yield* (yield* Tenants).listAll()
+      if (tenants.length === 0) return yield* Console.log("No tenants yet.")
+      yield* Console.log(
+        table(
+          ["CODE", "NAME", "EMAIL", "OWNERS", "CREATED"],
+          tenants.map(({ owners, tenant }) => [
+            tenant.code,
+            tenant.name,
+            tenant.email ?? "",
+            owners.join(", "),
+            tenant.createdAt.toISOString()
+          ])
+        )
+      )
+    })
+  )
+).pipe(Command.withDescription("List every tenant with its owners"))
+
+export const TenantsCommand = Command.make("tenants").pipe(
+  Command.withDescription("Tenants (organisations)"),
+  Command.withSubcommands([createTenant, listTenants])
+)

@@ -1,0 +1,19 @@
+import { AppLive } from "@cisbook/adapters/AppLive"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { Config, Layer } from "effect"
+import { createServer } from "node:http"
+import { HttpAppLive } from "./HttpAppLive.js"
+import { LoggerLive } from "./LoggerLive.js"
+
+const ServerLive = NodeHttpServer.layerConfig(createServer, {
+  port: Config.withDefault(Config.port("PORT"), 3000),
+  host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
+})
+
+HttpAppLive.pipe(
+  Layer.provide(AppLive),
+  Layer.provide(ServerLive),
+  Layer.provide(LoggerLive),
+  Layer.launch,
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)

@@ -1,0 +1,72 @@
+import { ApiKey } from "@cisbook/core/ApiKey"
+import { Email } from "@cisbook/core/Email"
+import { ApiKeyId, TenantId, UserId } from "@cisbook/core/Ids"
+import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import type { Transactor } from "@cisbook/core/ports/Transactor"
+import type { UserRepo } from "@cisbook/core/ports/UserRepo"
+import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
+import { User } from "@cisbook/core/User"
+import type { Vitest } from "@effect/vitest"
+import { Effect } from "effect"
+
+/** What the port contracts run against. Its IdGenerator makes each test's data unique, so one store can serve them all. */
+export type ContractPorts = UserRepo | TenantRepo | ApiKeyRepo | Transactor | IdGenerator
+
+export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
+
+/** A fresh id, and a token (its hex digits) to make emails, subjects and codes unique. */
+export const fresh = Effect.map(
+  Effect.flatMap(IdGenerator, (ids) => ids.uuid),
+  (id) => ({ id, token: id.replaceAll("-", "") })
+)
+
+/** An instant `minutes` after a fixed point, with milliseconds so that precision is exercised. */
+export const at = (minutes: number) => new Date(Date.UTC(2026, 0, 5, 9, 0, 0, 123) + minutes * 60_000)
+
+export const newUser = (
+  fields: { readonly label?: string; readonly subject?: boolean; readonly createdAt?: Date } = {}
+) =>
+  Effect.map(
+    fresh,
+    ({ id, token }) =>
+      new User({
+        id: UserId.make(id),
+        email: Email.make(`${fields.label ?? "user"}-${token}@example.com`),
+        name: `User ${token.slice(-6)}`,
+        subject: fields.subject ? `subject|${token}` : null,
+        createdAt: fields.createdAt ?? at(0)
+      })
+  )
+
+export const newTenant = (
+  fields: { readonly code?: string; readonly email?: boolean; readonly createdAt?: Date } = {}
+) =>
+  Effect.map(
+    fresh,
+    ({ id, token }) =>
+      new Tenant({
+        id: TenantId.make(id),
+        code: TenantCode.make(fields.code ?? `t${token}`),
+        name: `Tenant ${token.slice(-6)}`,
+        email: fields.email ? Email.make(`office-${token}@example.com`) : null,
+        createdAt: fields.createdAt ?? at(0)
+      })
+  )
+
+export const membership = (tenant: Tenant, user: User, role: Role, addedAt: Date = at(0)) =>
+  new Membership({ tenantId: tenant.id, userId: user.id, role, addedAt })
+
+export const newApiKey = (user: User, fields: { readonly createdAt?: Date } = {}) =>
+  Effect.map(fresh, ({ id, token }) => ({
+    key: new ApiKey({
+      id: ApiKeyId.make(id),
+      userId: user.id,
+      name: `Key ${token.slice(-6)}`,
+      prefix: `cis_${token.slice(0, 6)}`,
+      createdAt: fields.createdAt ?? at(0),
+      lastUsedAt: null
+    }),
+    hash: `${token}${token}`
+  }))

@@ -1,0 +1,22 @@
+import { addEqualityTesters, describe, layer } from "@effect/vitest"
+import type { Layer } from "effect"
+import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import type { ContractPorts } from "./Fixtures.js"
+import { tenantRepoContract } from "./TenantRepoContract.js"
+import { transactorContract } from "./TransactorContract.js"
+import { userRepoContract } from "./UserRepoContract.js"
+
+/**
+ * Registers every port contract against one implementation of the ports. The layer is built
+ * once for all of them (a database that starts slowly starts once); each test makes its own
+ * data, so tests do not see each other's.
+ */
+export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts, E>) => {
+  addEqualityTesters()
+  layer(ports)(name, (it) => {
+    describe("UserRepo", () => userRepoContract(it))
+    describe("TenantRepo", () => tenantRepoContract(it))
+    describe("ApiKeyRepo", () => apiKeyRepoContract(it))
+    describe("Transactor", () => transactorContract(it))
+  })
+}
