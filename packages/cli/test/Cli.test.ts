@@ -1,0 +1,162 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { AppLive } from "@cisbook/adapters/AppLive"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { NodeContext } from "@effect/platform-node"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, type Console, Effect } from "effect"
+import { run } from "../src/Cli.js"
+
+/**
+ * The admin CLI, run in-process as `bin.ts` runs it, over an embedded database in a fresh
+ * DATA_DIR. The tests share that directory and build on each other, in order: each one opens
+ * the database (1.5-3 s), so there are few of them.
+ */
+
+let dataDir = ""
+const configured = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.withConfigProvider(effect, ConfigProvider.fromMap(new Map([["DATA_DIR", dataDir]])))
+
+interface Output {
+  readonly stdout: ReadonlyArray<string>
+  readonly stderr: ReadonlyArray<string>
+  readonly exitCode: typeof process.exitCode
+}
+
+const lines = (args: ReadonlyArray<unknown>) => args.map(String).join(" ").split("\n")
+
+/** Runs `cisbook <argv>` and captures what it prints, logs included (they go to stderr). */
+const cli = (...argv: ReadonlyArray<string>): Effect.Effect<Output> =>
+  Effect.gen(function* () {
+    const stdout: Array<string> = []
+    const stderr: Array<string> = []
+    const console = yield* Effect.console
+    const log = (...args: ReadonlyArray<unknown>) => void stdout.push(...lines(args))
+    const error = (...args: ReadonlyArray<unknown>) => void stderr.push(...lines(args))
+    const capturing: Console.Console = {
+      ...console,
+      log: (...args) => Effect.sync(() => log(...args)),
+      error: (...args) => Effect.sync(() => error(...args)),
+      unsafe: { ...console.unsafe, log, error }
+    }
+    yield* run(["node", "cisbook", ...argv]).pipe(
+      Effect.provide(NodeContext.layer),
+      configured,
+      Effect.withConsole(capturing),
+      Effect.orDie
+    )
+    return { stdout, stderr, exitCode: process.exitCode }
+  })
+
+const succeeded = (output: Output) => {
+  expect(output.stderr).toEqual([])
+  expect(output.exitCode ?? 0).toBe(0)
+  return output.stdout
+}
+
+const failed = (output: Output) => {
+  expect(output.stdout).toEqual([])
+  expect(output.exitCode).toBe(1)
+  return output.stderr
+}
+
+describe("cisbook admin CLI", () => {
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cisbook-cli-"))
+  })
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+  afterEach(() => {
+    process.exitCode = undefined
+  })
+
+  it.live("db migrate applies the migrations, then reports the schema up to date", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("db", "migrate"))).toEqual(["Applied 1_foundation"])
+      expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
+      // Every command's scope has closed: the data directory is no longer locked.
+      expect(fs.existsSync(path.join(dataDir, "cisbook.lock"))).toBe(false)
+    })
+  )
+
+  it.live("users create makes a user with a normalised email address", () =>
+    Effect.gen(function* () {
+      const stdout = succeeded(yield* cli("users", "create", "--email", " Ada@Example.COM ", "--name", "Ada Lovelace"))
+      expect(stdout).toHaveLength(1)
+      expect(stdout[0]).toMatch(/^Created user ada@example\.com \([0-9a-f-]{36}\)\.$/)
+    })
+  )
+
+  it.live("users create refuses a taken email address on stderr with exit code 1", () =>
+    Effect.gen(function* () {
+      expect(failed(yield* cli("users", "create", "--email", "ADA@example.com", "--name", "Another Ada"))).toEqual([
+        "Error: A user with the email address ada@example.com already exists."
+      ])
+    })
+  )
+
+  it.live("users create names every invalid member", () =>
+    Effect.gen(function* () {
+      expect(failed(yield* cli("users", "create", "--email", "not-an-email", "--name", "   "))).toEqual([
+        "Error: 2 members are invalid: email, name. See errors for each one.",
+        "  email: Must be an email address such as name@example.com",
+        "  name: A name is required"
+      ])
+    })
+  )
+
+  it.live("tenants create refuses an owner who is not a user", () =>
+    Effect.gen(function* () {
+      const stderr = failed(
+        yield* cli("tenants", "create", "--code", "acme-builders", "--name", "Acme", "--owner", "nobody@example.com")
+      )
+      expect(stderr).toEqual(["Error: There is no user with the email address nobody@example.com."])
+    })
+  )
+
+  it.live("tenants create makes a tenant, and tenants list shows it with its owner", () =>
+    Effect.gen(function* () {
+      const created = yield* cli(
+        "tenants",
+        "create",
+        "--code",
+        "acme-builders",
+        "--name",
+        "Acme Builders",
+        "--owner",
+        "ada@example.com",
+        "--email",
+        "Office@Acme.example"
+      )
+      expect(succeeded(created)).toEqual(["Created tenant acme-builders (Acme Builders), owned by ada@example.com."])
+
+      const [header, ...rows] = succeeded(yield* cli("tenants", "list"))
+      expect(header?.split(/\s{2,}/)).toEqual(["CODE", "NAME", "EMAIL", "OWNERS", "CREATED"])
+      expect(rows).toHaveLength(1)
+      const [code, name, email, owners, createdAt] = rows[0]?.split(/\s{2,}/) ?? []
+      expect({ code, name, email, owners }).toEqual({
+        code: "acme-builders",
+        name: "Acme Builders",
+        email: "office@acme.example",
+        owners: "ada@example.com"
+      })
+      expect(Date.now() - new Date(createdAt ?? "").getTime()).toBeLessThan(5 * 60_000)
+    })
+  )
+
+  it.live("api-keys create prints the new key alone on the last line, and the key authenticates its user", () =>
+    Effect.gen(function* () {
+      const stdout = succeeded(yield* cli("api-keys", "create", "--email", "ada@example.com", "--name", "laptop"))
+      expect(stdout.length).toBeGreaterThan(1)
+      expect(stdout[0]).toMatch(/^Created API key "laptop" \([0-9a-f-]{36}\) for ada@example\.com\./)
+      const key = stdout.at(-1) ?? ""
+      expect(key).toMatch(/^cis_[0-9A-Za-z]{43}$/)
+
+      const user = yield* Effect.flatMap(ApiKeys, (keys) => keys.authenticate(key)).pipe(
+        Effect.provide(AppLive),
+        configured
+      )
+      expect(user).toMatchObject({ email: "ada@example.com", name: "Ada Lovelace" })
+    })
+  )
+})

@@ -1,0 +1,23 @@
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
+import { Effect, Layer } from "effect"
+import { Email } from "../../src/Email.js"
+import { UseCasesLive } from "../../src/UseCases.js"
+import type { IdentityClaims } from "../../src/User.js"
+import { Users } from "../../src/usecases/Users.js"
+
+/** Every use case over fresh in-memory ports; the identity verifier accepts exactly `tokens`. */
+export const testApp = (tokens: Readonly<Record<string, IdentityClaims>> = {}) =>
+  UseCasesLive.pipe(Layer.provideMerge(MemoryPorts), Layer.provideMerge(identityVerifierFake(tokens)))
+
+/** Claims of a verified token: a verified email by default, no name. */
+export const claims = (subject: string, fields: Partial<Omit<IdentityClaims, "subject">> = {}): IdentityClaims => ({
+  subject,
+  email: "email" in fields ? fields.email : `${subject}@example.com`,
+  emailVerified: "emailVerified" in fields ? fields.emailVerified : true,
+  name: fields.name
+})
+
+/** A user made the way the admin CLI makes one. */
+export const aUser = (email: string, name = "Someone") =>
+  Effect.flatMap(Users, (users) => users.create({ email: Email.make(email), name }))
