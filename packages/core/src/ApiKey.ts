@@ -16,7 +16,7 @@ export const API_KEY_PREFIX = "cis_"
 export const API_KEY_RANDOM_BYTES = 32
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-const keyShape = /^cis_[0-9A-Za-z]{40,50}$/
+const keyShape = /^cis_[0-9A-Za-z]{43}$/
 
 const base62 = (bytes: Uint8Array): string => {
   let n = 0n

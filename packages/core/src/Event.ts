@@ -1,0 +1,20 @@
+import { Schema } from "effect"
+
+/**
+ * Kinds of event delivered to webhooks. Dotted lower case on the wire; later capabilities add
+ * theirs here.
+ */
+export const EventType = Schema.Literal(
+  "test.webhook",
+  "contact.created",
+  "contact.updated",
+  "contact.deleted",
+  "subcontractor.created"
+)
+export type EventType = typeof EventType.Type
+
+/** An event as a use case records it: `data` is its JSON payload, as the webhook receiver will see it. */
+export interface NewEvent {
+  readonly type: EventType
+  readonly data: unknown
+}
