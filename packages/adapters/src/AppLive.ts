@@ -7,7 +7,7 @@ import { SqlPortsLive } from "./sql/SqlPortsLive.js"
 import { SystemLive } from "./system/SystemLive.js"
 
 /** Every driven port, from configuration, over the database the layer is given. */
-export const PortsLive = Layer.mergeAll(SqlPortsLive, SystemLive, IdentityVerifierLive)
+export const PortsLive = Layer.mergeAll(SqlPortsLive, IdentityVerifierLive).pipe(Layer.provideMerge(SystemLive))
 
 /** The use cases over the configured database, migrated when built. Both binaries stand on it. */
 export const AppLive = UseCasesLive.pipe(

@@ -35,7 +35,11 @@ describe("embedded database", () => {
       const first = yield* Scope.make()
       const database = yield* Layer.buildWithScope(embeddedDatabase(dir), first)
       const sql = Context.get(database, SqlClient.SqlClient)
-      expect(yield* Effect.provide(migrate, database)).toEqual([[1, "foundation"]])
+      expect(yield* Effect.provide(migrate, database)).toEqual([
+        [1, "foundation"],
+        [2, "events_and_settings"],
+        [3, "contacts"]
+      ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)
 

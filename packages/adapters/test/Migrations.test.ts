@@ -9,15 +9,24 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const [first, second] = yield* Effect.all([migrate, migrate], { concurrency: 2 })
-      expect([...first, ...second]).toEqual([[1, "foundation"]])
+      expect([...first, ...second]).toEqual([
+        [1, "foundation"],
+        [2, "events_and_settings"],
+        [3, "contacts"]
+      ])
       expect(yield* migrate).toEqual([])
 
       const tables = yield* sql<{ tableName: string }>`
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
       expect(tables.map((t) => t.tableName)).toEqual([
         "api_keys",
+        "contact_codes",
+        "contact_counts",
+        "contacts",
         "effect_sql_migrations",
+        "events",
         "memberships",
+        "tenant_settings",
         "tenants",
         "users"
       ])

@@ -14,4 +14,7 @@ export type TenantId = typeof TenantId.Type
 export const ApiKeyId = Uuid.pipe(Schema.brand("ApiKeyId"))
 export type ApiKeyId = typeof ApiKeyId.Type
 
+export const ContactId = Uuid.pipe(Schema.brand("ContactId"))
+export type ContactId = typeof ContactId.Type
+
 export const isUuid = Schema.is(Uuid)

@@ -1,12 +1,25 @@
 import { Effect, ParseResult, Schema } from "effect"
 import { type FieldErrors, ValidationFailed } from "./Errors.js"
 
+type Issue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }
+
+const startsWith = (path: ReadonlyArray<PropertyKey>, prefix: ReadonlyArray<PropertyKey>) =>
+  prefix.length <= path.length && prefix.every((key, i) => key === path[i])
+
+const isNullBranch = (issue: Issue) => /^Expected (null|undefined), actual /.test(issue.message)
+
+/**
+ * A nullable member that is invalid also fails the union's null (and undefined) branch. That
+ * says nothing to a caller once the member's own messages are there, so it is left out.
+ */
+const isUnionNoise = (issue: Issue, issues: ReadonlyArray<Issue>) =>
+  isNullBranch(issue) && issues.some((other) => !isNullBranch(other) && startsWith(other.path, issue.path))
+
 /** Turns schema issues into the `errors` map of a validation problem: member path → messages. */
-export const fieldErrors = (
-  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
-): FieldErrors => {
+export const fieldErrors = (issues: ReadonlyArray<Issue>): FieldErrors => {
   const errors: Record<string, Array<string>> = {}
   for (const issue of issues) {
+    if (isUnionNoise(issue, issues)) continue
     const member = issue.path.length === 0 ? "$" : issue.path.map(String).join(".")
     const messages = (errors[member] ??= [])
     if (!messages.includes(issue.message)) messages.push(issue.message)

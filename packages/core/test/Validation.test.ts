@@ -23,6 +23,23 @@ describe("fieldErrors", () => {
     })
   })
 
+  it("leaves out a nullable member's failed null branch once the member has messages of its own", () => {
+    expect(
+      fieldErrors([
+        { path: ["email"], message: "Must be an email address" },
+        { path: ["email"], message: 'Expected null, actual "nope"' },
+        { path: ["cisDetails", "utr"], message: "Must be a 10-digit UTR" },
+        { path: ["cisDetails"], message: "Expected null, actual {}" },
+        { path: ["cisDetails"], message: "Expected undefined, actual {}" },
+        { path: ["vatNumber"], message: "Expected null, actual 5" }
+      ])
+    ).toEqual({
+      email: ["Must be an email address"],
+      "cisDetails.utr": ["Must be a 10-digit UTR"],
+      vatNumber: ["Expected null, actual 5"]
+    })
+  })
+
   it("names the request itself $", () => {
     expect(fieldErrors([{ path: [], message: "Expected an object" }])).toEqual({ $: ["Expected an object"] })
     expect(fieldErrors([])).toEqual({})

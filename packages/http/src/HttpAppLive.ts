@@ -2,13 +2,15 @@ import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
+import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
+import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
-  Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers]),
+  Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers, SettingsHandlers, ContactsHandlers]),
   Layer.provide(AuthenticateLive)
 )
 

@@ -4,9 +4,13 @@ import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { Clock } from "@cisbook/core/ports/Clock"
+import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
+import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
 import type { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -19,7 +23,18 @@ import { Context, Effect, Layer } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
 
-export type Ports = UserRepo | TenantRepo | ApiKeyRepo | Clock | IdGenerator | Crypto | Transactor
+export type Ports =
+  | UserRepo
+  | TenantRepo
+  | ApiKeyRepo
+  | Clock
+  | IdGenerator
+  | Crypto
+  | Transactor
+  | TenantSettingsRepo
+  | EventOutbox
+  | ContactRepo
+  | ContactActivity
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -33,7 +48,7 @@ const VerifierLive = Layer.unwrapEffect(
 )
 
 /** The real driven side over a throwaway database (PGlite, or PostgreSQL when CISBOOK_TEST_DATABASE_URL is set). */
-export const SqlTestPorts = Layer.merge(SqlPortsLive, SystemLive).pipe(Layer.provide(EphemeralDatabase))
+export const SqlTestPorts = SqlPortsLive.pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>

@@ -1,5 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ContactsApi } from "./ContactsApi.js"
 import { MeApi } from "./MeApi.js"
+import { SettingsApi } from "./SettingsApi.js"
 import { SystemApi } from "./SystemApi.js"
 import { TenantsApi } from "./TenantsApi.js"
 import { withValidationProblems } from "./OpenApiDocument.js"
@@ -8,6 +10,8 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(SystemApi)
   .add(MeApi)
   .add(TenantsApi)
+  .add(SettingsApi)
+  .add(ContactsApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

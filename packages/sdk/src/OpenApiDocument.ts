@@ -13,7 +13,12 @@ const schemasOf = (content: Json | undefined): Array<Json> => {
   return all.map(unwrap).filter((s) => s.$ref === undefined || (!refs.has(s.$ref) && refs.add(s.$ref)))
 }
 
-const takesInput = (operation: Json) => (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined
+/** A parameter that any string satisfies (a code or id in a path) cannot make a request invalid. */
+const canBeInvalid = (parameter: Json) =>
+  !(parameter.schema?.type === "string" && Object.keys(parameter.schema).length === 1)
+
+const takesInput = (operation: Json) =>
+  (operation.parameters ?? []).some(canBeInvalid) || operation.requestBody !== undefined
 
 /**
  * The platform describes request decode failures with its own schema; this service answers

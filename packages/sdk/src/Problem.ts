@@ -28,10 +28,18 @@ const problemFields = <Title extends string>(title: Title, status: number) => ({
 const ProblemJson = <S extends Schema.Schema.Any>(schema: S): S =>
   HttpApiSchema.withEncoding(schema, { kind: "Json", contentType: "application/problem+json" })
 
+interface ProblemOptions {
+  readonly status: number
+  readonly title: string
+  readonly section: string
+  readonly identifier: string
+  readonly description: string
+}
+
 const simpleProblem = <Tag extends string, E extends { readonly _tag: Tag; readonly detail: string }>(
   error: Schema.Schema<E, { readonly _tag: Tag; readonly detail: string }>,
   tag: Tag,
-  options: { readonly status: number; readonly title: string; readonly section: string; readonly identifier: string }
+  options: ProblemOptions
 ) =>
   Schema.transform(
     Schema.Struct(problemFields(options.title, options.status)).annotations({ identifier: options.identifier }),
@@ -46,50 +54,56 @@ const simpleProblem = <Tag extends string, E extends { readonly _tag: Tag; reado
         detail: e.detail
       })
     }
-  )
+  ).annotations(HttpApiSchema.annotations({ status: options.status, description: options.description }))
 
+/** 401 is plain JSON, as the specification says; every other problem is application/problem+json. */
 export const UnauthorizedProblem = simpleProblem(Unauthorized, "Unauthorized", {
   status: 401,
   title: "Unauthorized",
   section: "15.5.2",
-  identifier: "UnauthorizedProblem"
-}).annotations(HttpApiSchema.annotations({ status: 401, description: "Missing or invalid API key or bearer token" }))
-
-export const ForbiddenProblem = simpleProblem(Forbidden, "Forbidden", {
-  status: 403,
-  title: "Forbidden",
-  section: "15.5.4",
-  identifier: "ForbiddenProblem"
+  identifier: "UnauthorizedProblem",
+  description: "Missing or invalid API key or bearer token"
 })
-  .pipe(ProblemJson)
-  .annotations(HttpApiSchema.annotations({ status: 403, description: "The caller may not act for this tenant" }))
 
-export const NotFoundProblem = simpleProblem(NotFound, "NotFound", {
-  status: 404,
-  title: "Not Found",
-  section: "15.5.5",
-  identifier: "NotFoundProblem"
-})
-  .pipe(ProblemJson)
-  .annotations(HttpApiSchema.annotations({ status: 404, description: "Not found" }))
+export const ForbiddenProblem = ProblemJson(
+  simpleProblem(Forbidden, "Forbidden", {
+    status: 403,
+    title: "Forbidden",
+    section: "15.5.4",
+    identifier: "ForbiddenProblem",
+    description: "The caller may not act for this tenant"
+  })
+)
 
-export const ConflictProblem = simpleProblem(Conflict, "Conflict", {
-  status: 409,
-  title: "Conflict",
-  section: "15.5.10",
-  identifier: "ConflictProblem"
-})
-  .pipe(ProblemJson)
-  .annotations(HttpApiSchema.annotations({ status: 409, description: "Conflict with the current state" }))
+export const NotFoundProblem = ProblemJson(
+  simpleProblem(NotFound, "NotFound", {
+    status: 404,
+    title: "Not Found",
+    section: "15.5.5",
+    identifier: "NotFoundProblem",
+    description: "Not found"
+  })
+)
 
-export const RefusedProblem = simpleProblem(Refused, "Refused", {
-  status: 400,
-  title: "Bad Request",
-  section: "15.5.1",
-  identifier: "BadRequestProblem"
-})
-  .pipe(ProblemJson)
-  .annotations(HttpApiSchema.annotations({ status: 400, description: "The request was refused by a rule" }))
+export const ConflictProblem = ProblemJson(
+  simpleProblem(Conflict, "Conflict", {
+    status: 409,
+    title: "Conflict",
+    section: "15.5.10",
+    identifier: "ConflictProblem",
+    description: "Conflict with the current state"
+  })
+)
+
+export const RefusedProblem = ProblemJson(
+  simpleProblem(Refused, "Refused", {
+    status: 400,
+    title: "Bad Request",
+    section: "15.5.1",
+    identifier: "BadRequestProblem",
+    description: "The request was refused by a rule"
+  })
+)
 
 export const VALIDATION_TITLE = "One or more validation errors occurred." as const
 

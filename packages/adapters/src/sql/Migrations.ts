@@ -1,8 +1,16 @@
 import { Migrator } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import foundation from "./migrations/0001_foundation.js"
+import eventsAndSettings from "./migrations/0002_events_and_settings.js"
+import contacts from "./migrations/0003_contacts.js"
 
-const run = Migrator.make({})({ loader: Migrator.fromRecord({ "0001_foundation": foundation }) })
+const run = Migrator.make({})({
+  loader: Migrator.fromRecord({
+    "0001_foundation": foundation,
+    "0002_events_and_settings": eventsAndSettings,
+    "0003_contacts": contacts
+  })
+})
 
 /**
  * Brings the schema up to date; the migrations that ran, as [id, name]. Safe to run from any

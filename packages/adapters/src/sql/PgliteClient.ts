@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite"
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { PgClient } from "@effect/sql-pg"
@@ -17,7 +18,7 @@ export const pgliteClient = (dataDir: string) =>
     acquire: Effect.gen(function* () {
       const pglite = yield* Effect.acquireRelease(
         Effect.tryPromise({
-          try: () => PGlite.create(dataDir, { extensions: { pg_trgm } }),
+          try: () => PGlite.create(dataDir, { extensions: { pg_trgm, btree_gin } }),
           catch: (cause) => new SqlError({ cause, message: `Could not open the embedded database in ${dataDir}` })
         }),
         (pglite) => Effect.promise(() => pglite.close())

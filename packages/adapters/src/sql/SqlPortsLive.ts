@@ -1,8 +1,21 @@
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
+import { ContactActivitySql } from "./ContactActivitySql.js"
+import { ContactRepoSql } from "./ContactRepoSql.js"
+import { EventOutboxSql } from "./EventOutboxSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
+import { TenantSettingsRepoSql } from "./TenantSettingsRepoSql.js"
 import { TransactorSql } from "./TransactorSql.js"
 import { UserRepoSql } from "./UserRepoSql.js"
 
-/** The ports PostgreSQL implements, over the SqlClient the composition root provides. */
-export const SqlPortsLive = Layer.mergeAll(UserRepoSql, TenantRepoSql, ApiKeyRepoSql, TransactorSql)
+/** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
+export const SqlPortsLive = Layer.mergeAll(
+  UserRepoSql,
+  TenantRepoSql,
+  ApiKeyRepoSql,
+  TransactorSql,
+  EventOutboxSql,
+  TenantSettingsRepoSql,
+  ContactRepoSql,
+  ContactActivitySql
+)

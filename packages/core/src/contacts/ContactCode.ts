@@ -36,5 +36,20 @@ export const generateContactCode = (name: string, isTaken: (code: string) => boo
   throw new Error(`No free contact code for base ${base}`)
 }
 
+/**
+ * A regular expression, read alike by JavaScript and PostgreSQL, matching every code that
+ * {@link generateContactCode} may try for `base`: the codes a store must count as taken.
+ */
+export const contactCodeCandidatePattern = (base: string): string => {
+  const suffixed = Array.from(
+    { length: maxContactCodeLength - 1 },
+    (_, i) => `${base.slice(0, maxContactCodeLength - (i + 1))}[0-9]{${i + 1}}`
+  )
+  return `^(${[base, ...suffixed].join("|")})$`
+}
+
+/** Whether a value has the shape of a contact code (after {@link normaliseContactCode}). */
+export const isContactCodeShape = (code: string): boolean => /^[A-Z0-9]{1,8}$/.test(code)
+
 /** A code as given in a path, for case-insensitive matching against stored codes. */
 export const normaliseContactCode = (pathValue: string): string => pathValue.trim().toUpperCase()

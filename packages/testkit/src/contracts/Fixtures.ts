@@ -2,17 +2,30 @@ import { ApiKey } from "@cisbook/core/ApiKey"
 import { Email } from "@cisbook/core/Email"
 import { ApiKeyId, TenantId, UserId } from "@cisbook/core/Ids"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
-import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
-import type { UserRepo } from "@cisbook/core/ports/UserRepo"
+import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
 import { User } from "@cisbook/core/User"
 import type { Vitest } from "@effect/vitest"
 import { Effect } from "effect"
+import type { RecordedEvents } from "../RecordedEvents.js"
 
 /** What the port contracts run against. Its IdGenerator makes each test's data unique, so one store can serve them all. */
-export type ContractPorts = UserRepo | TenantRepo | ApiKeyRepo | Transactor | IdGenerator
+export type ContractPorts =
+  | UserRepo
+  | TenantRepo
+  | ApiKeyRepo
+  | Transactor
+  | IdGenerator
+  | EventOutbox
+  | RecordedEvents
+  | TenantSettingsRepo
+  | ContactRepo
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 
@@ -70,3 +83,12 @@ export const newApiKey = (user: User, fields: { readonly createdAt?: Date } = {}
     }),
     hash: `${token}${token}`
   }))
+
+/** A tenant in the store, owned by a new user: for the contracts of what a tenant owns. */
+export const storedTenant = Effect.gen(function* () {
+  const owner = yield* newUser()
+  yield* Effect.flatMap(UserRepo, (users) => users.insert(owner))
+  const tenant = yield* newTenant()
+  yield* Effect.flatMap(TenantRepo, (tenants) => tenants.insert(tenant, membership(tenant, owner, "Owner")))
+  return tenant
+})

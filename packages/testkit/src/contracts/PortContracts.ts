@@ -1,8 +1,11 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { contactRepoContract } from "./ContactRepoContract.js"
+import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
+import { tenantSettingsRepoContract } from "./TenantSettingsRepoContract.js"
 import { transactorContract } from "./TransactorContract.js"
 import { userRepoContract } from "./UserRepoContract.js"
 
@@ -18,5 +21,8 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("TenantRepo", () => tenantRepoContract(it))
     describe("ApiKeyRepo", () => apiKeyRepoContract(it))
     describe("Transactor", () => transactorContract(it))
+    describe("EventOutbox", () => eventOutboxContract(it))
+    describe("TenantSettingsRepo", () => tenantSettingsRepoContract(it))
+    describe("ContactRepo", () => contactRepoContract(it))
   })
 }

@@ -1,0 +1,55 @@
+import { execFile } from "node:child_process"
+import { createRequire } from "node:module"
+import * as path from "node:path"
+import { promisify } from "node:util"
+
+const run = promisify(execFile)
+const autocannonBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("autocannon/package.json")),
+  "autocannon.js"
+)
+
+export interface LoadResult {
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly errors: number
+  readonly non2xx: number
+}
+
+export interface LoadOptions {
+  readonly url: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly connections: number
+  readonly seconds: number
+}
+
+/**
+ * Loads a URL from a separate process (autocannon), so that the load generator does not share
+ * the event loop of the server it measures.
+ */
+export const loadTest = async (options: LoadOptions): Promise<LoadResult> => {
+  const headerArgs = Object.entries(options.headers ?? {}).flatMap(([k, v]) => ["-H", `${k}=${v}`])
+  const { stdout } = await run(
+    process.execPath,
+    [
+      autocannonBin,
+      "--json",
+      "-c",
+      String(options.connections),
+      "-d",
+      String(options.seconds),
+      ...headerArgs,
+      options.url
+    ],
+    { maxBuffer: 64 * 1024 * 1024 }
+  )
+  const result = JSON.parse(stdout)
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx
+  }
+}

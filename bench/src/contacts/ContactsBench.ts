@@ -1,0 +1,147 @@
+import { PortsLive } from "@cisbook/adapters/AppLive"
+import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import type { Email } from "@cisbook/core/Email"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { HttpAppLive } from "@cisbook/http/HttpAppLive"
+import { PGlite } from "@electric-sql/pglite"
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { createPgConfig } from "@electric-sql/pglite/node-postgres"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { randomBytes } from "node:crypto"
+import { writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import pg from "pg"
+import { loadTest } from "../LoadTest.js"
+import { checkClean, markdownTable, type Row } from "../Report.js"
+import { startBareServer } from "./BareServer.js"
+import { seedContacts, seedNeighbours } from "./Seed.js"
+
+const CONTACTS = Number(process.env["BENCH_CONTACTS"] ?? 100_000)
+const NEIGHBOURS = 20
+const CONNECTIONS = 32
+const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
+const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+const scenarios = [
+  { name: "list, first page by name", query: "" },
+  { name: "list, page 50 by created desc", query: "?sortBy=CreatedAt&sortDesc=true&offset=500&limit=10" },
+  { name: "search, common term (smith)", query: "?search=smith" },
+  { name: "search, rare term (12345)", query: "?search=12345" }
+]
+
+interface Database {
+  readonly label: string
+  readonly pool: pg.Pool
+  readonly close: () => Promise<void>
+}
+
+const postgres = async (): Promise<Database> => {
+  const name = `cisbook_bench_${randomBytes(4).toString("hex")}`
+  const admin = new pg.Client({ connectionString: ADMIN_URL })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
+  pool.on("error", () => undefined)
+  return {
+    label: "PostgreSQL 15",
+    pool,
+    close: async () => {
+      await pool.end()
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
+      await admin.end()
+    }
+  }
+}
+
+const pglite = async (): Promise<Database> => {
+  const db = await PGlite.create("memory://", { extensions: { pg_trgm, btree_gin } })
+  const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
+  return {
+    label: "PGlite (embedded)",
+    pool,
+    close: async () => {
+      await pool.end()
+      await db.close()
+    }
+  }
+}
+
+const measure = (database: Database) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    yield* migrate
+    const users = yield* Users
+    const owner = yield* users.create({ email: "bench@example.com" as Email, name: "Bench" })
+    const { tenant } = yield* (yield* Tenants).create(owner, {
+      code: TenantCode.make("bench-main"),
+      name: "Bench",
+      email: null
+    })
+    const { key } = yield* (yield* ApiKeys).issue(owner, "bench")
+    yield* seedContacts(tenant.id, CONTACTS)
+    yield* seedNeighbours(NEIGHBOURS, CONTACTS / NEIGHBOURS)
+    yield* Effect.logWarning(
+      `${database.label}: seeded ${CONTACTS * 2} contacts in ${((Date.now() - started) / 1000).toFixed(1)} s`
+    )
+
+    const server = yield* HttpServer.HttpServer
+    const port = server.address._tag === "TcpAddress" ? server.address.port : 0
+    const bare = yield* Effect.promise(() => startBareServer(database.pool, tenant.id))
+    const rows: Array<Row> = []
+    for (const scenario of scenarios) {
+      const cisbook = yield* Effect.promise(() =>
+        loadTest({
+          url: `http://127.0.0.1:${port}/tenants/bench-main/contacts${scenario.query}`,
+          headers: { "x-api-key": key },
+          connections: CONNECTIONS,
+          seconds: SECONDS
+        })
+      )
+      const floor = yield* Effect.promise(() =>
+        loadTest({ url: `${bare.url}/${scenario.query}`, connections: CONNECTIONS, seconds: SECONDS })
+      )
+      checkClean(`cisbook ${scenario.name}`, cisbook)
+      checkClean(`bare ${scenario.name}`, floor)
+      rows.push({ database: database.label, scenario: scenario.name, cisbook, bare: floor })
+      yield* Effect.logWarning(markdownTable(rows.slice(-1)).split("\n")[2])
+    }
+    bare.server.close()
+    return rows
+  })
+
+const run = (database: Database) => {
+  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const App = HttpAppLive.pipe(
+    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(Sql)
+  )
+  return measure(database).pipe(
+    Effect.provide(App),
+    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+    Effect.ensuring(Effect.promise(() => database.close()))
+  )
+}
+
+export const main = async () => {
+  const rows: Array<Row> = []
+  for (const open of [postgres, pglite]) {
+    rows.push(...(await Effect.runPromise(run(await open()))))
+  }
+  const table = markdownTable(rows)
+  console.log(
+    `\nContacts list and search, ${CONTACTS} contacts in the tenant (+${CONTACTS} in ${NEIGHBOURS} others), ${CONNECTIONS} connections, ${SECONDS} s each\n\n${table}\n`
+  )
+  writeFileSync(new URL("../../results-contacts.md", import.meta.url), `${table}\n`)
+}

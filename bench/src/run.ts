@@ -1,0 +1,13 @@
+export {}
+
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  contacts: () => import("./contacts/ContactsBench.js").then((m) => m.main())
+}
+
+const name = process.argv[2]
+const bench = name === undefined ? undefined : benchmarks[name]
+if (bench === undefined) {
+  console.error(`Usage: pnpm bench <${Object.keys(benchmarks).join("|")}>`)
+  process.exit(2)
+}
+await bench()

@@ -1,0 +1,14 @@
+import { Schema } from "effect"
+
+const isCalendarDate = (s: string) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)
+  if (!match) return false
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  return date.toISOString().startsWith(s)
+}
+
+/** A calendar date as YYYY-MM-DD, with no time zone. */
+export const CalendarDate = Schema.String.pipe(
+  Schema.filter((s) => isCalendarDate(s) || "Must be a date as YYYY-MM-DD, for example 2026-04-05"),
+  Schema.annotations({ title: "CalendarDate", format: "date", examples: ["2026-04-05"] })
+)

@@ -1,0 +1,32 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Contact } from "../contacts/Contact.js"
+import type { ContactQuery } from "../contacts/ContactQuery.js"
+import type { ContactId, TenantId } from "../Ids.js"
+import type { DuplicateKey } from "./DuplicateKey.js"
+
+export interface ContactPage {
+  readonly items: ReadonlyArray<Contact>
+  /** Every contact that matches the query, on any page. */
+  readonly totalCount: number
+}
+
+export class ContactRepo extends Context.Tag("core/ContactRepo")<
+  ContactRepo,
+  {
+    /**
+     * The codes ever issued in the tenant (deleted contacts' included) that match
+     * `contactCodeCandidatePattern(base)`.
+     */
+    readonly issuedCodes: (tenantId: TenantId, base: string) => Effect.Effect<ReadonlySet<string>>
+    /** Issues the contact's code for good; fails with DuplicateKey "code" when it was ever issued in the tenant. */
+    readonly insert: (contact: Contact) => Effect.Effect<void, DuplicateKey>
+    /** `code` is upper case. */
+    readonly findByCode: (tenantId: TenantId, code: string) => Effect.Effect<Option.Option<Contact>>
+    /** Replaces every stored member but the id, tenant, code and creation time. */
+    readonly update: (contact: Contact) => Effect.Effect<void>
+    /** Removes the contact; its code stays issued. */
+    readonly remove: (tenantId: TenantId, id: ContactId) => Effect.Effect<void>
+    /** A page, sorted by the query's field and then by code, both in the query's direction. */
+    readonly list: (tenantId: TenantId, query: ContactQuery) => Effect.Effect<ContactPage>
+  }
+>() {}

@@ -1,0 +1,16 @@
+import { Context, type Effect, type Option } from "effect"
+import type { CisDetails } from "../cis/CisDetails.js"
+import type { TenantId } from "../Ids.js"
+
+/**
+ * A tenant's settings, one accessor pair per setting: each is stored and replaced on its own,
+ * so adding a setting leaves the others alone.
+ */
+export class TenantSettingsRepo extends Context.Tag("core/TenantSettingsRepo")<
+  TenantSettingsRepo,
+  {
+    /** None until they are first set. */
+    readonly getCisDetails: (tenantId: TenantId) => Effect.Effect<Option.Option<CisDetails>>
+    readonly setCisDetails: (tenantId: TenantId, details: CisDetails) => Effect.Effect<void>
+  }
+>() {}

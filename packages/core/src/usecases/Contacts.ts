@@ -1,0 +1,261 @@
+import { Effect, Option, Schema } from "effect"
+import { CisDetails, emptySoleTrader } from "../cis/CisDetails.js"
+import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
+import { Contact, defaultSupplierSettings, notVerified, SupplierSettings } from "../contacts/Contact.js"
+import {
+  contactCodeBase,
+  generateContactCode,
+  isContactCodeShape,
+  normaliseContactCode
+} from "../contacts/ContactCode.js"
+import type { ContactReplacement, NewContact, SupplierSettingsInput } from "../contacts/ContactInput.js"
+import { type ContactListRequest, contactQuery } from "../contacts/ContactQuery.js"
+import { contactJson } from "../contacts/ContactView.js"
+import { Email } from "../Email.js"
+import { Conflict, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import type { NewEvent } from "../Event.js"
+import { ContactId } from "../Ids.js"
+import { Clock } from "../ports/Clock.js"
+import { ContactActivity } from "../ports/ContactActivity.js"
+import { ContactRepo } from "../ports/ContactRepo.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { Transactor } from "../ports/Transactor.js"
+import type { Tenant } from "../Tenant.js"
+import type { User } from "../User.js"
+import { Tenants } from "./Tenants.js"
+
+export interface ContactListPage {
+  readonly items: ReadonlyArray<Contact>
+  readonly totalCount: number
+  readonly offset: number
+  /** The page size served: at most the maximum, whatever was asked. */
+  readonly limit: number
+}
+
+/** Two racing creates can pick the same code; the loser picks again, this many times at most. */
+const CODE_ATTEMPTS = 5
+
+const toCisDetails = (plain: PlainCisDetails) => Schema.decodeUnknownSync(CisDetails)(plain)
+
+const toSupplierSettings = (input: SupplierSettingsInput) =>
+  new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null })
+
+/** An absent or blank optional string is no value. */
+const text = (value: string | null | undefined) => (value ? value : null)
+
+const toEmail = (value: string | null | undefined) => (value ? Email.make(value) : null)
+
+type MemberErrors = Record<string, Array<string>>
+
+const subcontractorMustSupply = (roles: { readonly isSupplier: boolean; readonly isCisSubcontractor: boolean }) =>
+  roles.isCisSubcontractor && !roles.isSupplier
+    ? { isSupplier: ["A CIS subcontractor is always also a supplier: set isSupplier to true"] }
+    : {}
+
+const refuseIfAny = (errors: MemberErrors): Effect.Effect<void, ValidationFailed> => {
+  const [first, ...others] = Object.keys(errors)
+  if (first === undefined) return Effect.void
+  const detail =
+    others.length === 0 ? `${first}: ${errors[first]?.[0]}.` : `${[first, ...others].join(" and ")} are invalid.`
+  return Effect.fail(new ValidationFailed({ detail, errors }))
+}
+
+const event = (type: NewEvent["type"], contact: Contact): NewEvent => ({ type, data: contactJson(contact) })
+
+export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* ContactRepo
+    const activity = yield* ContactActivity
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+
+    /** The tenant's contact with the code as it came in a path, in any case. */
+    const find = (tenant: Tenant, code: string): Effect.Effect<Contact, NotFound> => {
+      const normalised = normaliseContactCode(code)
+      const notFound = new NotFound({ detail: `There is no contact with the code ${code} in ${tenant.code}.` })
+      if (!isContactCodeShape(normalised)) return Effect.fail(notFound)
+      return repo
+        .findByCode(tenant.id, normalised)
+        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
+    }
+
+    /** Inserts the contact under a code generated from its name; a code taken meanwhile is generated again. */
+    const insertWithNewCode = (contact: Contact) =>
+      repo.issuedCodes(contact.tenantId, contactCodeBase(contact.name)).pipe(
+        Effect.map(
+          (issued) => new Contact({ ...contact, code: generateContactCode(contact.name, (code) => issued.has(code)) })
+        ),
+        Effect.tap((coded) => repo.insert(coded)),
+        Effect.retry({ times: CODE_ATTEMPTS - 1 }),
+        Effect.orDie
+      )
+
+    const list = (
+      user: User,
+      tenantCode: string,
+      request: ContactListRequest
+    ): Effect.Effect<ContactListPage, Forbidden | NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const query = yield* contactQuery(request)
+        const page = yield* repo.list(tenant.id, query)
+        return { ...page, offset: query.offset, limit: query.limit }
+      }).pipe(Effect.withSpan("Contacts.list"))
+
+    const get = (user: User, tenantCode: string, code: string): Effect.Effect<Contact, Forbidden | NotFound> =>
+      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => find(tenant, code)))
+
+    const create = (
+      user: User,
+      tenantCode: string,
+      input: NewContact
+    ): Effect.Effect<Contact, Forbidden | NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const isSupplier = input.isSupplier ?? false
+        const isCisSubcontractor = input.isCisSubcontractor ?? false
+        yield* refuseIfAny(subcontractorMustSupply({ isSupplier, isCisSubcontractor }))
+        const vatRegistered = input.vatRegistered ?? false
+        const now = yield* clock.now
+        const draft = new Contact({
+          id: ContactId.make(yield* ids.uuid),
+          tenantId: tenant.id,
+          code: "",
+          name: input.name,
+          email: toEmail(input.email),
+          externalId: text(input.externalId),
+          isCustomer: input.isCustomer ?? false,
+          isSupplier,
+          isCisSubcontractor,
+          vatRegistered,
+          vatNumber: text(input.vatNumber),
+          lastSdcDate: input.lastSdcDate ?? null,
+          cisDetails: !isCisSubcontractor ? null : input.cisDetails ? toCisDetails(input.cisDetails) : emptySoleTrader,
+          verification: isCisSubcontractor ? notVerified : null,
+          supplierSettings: !isSupplier
+            ? null
+            : input.supplierSettings
+              ? toSupplierSettings(input.supplierSettings)
+              : defaultSupplierSettings(vatRegistered),
+          createdAt: now,
+          updatedAt: now
+        })
+        return yield* transaction(
+          Effect.tap(insertWithNewCode(draft), (contact) =>
+            outbox.record(tenant.id, [
+              event("contact.created", contact),
+              ...(isCisSubcontractor ? [event("subcontractor.created", contact)] : [])
+            ])
+          )
+        )
+      }).pipe(Effect.withSpan("Contacts.create"))
+
+    /** The roles the contact gives up that its invoices still need. */
+    const rolesInUse = (contact: Contact, input: ContactReplacement) =>
+      Effect.all([
+        contact.isCustomer && !input.isCustomer
+          ? Effect.map(activity.hasSalesInvoices(contact.tenantId, contact.id), (has) =>
+              has ? ["it has sales invoices, so it stays a customer"] : []
+            )
+          : Effect.succeed([]),
+        contact.isSupplier && !input.isSupplier
+          ? Effect.map(activity.hasPurchaseInvoices(contact.tenantId, contact.id), (has) =>
+              has ? ["it has purchase invoices, so it stays a supplier"] : []
+            )
+          : Effect.succeed([])
+      ]).pipe(Effect.map((reasons) => reasons.flat()))
+
+    /**
+     * Replaces every editable member. Without the subcontractor role the CIS identity and the
+     * verification stay on record; with the role back, the verification returns as it was.
+     */
+    const update = (
+      user: User,
+      tenantCode: string,
+      code: string,
+      input: ContactReplacement
+    ): Effect.Effect<Contact, Forbidden | NotFound | ValidationFailed | Conflict> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const existing = yield* find(tenant, code)
+        yield* refuseIfAny({
+          ...subcontractorMustSupply(input),
+          ...(input.isCisSubcontractor && !input.cisDetails
+            ? { cisDetails: ["Required when isCisSubcontractor is true"] }
+            : {}),
+          ...(input.isSupplier && !input.supplierSettings
+            ? { supplierSettings: ["Required when isSupplier is true"] }
+            : {})
+        })
+        const becomesSubcontractor = input.isCisSubcontractor && existing.verification === null
+        const updated = new Contact({
+          ...existing,
+          name: input.name,
+          email: toEmail(input.email),
+          isCustomer: input.isCustomer,
+          isSupplier: input.isSupplier,
+          isCisSubcontractor: input.isCisSubcontractor,
+          vatRegistered: input.vatRegistered,
+          vatNumber: text(input.vatNumber),
+          cisDetails:
+            input.isCisSubcontractor && input.cisDetails ? toCisDetails(input.cisDetails) : existing.cisDetails,
+          verification: becomesSubcontractor ? notVerified : existing.verification,
+          supplierSettings:
+            input.isSupplier && input.supplierSettings ? toSupplierSettings(input.supplierSettings) : null,
+          updatedAt: yield* clock.now
+        })
+        return yield* transaction(
+          Effect.gen(function* () {
+            const inUse = yield* rolesInUse(existing, input)
+            if (inUse.length > 0) {
+              return yield* new Conflict({ detail: `${existing.code} cannot lose the role: ${inUse.join("; ")}.` })
+            }
+            yield* repo.update(updated)
+            yield* outbox.record(tenant.id, [
+              event("contact.updated", updated),
+              ...(becomesSubcontractor ? [event("subcontractor.created", updated)] : [])
+            ])
+            return updated
+          })
+        )
+      }).pipe(Effect.withSpan("Contacts.update"))
+
+    /** Deletes a contact that no invoice or connection refers to; its code is never issued again. */
+    const remove = (
+      user: User,
+      tenantCode: string,
+      code: string
+    ): Effect.Effect<void, Forbidden | NotFound | Conflict> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const contact = yield* find(tenant, code)
+        yield* transaction(
+          Effect.gen(function* () {
+            const [sales, purchases, connections] = yield* Effect.all([
+              activity.hasSalesInvoices(tenant.id, contact.id),
+              activity.hasPurchaseInvoices(tenant.id, contact.id),
+              activity.hasConnections(tenant.id, contact.id)
+            ])
+            const uses = [
+              ...(sales ? ["sales invoices"] : []),
+              ...(purchases ? ["purchase invoices"] : []),
+              ...(connections ? ["a connection"] : [])
+            ]
+            if (uses.length > 0) {
+              return yield* new Conflict({
+                detail: `${contact.code} has ${uses.join(" and ")}, so it cannot be deleted.`
+              })
+            }
+            yield* repo.remove(tenant.id, contact.id)
+            yield* outbox.record(tenant.id, [event("contact.deleted", contact)])
+          })
+        )
+      }).pipe(Effect.withSpan("Contacts.remove"))
+
+    return { list, get, create, update, remove } as const
+  })
+}) {}

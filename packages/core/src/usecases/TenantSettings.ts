@@ -1,0 +1,35 @@
+import { Effect, type Option } from "effect"
+import { CisDetails, type CisDetailsEncoded } from "../cis/CisDetails.js"
+import type { Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { TenantSettingsRepo } from "../ports/TenantSettingsRepo.js"
+import type { User } from "../User.js"
+import { decodeInput } from "../Validation.js"
+import { Tenants } from "./Tenants.js"
+
+const decodeCisDetails = decodeInput(CisDetails)
+
+export class TenantSettings extends Effect.Service<TenantSettings>()("core/TenantSettings", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* TenantSettingsRepo
+
+    /** The tenant's own CIS identity; none until first set. */
+    const cisDetails = (user: User, code: string): Effect.Effect<Option.Option<CisDetails>, Forbidden | NotFound> =>
+      tenants.access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.getCisDetails(tenant.id)))
+
+    /** Replaces the tenant's CIS identity; the stored, normalised details. */
+    const setCisDetails = (
+      user: User,
+      code: string,
+      input: CisDetailsEncoded
+    ): Effect.Effect<CisDetails, Forbidden | NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, code)
+        const details = yield* decodeCisDetails(input)
+        yield* repo.setCisDetails(tenant.id, details)
+        return details
+      }).pipe(Effect.withSpan("TenantSettings.setCisDetails"))
+
+    return { cisDetails, setCisDetails } as const
+  })
+}) {}

@@ -1,0 +1,94 @@
+import { ContactRole } from "@cisbook/core/contacts/Contact"
+import { ContactReplacementFields, NewContactFields } from "@cisbook/core/contacts/ContactInput"
+import {
+  ContactSortField,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  MIN_SEARCH_TERM_LENGTH,
+  PageLimit,
+  PageOffset,
+  VerificationFilter
+} from "@cisbook/core/contacts/ContactQuery"
+import { ContactDto } from "@cisbook/core/contacts/ContactView"
+import { Schema } from "effect"
+import { requestBody } from "./RequestBody.js"
+
+// Annotating again drops the identifier, so it is given again.
+export const CreateContactRequest = requestBody("CreateContactRequest", NewContactFields).annotations({
+  identifier: "CreateContactRequest",
+  description: "A new contact. Flags default to false; the role-specific parts may be omitted.",
+  examples: [
+    {
+      name: "John Smith Groundworks",
+      email: "john@smith-groundworks.example",
+      isSupplier: true,
+      isCisSubcontractor: true,
+      vatRegistered: true,
+      cisDetails: {
+        type: "SoleTrader",
+        title: null,
+        firstName: "John",
+        secondName: null,
+        lastName: "Smith",
+        tradingName: "John Smith Groundworks",
+        utr: "2234567890",
+        niNumber: null,
+        companyNumber: null
+      }
+    }
+  ]
+})
+
+export const UpdateContactRequest = requestBody("UpdateContactRequest", ContactReplacementFields).annotations({
+  identifier: "UpdateContactRequest",
+  description:
+    "Replaces every editable member, roles included. The code, externalId, lastSdcDate and verification are kept.",
+  examples: [
+    {
+      name: "Acme Builders Ltd",
+      email: "accounts@acme.example",
+      isCustomer: true,
+      isSupplier: false,
+      isCisSubcontractor: false,
+      vatRegistered: true,
+      vatNumber: "GB123456789"
+    }
+  ]
+})
+
+export const ContactDtoPagedResult = Schema.Struct({
+  items: Schema.Array(ContactDto),
+  totalCount: Schema.Int.annotations({ description: "Every matching contact, on any page" }),
+  offset: Schema.Int,
+  limit: Schema.Int.annotations({ description: `The page size served: at most ${MAX_PAGE_SIZE}` })
+}).annotations({ identifier: "ContactDtoPagedResult", description: "A page of contacts" })
+
+const fromString = <A>(schema: Schema.Schema<A, number>) => Schema.compose(Schema.NumberFromString, schema)
+
+export const ContactListParams = Schema.Struct({
+  offset: Schema.optional(
+    fromString(PageOffset).annotations({ description: "Contacts to skip; 0 or more", default: 0 })
+  ),
+  limit: Schema.optional(
+    fromString(PageLimit).annotations({
+      description: `Contacts per page, 1 or more; above ${MAX_PAGE_SIZE} is served as ${MAX_PAGE_SIZE}`,
+      default: DEFAULT_PAGE_SIZE
+    })
+  ),
+  sortBy: Schema.optional(
+    ContactSortField.annotations({ description: "Ties are broken by code, in the same direction", default: "Name" })
+  ),
+  sortDesc: Schema.optional(Schema.BooleanFromString.annotations({ description: "Descending", default: false })),
+  search: Schema.optional(
+    Schema.String.annotations({
+      description: `Words, each to be found (case-insensitively) in the name, code or email, or in a subcontractor's UTR, NI number, company number or trading name. Words shorter than ${MIN_SEARCH_TERM_LENGTH} characters are ignored.`,
+      examples: ["smith"]
+    })
+  ),
+  role: Schema.optional(ContactRole.annotations({ description: "Only contacts with this role" })),
+  verificationStatus: Schema.optional(
+    VerificationFilter.annotations({
+      description: "Only CIS subcontractors with this verification status (All: every subcontractor)"
+    })
+  )
+}).annotations({ parseOptions: { errors: "all" } })

@@ -1,0 +1,41 @@
+import { CisType } from "@cisbook/core/cis/CisDetails"
+import { Schema } from "effect"
+import { optional, requestBody } from "./RequestBody.js"
+
+const utr = "10-digit Unique Taxpayer Reference with a valid HMRC check digit; spaces and a K are ignored"
+const niNumber = "National Insurance number (suffix A–D); spaces are ignored and it is stored upper case"
+const companyNumber = "8-character Companies House number, stored upper case (SC1234 is stored SC001234)"
+
+const text = (description: string) => Schema.String.annotations({ description })
+
+export const UpdateTenantCisDetailsRequest = requestBody("UpdateTenantCisDetailsRequest", {
+  type: CisType,
+  title: optional(Schema.String),
+  firstName: optional(Schema.String),
+  secondName: optional(Schema.String),
+  lastName: optional(Schema.String),
+  tradingName: optional(Schema.String),
+  utr: optional(text(utr).annotations({ examples: ["2234567890", "K2234567890"] })),
+  niNumber: optional(text(niNumber).annotations({ examples: ["AB123456C", "ab 12 34 56 c"] })),
+  companyNumber: optional(text(companyNumber).annotations({ examples: ["SC001234", "12345678"] }))
+}).annotations({
+  description: "The tenant's CIS identity, replaced whole: an omitted or null member is cleared. Blank means null."
+})
+
+const stored = (description: string, example: string) =>
+  Schema.NullOr(Schema.String).annotations({ description, examples: [example] })
+
+export class TenantCisDetailsDto extends Schema.Class<TenantCisDetailsDto>("TenantCisDetailsDto")(
+  {
+    type: Schema.NullOr(CisType).annotations({ description: "null, like every member, until the details are set" }),
+    title: stored("Trimmed; null when blank", "Ms"),
+    firstName: stored("Trimmed; null when blank", "Ada"),
+    secondName: stored("Trimmed; null when blank", "Augusta"),
+    lastName: stored("Trimmed; null when blank", "Lovelace"),
+    tradingName: stored("Trimmed; null when blank", "Lovelace Joinery"),
+    utr: stored("10 digits", "2234567890"),
+    niNumber: stored("Upper case, without spaces", "AB123456C"),
+    companyNumber: stored("8 characters, upper case", "SC001234")
+  },
+  { description: "The tenant's own CIS identity, as shared with contractors" }
+) {}

@@ -1,0 +1,117 @@
+import type { Contact } from "@cisbook/core/contacts/Contact"
+import { contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
+import type { ContactQuery } from "@cisbook/core/contacts/ContactQuery"
+import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { Effect, Layer, Option, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
+
+interface State {
+  readonly contacts: ReadonlyArray<Contact>
+  /** Every code ever issued, as tenant/code. */
+  readonly issued: ReadonlySet<string>
+}
+
+const searchable = (c: Contact) =>
+  [
+    c.name,
+    c.code,
+    c.email,
+    ...(c.isCisSubcontractor && c.cisDetails
+      ? [c.cisDetails.utr, c.cisDetails.niNumber, c.cisDetails.companyNumber, c.cisDetails.tradingName]
+      : [])
+  ].flatMap((field) => (field ? [field.toLowerCase()] : []))
+
+const matches = (query: ContactQuery) => (c: Contact) => {
+  if (query.role === "Customer" && !c.isCustomer) return false
+  if (query.role === "Supplier" && !c.isSupplier) return false
+  if (query.role === "CisSubcontractor" && !c.isCisSubcontractor) return false
+  if (query.verificationStatus !== null) {
+    if (!c.isCisSubcontractor) return false
+    if (query.verificationStatus !== "All" && c.verification?.status !== query.verificationStatus) return false
+  }
+  const fields = searchable(c)
+  return query.terms.every((term) => fields.some((field) => field.includes(term)))
+}
+
+const sortKey =
+  (query: ContactQuery) =>
+  (c: Contact): string | number | null => {
+    switch (query.sortBy) {
+      case "Name":
+        return c.name.toLowerCase()
+      case "Code":
+        return c.code
+      case "Email":
+        return c.email
+      case "CreatedAt":
+        return c.createdAt.getTime()
+      case "UpdatedAt":
+        return c.updatedAt.getTime()
+    }
+  }
+
+/** Ascending with nulls last, as PostgreSQL sorts; ties by code. Descending is the exact reverse. */
+const ordering = (query: ContactQuery) => {
+  const key = sortKey(query)
+  const compare = (a: string | number | null, b: string | number | null) =>
+    a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1
+  return (x: Contact, y: Contact) => {
+    const ascending = compare(key(x), key(y)) || compare(x.code, y.code)
+    return query.sortDesc ? -ascending : ascending
+  }
+}
+
+export const ContactRepoMemory = Layer.effect(
+  ContactRepo,
+  Effect.gen(function* () {
+    const journal = yield* MemoryJournal
+    const state = yield* journal.ref<State>({ contacts: [], issued: new Set() })
+    const replace = (contact: Contact) =>
+      Ref.update(state, (s) => ({
+        ...s,
+        contacts: s.contacts.map((c) => (c.id === contact.id && c.tenantId === contact.tenantId ? contact : c))
+      }))
+    return ContactRepo.of({
+      issuedCodes: (tenantId, base) =>
+        Ref.get(state).pipe(
+          Effect.map((s) => {
+            const candidate = new RegExp(contactCodeCandidatePattern(base))
+            const prefix = `${tenantId}/`
+            return new Set(
+              [...s.issued].flatMap((key) => {
+                const code = key.slice(prefix.length)
+                return key.startsWith(prefix) && candidate.test(code) ? [code] : []
+              })
+            )
+          })
+        ),
+      insert: (contact) =>
+        Ref.modify(state, (s) => {
+          const key = `${contact.tenantId}/${contact.code}`
+          if (s.issued.has(key)) return [false, s] as const
+          return [true, { contacts: [...s.contacts, contact], issued: new Set(s.issued).add(key) }] as const
+        }).pipe(
+          Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "code" }))))
+        ),
+      findByCode: (tenantId, code) =>
+        Ref.get(state).pipe(
+          Effect.map((s) => Option.fromNullable(s.contacts.find((c) => c.tenantId === tenantId && c.code === code)))
+        ),
+      update: replace,
+      remove: (tenantId, id) =>
+        Ref.update(state, (s) => ({
+          ...s,
+          contacts: s.contacts.filter((c) => !(c.tenantId === tenantId && c.id === id))
+        })),
+      list: (tenantId, query) =>
+        Ref.get(state).pipe(
+          Effect.map((s) => {
+            const found = s.contacts.filter((c) => c.tenantId === tenantId).filter(matches(query))
+            const items = found.sort(ordering(query)).slice(query.offset, query.offset + query.limit)
+            return { items, totalCount: found.length }
+          })
+        )
+    })
+  })
+)

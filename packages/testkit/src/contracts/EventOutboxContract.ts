@@ -1,0 +1,87 @@
+import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
+import { Transactor } from "@cisbook/core/ports/Transactor"
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { RecordedEvents } from "../RecordedEvents.js"
+import { type ContractIt, storedTenant } from "./Fixtures.js"
+
+const typesAndData = (events: ReadonlyArray<{ readonly type: string; readonly data: unknown }>) =>
+  events.map(({ data, type }) => ({ type, data }))
+
+export const eventOutboxContract = (it: ContractIt) => {
+  it.effect("reads recorded events back in order, with their JSON data as given", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const recorded = yield* RecordedEvents
+      const tenant = yield* storedTenant
+      const first = [
+        { type: "contact.created", data: { code: "ACME0001", cisDetails: { firstName: "Ann", utr: null } } },
+        { type: "contact.updated", data: ["not", "a", { postgres: "array" }] },
+        { type: "contact.deleted", data: "ACME0001" }
+      ] as const
+      const second = [{ type: "test.webhook", data: { snake_case: 1, nested: [true, 2.5] } }] as const
+      yield* outbox.record(tenant.id, first)
+      yield* outbox.record(tenant.id, second)
+      yield* outbox.record(tenant.id, [])
+
+      const events = yield* recorded.list(tenant.id)
+      expect(typesAndData(events)).toEqual([...first, ...second])
+      expect(new Set(events.map((e) => e.id)).size).toBe(4)
+      expect(events.every((e) => e.tenantId === tenant.id)).toBe(true)
+      const [a, b, c, d] = events.map((e) => e.occurredAt.getTime())
+      expect(a).toBe(b)
+      expect(b).toBe(c)
+      expect(d).toBeGreaterThanOrEqual(c ?? Infinity)
+    })
+  )
+
+  it.effect("keeps data as JSON keeps it: a Date as its ISO string, an undefined member dropped", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const recorded = yield* RecordedEvents
+      const tenant = yield* storedTenant
+      yield* outbox.record(tenant.id, [
+        { type: "contact.updated", data: { at: new Date("2026-11-21T10:15:00.000Z"), gone: undefined } },
+        { type: "contact.updated", data: undefined }
+      ])
+      expect(typesAndData(yield* recorded.list(tenant.id))).toEqual([
+        { type: "contact.updated", data: { at: "2026-11-21T10:15:00.000Z" } },
+        { type: "contact.updated", data: null }
+      ])
+    })
+  )
+
+  it.effect("keeps the events of a transaction that succeeds, and drops those of one that fails", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const recorded = yield* RecordedEvents
+      const { transaction } = yield* Transactor
+      const tenant = yield* storedTenant
+      const kept = { type: "contact.created", data: { code: "KEPT" } } as const
+      const dropped = { type: "contact.deleted", data: { code: "DROPPED" } } as const
+      yield* transaction(outbox.record(tenant.id, [kept]))
+      const error = yield* Effect.flip(
+        transaction(Effect.zipRight(outbox.record(tenant.id, [dropped]), Effect.fail("refused" as const)))
+      )
+      expect(error).toBe("refused")
+      expect(typesAndData(yield* recorded.list(tenant.id))).toEqual([kept])
+    })
+  )
+
+  it.effect("keeps each tenant's events apart", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const recorded = yield* RecordedEvents
+      const mine = yield* storedTenant
+      const theirs = yield* storedTenant
+      const silent = yield* storedTenant
+      yield* outbox.record(mine.id, [{ type: "contact.created", data: { code: "MINE" } }])
+      yield* outbox.record(theirs.id, [{ type: "contact.created", data: { code: "THEIRS" } }])
+      expect(typesAndData(yield* recorded.list(mine.id))).toEqual([{ type: "contact.created", data: { code: "MINE" } }])
+      expect(typesAndData(yield* recorded.list(theirs.id))).toEqual([
+        { type: "contact.created", data: { code: "THEIRS" } }
+      ])
+      expect(yield* recorded.list(silent.id)).toEqual([])
+    })
+  )
+}
