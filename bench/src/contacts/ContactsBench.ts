@@ -17,7 +17,6 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { randomBytes } from "node:crypto"
-import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import pg from "pg"
 import { loadTest } from "../LoadTest.js"
@@ -27,7 +26,7 @@ import { seedContacts, seedNeighbours } from "./Seed.js"
 
 const CONTACTS = Number(process.env["BENCH_CONTACTS"] ?? 100_000)
 const NEIGHBOURS = 20
-const CONNECTIONS = 32
+const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
 const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
@@ -136,12 +135,13 @@ const run = (database: Database) => {
 
 export const main = async () => {
   const rows: Array<Row> = []
-  for (const open of [postgres, pglite]) {
+  const databases = { postgres, pglite }
+  const chosen = (process.env["BENCH_DATABASES"] ?? "postgres,pglite").split(",") as Array<keyof typeof databases>
+  for (const open of chosen.map((name) => databases[name])) {
     rows.push(...(await Effect.runPromise(run(await open()))))
   }
   const table = markdownTable(rows)
   console.log(
     `\nContacts list and search, ${CONTACTS} contacts in the tenant (+${CONTACTS} in ${NEIGHBOURS} others), ${CONNECTIONS} connections, ${SECONDS} s each\n\n${table}\n`
   )
-  writeFileSync(new URL("../../results-contacts.md", import.meta.url), `${table}\n`)
 }

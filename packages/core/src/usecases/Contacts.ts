@@ -12,7 +12,7 @@ import type { ContactReplacement, NewContact, SupplierSettingsInput } from "../c
 import { type ContactListRequest, contactQuery } from "../contacts/ContactQuery.js"
 import { contactJson } from "../contacts/ContactView.js"
 import { Email } from "../Email.js"
-import { Conflict, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { Conflict, type FieldErrors, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../Event.js"
 import { ContactId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
@@ -23,6 +23,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactor } from "../ports/Transactor.js"
 import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
+import { describeFieldErrors } from "../Validation.js"
 import { Tenants } from "./Tenants.js"
 
 export interface ContactListPage {
@@ -46,20 +47,15 @@ const text = (value: string | null | undefined) => (value ? value : null)
 
 const toEmail = (value: string | null | undefined) => (value ? Email.make(value) : null)
 
-type MemberErrors = Record<string, Array<string>>
-
 const subcontractorMustSupply = (roles: { readonly isSupplier: boolean; readonly isCisSubcontractor: boolean }) =>
   roles.isCisSubcontractor && !roles.isSupplier
     ? { isSupplier: ["A CIS subcontractor is always also a supplier: set isSupplier to true"] }
     : {}
 
-const refuseIfAny = (errors: MemberErrors): Effect.Effect<void, ValidationFailed> => {
-  const [first, ...others] = Object.keys(errors)
-  if (first === undefined) return Effect.void
-  const detail =
-    others.length === 0 ? `${first}: ${errors[first]?.[0]}.` : `${[first, ...others].join(" and ")} are invalid.`
-  return Effect.fail(new ValidationFailed({ detail, errors }))
-}
+const refuseIfAny = (errors: FieldErrors): Effect.Effect<void, ValidationFailed> =>
+  Object.keys(errors).length === 0
+    ? Effect.void
+    : Effect.fail(new ValidationFailed({ detail: describeFieldErrors(errors), errors }))
 
 const event = (type: NewEvent["type"], contact: Contact): NewEvent => ({ type, data: contactJson(contact) })
 
@@ -124,7 +120,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
         const draft = new Contact({
           id: ContactId.make(yield* ids.uuid),
           tenantId: tenant.id,
-          code: "",
+          code: "", // issued in the transaction
           name: input.name,
           email: toEmail(input.email),
           externalId: text(input.externalId),

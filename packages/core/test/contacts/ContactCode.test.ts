@@ -1,6 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { contactCodeBase, generateContactCode, normaliseContactCode } from "../../src/contacts/ContactCode.js"
+import {
+  contactCodeBase,
+  contactCodeCandidate,
+  contactCodeCandidatePattern,
+  generateContactCode,
+  isContactCodeShape,
+  normaliseContactCode
+} from "../../src/contacts/ContactCode.js"
 
 const takenIn = (codes: Iterable<string>) => {
   const set = new Set(codes)
@@ -70,5 +77,32 @@ describe("generateContactCode", () => {
 describe("normaliseContactCode", () => {
   it("matches path values case-insensitively", () => {
     expect(normaliseContactCode(" acmeBui2 ")).toBe("ACMEBUI2")
+  })
+})
+
+describe("contactCodeCandidatePattern", () => {
+  it.prop(
+    "matches the base and every candidate generateContactCode may try for it",
+    [FastCheck.string(), FastCheck.integer({ min: 2, max: 9_999_999 })],
+    ([name, n]) => {
+      const base = contactCodeBase(name)
+      const pattern = new RegExp(contactCodeCandidatePattern(base))
+      expect(pattern.test(base)).toBe(true)
+      expect(pattern.test(contactCodeCandidate(base, n))).toBe(true)
+    }
+  )
+
+  it("matches no other code", () => {
+    const pattern = new RegExp(contactCodeCandidatePattern("ACMEBUIL"))
+    for (const other of ["ACMEBUIX", "ACMEBUI", "BCMEBUI2", "ACMEBUIL2", "ACME", "acmebuil"]) {
+      expect(pattern.test(other), other).toBe(false)
+    }
+  })
+})
+
+describe("isContactCodeShape", () => {
+  it("accepts 1 to 8 upper-case letters and digits only", () => {
+    expect(["A", "ACMEBUI2", "12345678"].every(isContactCodeShape)).toBe(true)
+    expect(["", "ACMEBUILD", "acme", "AC ME", "ÄCME"].some(isContactCodeShape)).toBe(false)
   })
 })
