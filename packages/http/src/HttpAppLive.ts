@@ -20,5 +20,7 @@ export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ProblemDetailsMiddleware),
   Layer.provide(ApiLive),
-  HttpServer.withLogAddress
+  HttpServer.withLogAddress,
+  // No tracer exporter is configured, so spans would be built and thrown away on every request.
+  Layer.provide(Layer.setTracerEnabled(false))
 )

@@ -39,11 +39,15 @@ const requestProblem = (error: HttpServerError.RequestError, limit: number) => {
 
 const internalError = (cause: Cause.Cause<unknown>) =>
   Effect.gen(function* () {
+    // With tracing off the current span is a no-op whose trace id says "noop": make one up then.
     const span = yield* Effect.currentSpan.pipe(Effect.option)
-    const traceId = Option.match(span, {
-      onNone: () => crypto.randomUUID().replaceAll("-", ""),
-      onSome: (s) => s.traceId
-    })
+    const traceId = Option.match(
+      Option.filter(span, (s) => /^[0-9a-f]{16,}$/.test(s.traceId)),
+      {
+        onNone: () => crypto.randomUUID().replaceAll("-", ""),
+        onSome: (s) => s.traceId
+      }
+    )
     yield* Effect.logError("Unhandled failure while serving a request", cause).pipe(Effect.annotateLogs({ traceId }))
     return problemResponse(
       500,

@@ -8,8 +8,8 @@ import {
   VerificationSource,
   VerificationStatus
 } from "@cisbook/core/contacts/Contact"
-import { Email } from "@cisbook/core/Email"
-import { ContactId, TenantId } from "@cisbook/core/Ids"
+import type { Email } from "@cisbook/core/Email"
+import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { Schema } from "effect"
 
 const Text = Schema.NullOr(Schema.String)
@@ -50,54 +50,70 @@ export const ContactRow = Schema.Struct({
 })
 export type ContactRow = typeof ContactRow.Type
 
+// Rows were validated on the way in, and the row schema has checked their types, so reading
+// them back builds the classes without validating every member again (a hot path: lists).
+const trusted = true
+
 const cisDetails = (row: ContactRow) =>
   row.cisType === null
     ? null
-    : Schema.decodeUnknownSync(CisDetails)({
-        type: row.cisType,
-        title: row.cisTitle,
-        firstName: row.cisFirstName,
-        secondName: row.cisSecondName,
-        lastName: row.cisLastName,
-        tradingName: row.cisTradingName,
-        utr: row.cisUtr,
-        niNumber: row.cisNiNumber,
-        companyNumber: row.cisCompanyNumber
-      })
+    : new CisDetails(
+        {
+          type: row.cisType,
+          title: row.cisTitle,
+          firstName: row.cisFirstName,
+          secondName: row.cisSecondName,
+          lastName: row.cisLastName,
+          tradingName: row.cisTradingName,
+          utr: row.cisUtr,
+          niNumber: row.cisNiNumber,
+          companyNumber: row.cisCompanyNumber
+        } as ConstructorParameters<typeof CisDetails>[0],
+        trusted
+      )
 
 export const contactFromRow = (row: ContactRow): Contact =>
-  new Contact({
-    id: ContactId.make(row.id),
-    tenantId: TenantId.make(row.tenantId),
-    code: row.code,
-    name: row.name,
-    email: row.email === null ? null : Email.make(row.email),
-    externalId: row.externalId,
-    isCustomer: row.isCustomer,
-    isSupplier: row.isSupplier,
-    isCisSubcontractor: row.isCisSubcontractor,
-    vatRegistered: row.vatRegistered,
-    vatNumber: row.vatNumber,
-    lastSdcDate: row.lastSdcDate,
-    cisDetails: cisDetails(row),
-    verification:
-      row.verificationStatus === null
-        ? null
-        : new Verification({
-            status: row.verificationStatus,
-            verificationNumber: row.verificationNumber,
-            taxTreatment: row.taxTreatment,
-            verifiedAt: row.verifiedAt,
-            source: row.verificationSource,
-            message: row.verificationMessage
-          }),
-    supplierSettings:
-      row.defaultVatRate === null
-        ? null
-        : new SupplierSettings({ defaultVatRate: row.defaultVatRate, paymentTermsDays: row.paymentTermsDays }),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  })
+  new Contact(
+    {
+      id: row.id as ContactId,
+      tenantId: row.tenantId as TenantId,
+      code: row.code,
+      name: row.name,
+      email: row.email as Email | null,
+      externalId: row.externalId,
+      isCustomer: row.isCustomer,
+      isSupplier: row.isSupplier,
+      isCisSubcontractor: row.isCisSubcontractor,
+      vatRegistered: row.vatRegistered,
+      vatNumber: row.vatNumber,
+      lastSdcDate: row.lastSdcDate,
+      cisDetails: cisDetails(row),
+      verification:
+        row.verificationStatus === null
+          ? null
+          : new Verification(
+              {
+                status: row.verificationStatus,
+                verificationNumber: row.verificationNumber,
+                taxTreatment: row.taxTreatment,
+                verifiedAt: row.verifiedAt,
+                source: row.verificationSource,
+                message: row.verificationMessage
+              },
+              trusted
+            ),
+      supplierSettings:
+        row.defaultVatRate === null
+          ? null
+          : new SupplierSettings(
+              { defaultVatRate: row.defaultVatRate, paymentTermsDays: row.paymentTermsDays },
+              trusted
+            ),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt
+    },
+    trusted
+  )
 
 /** The columns a contact's editable state is written to (camelCase; the client makes them snake_case). */
 export const contactValues = (c: Contact) => ({
