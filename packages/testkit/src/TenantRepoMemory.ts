@@ -46,6 +46,17 @@ export const TenantRepoMemory = Layer.effect(
             Option.fromNullable(s.memberships.find((m) => m.tenantId === tenantId && m.userId === userId)?.role)
           )
         ),
+      findAccess: (code, userId) =>
+        Ref.get(state).pipe(
+          Effect.map((s) =>
+            Option.map(Option.fromNullable(s.tenants.find((t) => t.code === code)), (tenant) => ({
+              tenant,
+              role: Option.fromNullable(
+                s.memberships.find((m) => m.tenantId === tenant.id && m.userId === userId)?.role
+              )
+            }))
+          )
+        ),
       addMember: (membership) =>
         addOrClash(
           "membership",

@@ -46,6 +46,14 @@ export const TenantRepoSql = Layer.effect(
       execute: ({ tenantId, userId }) =>
         sql`SELECT role FROM memberships WHERE tenant_id = ${tenantId} AND user_id = ${userId}`
     })
+    const findAccess = SqlSchema.findOne({
+      Request: Schema.Struct({ code: Schema.String, userId: Schema.String }),
+      Result: Schema.Struct({ ...Tenant.fields, role: Schema.NullOr(Role) }),
+      execute: ({ code, userId }) => sql`
+        SELECT t.id, t.code, t.name, t.email, t.created_at, m.role
+        FROM tenants t LEFT JOIN memberships m ON m.tenant_id = t.id AND m.user_id = ${userId}
+        WHERE t.code = ${code}`
+    })
     const listMembers = SqlSchema.findAll({
       Request: Schema.String,
       Result: MemberRow,
@@ -87,6 +95,13 @@ export const TenantRepoSql = Layer.effect(
         ),
       findRole: (tenantId, userId) =>
         findRole({ tenantId, userId }).pipe(Effect.map(Option.map(({ role }) => role)), Effect.orDie),
+      findAccess: (code, userId) =>
+        findAccess({ code, userId }).pipe(
+          Effect.map(
+            Option.map(({ role, ...tenant }) => ({ tenant: new Tenant(tenant, true), role: Option.fromNullable(role) }))
+          ),
+          Effect.orDie
+        ),
       addMember: (membership) => insertMembership(membership).pipe(Effect.asVoid, membershipWrite),
       listMembers: (tenantId) => listMembers(tenantId).pipe(Effect.orDie),
       listAll: () =>

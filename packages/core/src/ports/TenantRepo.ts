@@ -25,6 +25,11 @@ export class TenantRepo extends Context.Tag("core/TenantRepo")<
     readonly findByCode: (code: TenantCode) => Effect.Effect<Option.Option<Tenant>>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<TenantAccess>>
     readonly findRole: (tenantId: TenantId, userId: UserId) => Effect.Effect<Option.Option<Role>>
+    /** The tenant with this code and the user's role in it (none when not a member), in one read. */
+    readonly findAccess: (
+      code: TenantCode,
+      userId: UserId
+    ) => Effect.Effect<Option.Option<{ readonly tenant: Tenant; readonly role: Option.Option<Role> }>>
     /** Fails with DuplicateKey "membership" when the user is already a member. */
     readonly addMember: (membership: Membership) => Effect.Effect<void, DuplicateKey>
     readonly listMembers: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<Member>>

@@ -58,10 +58,10 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     ): Effect.Effect<TenantAccess, Forbidden | NotFound> =>
       Effect.gen(function* () {
         if (!isTenantCode(code)) return yield* tenantNotFound(code)
-        const tenant = yield* repo.findByCode(code)
-        if (Option.isNone(tenant)) return yield* tenantNotFound(code)
-        const role = yield* repo.findRole(tenant.value.id, user.id)
-        if (Option.isSome(role)) return { tenant: tenant.value, role: role.value }
+        const found = yield* repo.findAccess(code, user.id)
+        if (Option.isNone(found)) return yield* tenantNotFound(code)
+        const { role, tenant } = found.value
+        if (Option.isSome(role)) return { tenant, role: role.value }
         return yield* denial === "Forbidden"
           ? new Forbidden({ detail: `You are not a member of the tenant ${code}.` })
           : tenantNotFound(code)

@@ -83,6 +83,19 @@ export const tenantRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("finds a tenant with the user's role in one read, without a role for a non-member", () =>
+    Effect.gen(function* () {
+      const repo = yield* TenantRepo
+      const owner = yield* insertedUser()
+      const stranger = yield* insertedUser()
+      const tenant = yield* ownedTenant(owner)
+      expect(yield* repo.findAccess(tenant.code, owner.id)).toEqual(Option.some({ tenant, role: Option.some("Owner") }))
+      expect(yield* repo.findAccess(tenant.code, stranger.id)).toEqual(Option.some({ tenant, role: Option.none() }))
+      const { token } = yield* fresh
+      expect(yield* repo.findAccess(TenantCode.make(`t${token}`), owner.id)).toEqual(Option.none())
+    })
+  )
+
   it.effect("lists a user's tenants with the user's role, ordered by code point", () =>
     Effect.gen(function* () {
       const repo = yield* TenantRepo
