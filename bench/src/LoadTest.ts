@@ -15,6 +15,8 @@ export interface LoadResult {
   readonly p99: number
   readonly errors: number
   readonly non2xx: number
+  /** CPU time this process spent per request while it ran: the server's cost, whatever else the machine did. */
+  readonly cpuMicrosPerRequest: number
 }
 
 export interface LoadOptions {
@@ -30,6 +32,7 @@ export interface LoadOptions {
  */
 export const loadTest = async (options: LoadOptions): Promise<LoadResult> => {
   const headerArgs = Object.entries(options.headers ?? {}).flatMap(([k, v]) => ["-H", `${k}=${v}`])
+  const cpuBefore = process.cpuUsage()
   const { stdout } = await run(
     process.execPath,
     [
@@ -44,8 +47,10 @@ export const loadTest = async (options: LoadOptions): Promise<LoadResult> => {
     ],
     { maxBuffer: 64 * 1024 * 1024 }
   )
+  const cpu = process.cpuUsage(cpuBefore)
   const result = JSON.parse(stdout)
   return {
+    cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,

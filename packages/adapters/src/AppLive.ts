@@ -1,5 +1,6 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Layer } from "effect"
+import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { MigrationsLive } from "./sql/Migrations.js"
@@ -12,6 +13,7 @@ export const PortsLive = Layer.mergeAll(SqlPortsLive, IdentityVerifierLive).pipe
 /** The use cases over the configured database, migrated when built. Both binaries stand on it. */
 export const AppLive = UseCasesLive.pipe(
   Layer.provideMerge(PortsLive),
+  Layer.provideMerge(LookupCacheTtlLive),
   Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(DatabaseLive)
 )

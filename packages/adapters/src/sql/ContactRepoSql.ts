@@ -6,9 +6,6 @@ import { contactColumns, contactListSql } from "./ContactListQuery.js"
 import { contactFromRow, ContactRow, contactValues } from "./ContactRows.js"
 import { uniqueWrite } from "./UniqueWrite.js"
 
-const decodeCount = Schema.decodeUnknown(Schema.Struct({ totalCount: Schema.Number }))
-const decodeRows = Schema.decodeUnknown(Schema.Array(ContactRow))
-
 const CodeKey = Schema.Struct({ tenantId: Schema.String, code: Schema.String })
 
 export const ContactRepoSql = Layer.effect(
@@ -65,11 +62,12 @@ export const ContactRepoSql = Layer.effect(
       list: (tenantId, query) =>
         Effect.gen(function* () {
           const { text, values } = contactListSql(tenantId, query)
-          const rows = yield* sql.unsafe<{ readonly id: unknown }>(text, values)
-          const [first] = rows
-          const { totalCount } = first ? yield* decodeCount(first) : { totalCount: 0 }
-          const page = yield* decodeRows(rows.filter((row) => row.id !== null))
-          return { totalCount, items: page.map(contactFromRow) }
+          // The statement's columns are the contacts table's, whose types ContactRow describes.
+          const rows = yield* sql.unsafe<ContactRow & { readonly totalCount: number }>(text, values)
+          return {
+            totalCount: rows[0]?.totalCount ?? 0,
+            items: rows.filter((row) => row.id !== null).map(contactFromRow)
+          }
         }).pipe(Effect.orDie)
     })
   })

@@ -3,6 +3,7 @@ import { API_KEY_RANDOM_BYTES, ApiKey, displayPrefix, formatApiKey, isApiKeyShap
 import { NotFound, Unauthorized } from "../Errors.js"
 import { type ApiKeyId, isUuid } from "../Ids.js"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.js"
+import { cacheFound } from "../LookupCache.js"
 import { Clock } from "../ports/Clock.js"
 import { Crypto } from "../ports/Crypto.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -21,6 +22,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
     const crypto = yield* Crypto
     const clock = yield* Clock
     const ids = yield* IdGenerator
+    const byHash = yield* cacheFound(repo.findByHash)
 
     /** Creates a key for the user; the plain key is returned here and never again. */
     const issue = (user: User, name: string): Effect.Effect<{ readonly apiKey: ApiKey; readonly key: string }> =>
@@ -45,21 +47,26 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
       clock.now.pipe(
         Effect.flatMap((now) => (isUuid(id) ? repo.revoke(user.id, id as ApiKeyId, now) : Effect.succeed(false))),
         Effect.flatMap((revoked) =>
-          revoked ? Effect.void : Effect.fail(new NotFound({ detail: `You have no API key with the id ${id}.` }))
+          revoked
+            ? byHash.invalidateAll
+            : Effect.fail(new NotFound({ detail: `You have no API key with the id ${id}.` }))
         )
       )
 
     const authenticate = (key: string): Effect.Effect<User, Unauthorized> =>
       Effect.gen(function* () {
         if (!isApiKeyShape(key)) return yield* invalidApiKey
-        const found = yield* repo.findByHash(yield* crypto.sha256Hex(key))
+        const hash = yield* crypto.sha256Hex(key)
+        const found = yield* byHash.get(hash)
         if (Option.isNone(found)) return yield* invalidApiKey
+        const { key: apiKey, user } = found.value
         const now = yield* clock.now
-        const last = found.value.key.lastUsedAt
+        const last = apiKey.lastUsedAt
         if (last === null || now.getTime() - last.getTime() >= TOUCH_INTERVAL) {
-          yield* repo.touch(found.value.key.id, now)
+          yield* repo.touch(apiKey.id, now)
+          yield* byHash.set(hash, { key: new ApiKey({ ...apiKey, lastUsedAt: now }), user })
         }
-        return found.value.user
+        return user
       }).pipe(Effect.withSpan("ApiKeys.authenticate"))
 
     return { issue, list, revoke, authenticate } as const

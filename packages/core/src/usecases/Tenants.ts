@@ -1,6 +1,7 @@
-import { Effect, Option, Schema } from "effect"
+import { Data, Effect, Option, Schema } from "effect"
 import type { Email } from "../Email.js"
 import { Conflict, Forbidden, NotFound } from "../Errors.js"
+import { cacheFound } from "../LookupCache.js"
 import type { TenantId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -31,6 +32,11 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     const users = yield* Users
     const clock = yield* Clock
     const ids = yield* IdGenerator
+    // Only a membership is kept: a refusal is read again, so a new member gets in at once.
+    const accessOf = yield* cacheFound(
+      ({ code, userId }: { readonly code: TenantCode; readonly userId: User["id"] }) => repo.findAccess(code, userId),
+      (found) => Option.isSome(found.role)
+    )
 
     const create = (owner: User, input: NewTenant): Effect.Effect<TenantAccess, Conflict> =>
       Effect.gen(function* () {
@@ -58,7 +64,7 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     ): Effect.Effect<TenantAccess, Forbidden | NotFound> =>
       Effect.gen(function* () {
         if (!isTenantCode(code)) return yield* tenantNotFound(code)
-        const found = yield* repo.findAccess(code, user.id)
+        const found = yield* accessOf.get(Data.struct({ code, userId: user.id }))
         if (Option.isNone(found)) return yield* tenantNotFound(code)
         const { role, tenant } = found.value
         if (Option.isSome(role)) return { tenant, role: role.value }
