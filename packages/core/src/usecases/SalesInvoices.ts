@@ -8,7 +8,7 @@ import { invoiceErrors, type NewPayment, type NewSalesInvoice } from "../invoice
 import { salesInvoiceNumber, salesInvoiceSequence } from "../invoices/InvoiceNumber.js"
 import { type InvoiceListRequest, invoicePaging } from "../invoices/InvoiceQuery.js"
 import { formatPounds } from "../invoices/Money.js"
-import { reportPeriod } from "../invoices/ReportPeriod.js"
+import { type ReportPeriod, reportPeriod } from "../invoices/ReportPeriod.js"
 import { type ReportedPayment, SalesInvoice, SalesInvoicePayment } from "../invoices/SalesInvoice.js"
 import { salesInvoiceJson } from "../invoices/SalesInvoiceView.js"
 import { Clock } from "../ports/Clock.js"
@@ -35,6 +35,11 @@ export interface SalesInvoiceWithPayments {
   readonly invoice: SalesInvoice
   /** Oldest first. */
   readonly payments: ReadonlyArray<SalesInvoicePayment>
+}
+
+/** The payments of a period, whose dates (YYYY-MM-DD) are both included. */
+export interface PaymentsReport extends ReportPeriod {
+  readonly payments: ReadonlyArray<ReportedPayment>
 }
 
 const event = (
@@ -207,11 +212,11 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
       tenantCode: string,
       from: string,
       to: string
-    ): Effect.Effect<ReadonlyArray<ReportedPayment>, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<PaymentsReport, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const period = yield* reportPeriod(from, to)
-        return yield* repo.paymentsBetween(tenant.id, period.from, period.to)
+        return { ...period, payments: yield* repo.paymentsBetween(tenant.id, period.from, period.to) }
       }).pipe(Effect.withSpan("SalesInvoices.paymentsReport"))
 
     return { create, get, list, addPayment, paymentsReport } as const
