@@ -57,9 +57,15 @@ layer(App, { timeout: "120 seconds" })("a contact and its invoices, racing", (it
         Array.from({ length: ROUNDS }, (_, i) => i),
         (i) =>
           Effect.gen(function* () {
-            const contact = yield* contacts.create(owner, code, { name: `${String.fromCharCode(65 + i)} Racing`, isCustomer: true })
+            const contact = yield* contacts.create(owner, code, {
+              name: `${String.fromCharCode(65 + i)} Racing`,
+              isCustomer: true
+            })
             const [created, removed] = yield* Effect.all(
-              [Effect.exit(invoices.create(owner, code, invoice(contact.code))), Effect.exit(contacts.remove(owner, code, contact.code))],
+              [
+                Effect.exit(invoices.create(owner, code, invoice(contact.code))),
+                Effect.exit(contacts.remove(owner, code, contact.code))
+              ],
               { concurrency: 2 }
             )
             return `${tagOf(created)}/${tagOf(removed)}`
@@ -81,7 +87,10 @@ layer(App, { timeout: "120 seconds" })("a contact and its invoices, racing", (it
         Array.from({ length: ROUNDS }, (_, i) => i),
         (i) =>
           Effect.gen(function* () {
-            const contact = yield* contacts.create(owner, code, { name: `${String.fromCharCode(65 + i)} Racing`, isCustomer: true })
+            const contact = yield* contacts.create(owner, code, {
+              name: `${String.fromCharCode(65 + i)} Racing`,
+              isCustomer: true
+            })
             const [created, updated] = yield* Effect.all(
               [
                 Effect.exit(invoices.create(owner, code, invoice(contact.code))),

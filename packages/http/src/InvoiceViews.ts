@@ -16,7 +16,11 @@ export const purchaseInvoiceDto = (invoice: PurchaseInvoice): PurchaseInvoiceDto
   createdAt: invoice.createdAt
 })
 
-export const paymentsReportItem = ({ contactName, invoice, payment }: ReportedPayment): SalesInvoicePaymentsReportItem => ({
+export const paymentsReportItem = ({
+  contactName,
+  invoice,
+  payment
+}: ReportedPayment): SalesInvoicePaymentsReportItem => ({
   paymentId: payment.id,
   paymentDate: payment.date,
   amount: payment.amount,

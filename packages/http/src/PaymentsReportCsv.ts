@@ -12,7 +12,11 @@ const formulaStart = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
  */
 export const paymentsReportCsv = (items: ReadonlyArray<SalesInvoicePaymentsReportItem>): string =>
   stringify(
-    items.map((item) => ({ ...item, amount: formatPounds(item.amount), cisDeduction: formatPounds(item.cisDeduction) })),
+    items.map((item) => ({
+      ...item,
+      amount: formatPounds(item.amount),
+      cisDeduction: formatPounds(item.cisDeduction)
+    })),
     {
       header: true,
       columns: [...paymentsReportColumns],

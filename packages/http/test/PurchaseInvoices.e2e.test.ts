@@ -70,11 +70,15 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
         payload: { ...invoice, contact: "JOHNSMIT", number: "JS-0013", issueDate: "2026-04-20", cisDeduction: 0 }
       })
       expect(later).toMatchObject({ subtotal: 2500, cisDeduction: 0 })
-      const page = yield* api.purchaseInvoices.listPurchaseInvoices({ path: { tenant }, urlParams: { contact: "johnsmit" } })
+      const page = yield* api.purchaseInvoices.listPurchaseInvoices({
+        path: { tenant },
+        urlParams: { contact: "johnsmit" }
+      })
       expect(page).toMatchObject({ totalCount: 2, offset: 0, limit: 10 })
       expect(page.items.map((i) => i.number)).toEqual(["JS-0013", "JS-0012"])
       expect(
-        (yield* api.purchaseInvoices.listPurchaseInvoices({ path: { tenant }, urlParams: { contact: "ACME" } })).totalCount
+        (yield* api.purchaseInvoices.listPurchaseInvoices({ path: { tenant }, urlParams: { contact: "ACME" } }))
+          .totalCount
       ).toBe(0)
     })
   )
@@ -91,7 +95,10 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
       yield* api.contacts.createContact({ path: { tenant }, payload: { name: "Bricks", isSupplier: true } })
       expect((yield* raw(key, "POST", url, { ...invoice, contact: "BRICKS" })).status).toBe(201)
       const customer = yield* raw(key, "POST", url, { ...invoice, contact: "ACME", number: "A-1" })
-      expect(customer).toMatchObject({ status: 400, body: { errors: { contact: [expect.stringContaining("not a supplier")] } } })
+      expect(customer).toMatchObject({
+        status: 400,
+        body: { errors: { contact: [expect.stringContaining("not a supplier")] } }
+      })
       const bad = yield* raw(key, "POST", url, { ...invoice, number: " ", subtotal: 1.234, cisDeduction: 3000 })
       expect(bad.status).toBe(400)
       expect(Object.keys(bad.body.errors).sort()).toEqual(["number", "subtotal"])
@@ -137,9 +144,9 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
       expect((yield* raw(b.key, "POST", `/tenants/${a.tenant}/purchase-invoices`, invoice)).status).toBe(403)
       expect((yield* raw(b.key, "GET", `/tenants/${b.tenant}/purchase-invoices/${mine.id}`)).status).toBe(404)
       expect((yield* raw(b.key, "GET", `/tenants/${b.tenant}/purchase-invoices/nope`)).status).toBe(404)
-      expect((yield* b.api.purchaseInvoices.listPurchaseInvoices({ path: { tenant: b.tenant }, urlParams: {} })).items).toEqual(
-        []
-      )
+      expect(
+        (yield* b.api.purchaseInvoices.listPurchaseInvoices({ path: { tenant: b.tenant }, urlParams: {} })).items
+      ).toEqual([])
     })
   )
 })

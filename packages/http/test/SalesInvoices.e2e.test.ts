@@ -24,9 +24,10 @@ const raw = (
         contentType: response.headers["content-type"] ?? "",
         disposition: response.headers["content-disposition"],
         text,
-        body: text !== "" && !(response.headers["content-type"] ?? "").startsWith("text/csv")
-          ? (JSON.parse(text) as any)
-          : undefined
+        body:
+          text !== "" && !(response.headers["content-type"] ?? "").startsWith("text/csv")
+            ? (JSON.parse(text) as any)
+            : undefined
       }))
     )
   )
@@ -56,37 +57,39 @@ const invoice = {
 
 layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", (it) => {
   describe("create, get and list", () => {
-    it.effect("answers 201 with the SalesInvoiceDto in pounds, numbered INV-000001, and gets it with its payments", () =>
-      Effect.gen(function* () {
-        const { api, key, tenant } = yield* owner("sicreate")
-        const res = yield* raw(key, "POST", `/tenants/${tenant}/sales-invoices`, {
-          body: { ...invoice, reference: "  PO 7781 " }
+    it.effect(
+      "answers 201 with the SalesInvoiceDto in pounds, numbered INV-000001, and gets it with its payments",
+      () =>
+        Effect.gen(function* () {
+          const { api, key, tenant } = yield* owner("sicreate")
+          const res = yield* raw(key, "POST", `/tenants/${tenant}/sales-invoices`, {
+            body: { ...invoice, reference: "  PO 7781 " }
+          })
+          expect(res.status).toBe(201)
+          expect(res.contentType).toMatch(/^application\/json/)
+          expect(res.body).toEqual({
+            id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+            number: "INV-000001",
+            contact: "ACME",
+            issueDate: "2026-04-06",
+            dueDate: "2026-05-06",
+            reference: "PO 7781",
+            subtotal: 1000.5,
+            vat: 200.1,
+            total: 1200.6,
+            cisDeduction: 200,
+            amountPaid: 0,
+            amountDue: 1000.6,
+            status: "Open",
+            payments: [],
+            createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+          })
+          const got = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/${res.body.id}`)
+          expect(got).toMatchObject({ status: 200, body: res.body })
+          // The SDK speaks pence.
+          const viaSdk = yield* api.salesInvoices.getSalesInvoice({ path: { tenant, invoice: res.body.id } })
+          expect(viaSdk).toMatchObject({ subtotal: 100050, vat: 20010, total: 120060, amountDue: 100060, payments: [] })
         })
-        expect(res.status).toBe(201)
-        expect(res.contentType).toMatch(/^application\/json/)
-        expect(res.body).toEqual({
-          id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
-          number: "INV-000001",
-          contact: "ACME",
-          issueDate: "2026-04-06",
-          dueDate: "2026-05-06",
-          reference: "PO 7781",
-          subtotal: 1000.5,
-          vat: 200.1,
-          total: 1200.6,
-          cisDeduction: 200,
-          amountPaid: 0,
-          amountDue: 1000.6,
-          status: "Open",
-          payments: [],
-          createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-        })
-        const got = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/${res.body.id}`)
-        expect(got).toMatchObject({ status: 200, body: res.body })
-        // The SDK speaks pence.
-        const viaSdk = yield* api.salesInvoices.getSalesInvoice({ path: { tenant, invoice: res.body.id } })
-        expect(viaSdk).toMatchObject({ subtotal: 100050, vat: 20010, total: 120060, amountDue: 100060, payments: [] })
-      })
     )
 
     it.effect("numbers per tenant, continues above an explicit INV number, and refuses a number taken with 409", () =>
@@ -109,7 +112,10 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         assert(taken._tag === "Conflict")
         expect(taken.detail).toContain("INV-000011")
         // Concurrent creates get distinct numbers, in sequence.
-        const racing = yield* Effect.all(Array.from({ length: 6 }, () => create()), { concurrency: 6 })
+        const racing = yield* Effect.all(
+          Array.from({ length: 6 }, () => create()),
+          { concurrency: 6 }
+        )
         expect(racing.map((i) => i.number).sort()).toEqual([
           "INV-000013",
           "INV-000014",
@@ -133,7 +139,14 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         const { api, key, tenant } = yield* owner("siinvalid")
         const url = `/tenants/${tenant}/sales-invoices`
         const bad = yield* raw(key, "POST", url, {
-          body: { contact: "acme", issueDate: "2026-02-30", dueDate: "soon", subtotal: 10.005, vat: -1, cisDeduction: "5" }
+          body: {
+            contact: "acme",
+            issueDate: "2026-02-30",
+            dueDate: "soon",
+            subtotal: 10.005,
+            vat: -1,
+            cisDeduction: "5"
+          }
         })
         expect(bad.status).toBe(400)
         expect(bad.contentType).toMatch(/^application\/problem\+json/)
@@ -150,16 +163,22 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
           cisDeduction: ["Must not be more than subtotal: the deduction is taken from the amount net of VAT"]
         })
         const supplier = yield* raw(key, "POST", url, { body: { ...invoice, contact: "JOHNSMIT" } })
-        expect(supplier).toMatchObject({ status: 400, body: { errors: { contact: [expect.stringContaining("not a customer")] } } })
+        expect(supplier).toMatchObject({
+          status: 400,
+          body: { errors: { contact: [expect.stringContaining("not a customer")] } }
+        })
         const unknown = yield* raw(key, "POST", url, { body: { ...invoice, contact: "NOBODY" } })
-        expect(unknown).toMatchObject({ status: 400, body: { errors: { contact: [expect.stringContaining("no contact")] } } })
+        expect(unknown).toMatchObject({
+          status: 400,
+          body: { errors: { contact: [expect.stringContaining("no contact")] } }
+        })
         const missing = yield* raw(key, "POST", url, { body: {} })
         expect(Object.keys(missing.body.errors).sort()).toEqual(["contact", "dueDate", "issueDate", "subtotal", "vat"])
         expect((yield* api.salesInvoices.listSalesInvoices({ path: { tenant }, urlParams: {} })).totalCount).toBe(0)
         // Nothing was numbered either: the next invoice is the first.
-        expect((yield* api.salesInvoices.createSalesInvoice({ path: { tenant }, payload: invoiceInPence })).number).toBe(
-          "INV-000001"
-        )
+        expect(
+          (yield* api.salesInvoices.createSalesInvoice({ path: { tenant }, payload: invoiceInPence })).number
+        ).toBe("INV-000001")
       })
     )
 
@@ -180,14 +199,21 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         }
         const all = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices`)
         expect(all.body).toMatchObject({ totalCount: 4, offset: 0, limit: 10 })
-        expect(all.body.items.map((i: any) => i.number)).toEqual(["INV-000004", "INV-000002", "INV-000003", "INV-000001"])
+        expect(all.body.items.map((i: any) => i.number)).toEqual([
+          "INV-000004",
+          "INV-000002",
+          "INV-000003",
+          "INV-000001"
+        ])
         expect(all.body.items[0]).not.toHaveProperty("payments")
         const page = yield* api.salesInvoices.listSalesInvoices({
           path: { tenant },
           urlParams: { contact: "acme", offset: 1, limit: 1 }
         })
         expect(page).toMatchObject({ totalCount: 3, offset: 1, limit: 1, items: [{ number: "INV-000003" }] })
-        expect(yield* api.salesInvoices.listSalesInvoices({ path: { tenant }, urlParams: { limit: 500 } })).toMatchObject({
+        expect(
+          yield* api.salesInvoices.listSalesInvoices({ path: { tenant }, urlParams: { limit: 500 } })
+        ).toMatchObject({
           limit: 50
         })
         const none = yield* api.salesInvoices.listSalesInvoices({ path: { tenant }, urlParams: { contact: "NOBODY" } })
@@ -200,56 +226,63 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
   })
 
   describe("payments", () => {
-    it.effect("records payments with their share of the deduction, refuses over-payment, and marks the invoice Paid", () =>
-      Effect.gen(function* () {
-        const { api, key, tenant } = yield* owner("sipay")
-        // Payable: 1200 − 200 = 1000.
-        const created = yield* api.salesInvoices.createSalesInvoice({
-          path: { tenant },
-          payload: { ...invoiceInPence, subtotal: 100000, vat: 20000, cisDeduction: 20000 }
+    it.effect(
+      "records payments with their share of the deduction, refuses over-payment, and marks the invoice Paid",
+      () =>
+        Effect.gen(function* () {
+          const { api, key, tenant } = yield* owner("sipay")
+          // Payable: 1200 − 200 = 1000.
+          const created = yield* api.salesInvoices.createSalesInvoice({
+            path: { tenant },
+            payload: { ...invoiceInPence, subtotal: 100000, vat: 20000, cisDeduction: 20000 }
+          })
+          const url = `/tenants/${tenant}/sales-invoices/${created.id}/payments`
+          const first = yield* raw(key, "POST", url, {
+            body: { date: "2026-05-01", amount: 333.33, reference: "BACS 1" }
+          })
+          expect(first).toMatchObject({
+            status: 201,
+            body: { id: expect.any(String), date: "2026-05-01", amount: 333.33, reference: "BACS 1" }
+          })
+          const over = yield* raw(key, "POST", url, { body: { date: "2026-05-02", amount: 666.68 } })
+          expect(over).toMatchObject({
+            status: 400,
+            body: { errors: { amount: ["Must be at most the 666.67 due on INV-000001"] } }
+          })
+          const zero = yield* raw(key, "POST", url, { body: { date: "2026-05-02", amount: 0 } })
+          expect(zero).toMatchObject({ status: 400, body: { errors: { amount: ["A payment must be more than 0"] } } })
+          const fraction = yield* raw(key, "POST", url, { body: { date: "2026-05-02", amount: 1.001 } })
+          expect(fraction.status).toBe(400)
+          yield* api.salesInvoices.createSalesInvoicePayment({
+            path: { tenant, invoice: created.id },
+            payload: { date: "2026-05-03", amount: 33333 }
+          })
+          const open = yield* api.salesInvoices.getSalesInvoice({ path: { tenant, invoice: created.id } })
+          expect(open).toMatchObject({ amountPaid: 66666, amountDue: 33334, status: "Open" })
+          yield* api.salesInvoices.createSalesInvoicePayment({
+            path: { tenant, invoice: created.id },
+            payload: { date: "2026-05-02", amount: 33334 }
+          })
+          const paid = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/${created.id}`)
+          expect(paid.body).toMatchObject({ amountPaid: 1000, amountDue: 0, status: "Paid" })
+          expect(paid.body.payments.map((p: any) => [p.date, p.amount])).toEqual([
+            ["2026-05-01", 333.33],
+            ["2026-05-03", 333.33],
+            ["2026-05-02", 333.34]
+          ])
+          const more = yield* raw(key, "POST", url, { body: { date: "2026-05-04", amount: 0.01 } })
+          expect(more).toMatchObject({ status: 400, body: { detail: "INV-000001 is paid: nothing is due on it." } })
+          // The report gives each payment its share; the last one takes what is left.
+          const report = yield* api.salesInvoices.listSalesInvoicePayments({
+            path: { tenant },
+            urlParams: { from: "2026-05-01", to: "2026-05-31" }
+          })
+          expect(report.map((p) => [p.paymentDate, p.amount, p.cisDeduction])).toEqual([
+            ["2026-05-01", 33333, 6667],
+            ["2026-05-02", 33334, 6666],
+            ["2026-05-03", 33333, 6667]
+          ])
         })
-        const url = `/tenants/${tenant}/sales-invoices/${created.id}/payments`
-        const first = yield* raw(key, "POST", url, { body: { date: "2026-05-01", amount: 333.33, reference: "BACS 1" } })
-        expect(first).toMatchObject({
-          status: 201,
-          body: { id: expect.any(String), date: "2026-05-01", amount: 333.33, reference: "BACS 1" }
-        })
-        const over = yield* raw(key, "POST", url, { body: { date: "2026-05-02", amount: 666.68 } })
-        expect(over).toMatchObject({ status: 400, body: { errors: { amount: ["Must be at most the 666.67 due on INV-000001"] } } })
-        const zero = yield* raw(key, "POST", url, { body: { date: "2026-05-02", amount: 0 } })
-        expect(zero).toMatchObject({ status: 400, body: { errors: { amount: ["A payment must be more than 0"] } } })
-        const fraction = yield* raw(key, "POST", url, { body: { date: "2026-05-02", amount: 1.001 } })
-        expect(fraction.status).toBe(400)
-        yield* api.salesInvoices.createSalesInvoicePayment({
-          path: { tenant, invoice: created.id },
-          payload: { date: "2026-05-03", amount: 33333 }
-        })
-        const open = yield* api.salesInvoices.getSalesInvoice({ path: { tenant, invoice: created.id } })
-        expect(open).toMatchObject({ amountPaid: 66666, amountDue: 33334, status: "Open" })
-        yield* api.salesInvoices.createSalesInvoicePayment({
-          path: { tenant, invoice: created.id },
-          payload: { date: "2026-05-02", amount: 33334 }
-        })
-        const paid = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/${created.id}`)
-        expect(paid.body).toMatchObject({ amountPaid: 1000, amountDue: 0, status: "Paid" })
-        expect(paid.body.payments.map((p: any) => [p.date, p.amount])).toEqual([
-          ["2026-05-01", 333.33],
-          ["2026-05-03", 333.33],
-          ["2026-05-02", 333.34]
-        ])
-        const more = yield* raw(key, "POST", url, { body: { date: "2026-05-04", amount: 0.01 } })
-        expect(more).toMatchObject({ status: 400, body: { detail: "INV-000001 is paid: nothing is due on it." } })
-        // The report gives each payment its share; the last one takes what is left.
-        const report = yield* api.salesInvoices.listSalesInvoicePayments({
-          path: { tenant },
-          urlParams: { from: "2026-05-01", to: "2026-05-31" }
-        })
-        expect(report.map((p) => [p.paymentDate, p.amount, p.cisDeduction])).toEqual([
-          ["2026-05-01", 33333, 6667],
-          ["2026-05-02", 33334, 6666],
-          ["2026-05-03", 33333, 6667]
-        ])
-      })
     )
 
     it.effect("refuses concurrent payments that together would pay more than is due", () =>
@@ -303,11 +336,20 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         expect(noCustomer).toMatchObject({ status: 409, body: { title: "Conflict" } })
         expect(noCustomer.body.detail).toContain("sales invoices")
         const deleted = yield* raw(key, "DELETE", `/tenants/${tenant}/contacts/acme`)
-        expect(deleted).toMatchObject({ status: 409, body: { detail: "ACME has sales invoices, so it cannot be deleted." } })
+        expect(deleted).toMatchObject({
+          status: 409,
+          body: { detail: "ACME has sales invoices, so it cannot be deleted." }
+        })
         expect(yield* api.contacts.getContact({ path: { tenant, code: "ACME" } })).toEqual(before)
         // The supplier role was never what the invoice needed.
         const renamed = yield* raw(key, "PUT", `/tenants/${tenant}/contacts/acme`, {
-          body: { name: "Acme Two", isCustomer: true, isSupplier: false, isCisSubcontractor: false, vatRegistered: false }
+          body: {
+            name: "Acme Two",
+            isCustomer: true,
+            isSupplier: false,
+            isCisSubcontractor: false,
+            vatRegistered: false
+          }
         })
         expect(renamed.status).toBe(200)
       })
@@ -382,7 +424,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         })
         const evil = yield* api.salesInvoices.createSalesInvoice({
           path: { tenant },
-          payload: { ...invoiceInPence, contact: "HYPERLIN", number: "+1-2", reference: "@SUM(A1:A9), \"quoted\"" }
+          payload: { ...invoiceInPence, contact: "HYPERLIN", number: "+1-2", reference: '@SUM(A1:A9), "quoted"' }
         })
         const plain = yield* api.salesInvoices.createSalesInvoice({
           path: { tenant },
@@ -412,11 +454,19 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         )
         // The SDK gives the same text; a browser-like Accept that prefers JSON gets JSON.
         expect(
-          yield* api.salesInvoices.salesInvoicePaymentsCsv({ path: { tenant }, urlParams: { from: "2026-05-01", to: "2026-05-02" } })
+          yield* api.salesInvoices.salesInvoicePaymentsCsv({
+            path: { tenant },
+            urlParams: { from: "2026-05-01", to: "2026-05-02" }
+          })
         ).toBe(res.text)
-        const json = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/payments?from=2026-05-01&to=2026-05-02`, {
-          accept: "application/json, text/csv;q=0.5"
-        })
+        const json = yield* raw(
+          key,
+          "GET",
+          `/tenants/${tenant}/sales-invoices/payments?from=2026-05-01&to=2026-05-02`,
+          {
+            accept: "application/json, text/csv;q=0.5"
+          }
+        )
         expect(json.contentType).toMatch(/^application\/json/)
         expect(json.body).toHaveLength(2)
       })
@@ -438,7 +488,9 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
         const reversed = yield* report("?from=2026-05-02T00:00:00Z&to=2026-05-01T00:00:00Z")
         expect(reversed).toMatchObject({ status: 400, body: { errors: { from: ["Must not be after to"] } } })
         expect(reversed.contentType).toMatch(/^application\/problem\+json/)
-        const csvBad = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/payments?from=x&to=y`, { accept: "text/csv" })
+        const csvBad = yield* raw(key, "GET", `/tenants/${tenant}/sales-invoices/payments?from=x&to=y`, {
+          accept: "text/csv"
+        })
         expect(csvBad.status).toBe(400)
         expect(csvBad.contentType).toMatch(/^application\/problem\+json/)
       })
@@ -450,7 +502,10 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
       Effect.gen(function* () {
         const a = yield* owner("siisoa")
         const b = yield* owner("siisob")
-        const mine = yield* a.api.salesInvoices.createSalesInvoice({ path: { tenant: a.tenant }, payload: invoiceInPence })
+        const mine = yield* a.api.salesInvoices.createSalesInvoice({
+          path: { tenant: a.tenant },
+          payload: invoiceInPence
+        })
         yield* a.api.salesInvoices.createSalesInvoicePayment({
           path: { tenant: a.tenant, invoice: mine.id },
           payload: { date: "2026-05-01", amount: 100 }
@@ -478,8 +533,12 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("sales invoices over HTTP", 
             urlParams: { from: "2026-01-01", to: "2026-12-31" }
           })
         ).toEqual([])
-        expect((yield* b.api.salesInvoices.listSalesInvoices({ path: { tenant: b.tenant }, urlParams: {} })).totalCount).toBe(0)
-        expect(yield* a.api.salesInvoices.getSalesInvoice({ path: { tenant: a.tenant, invoice: mine.id } })).toMatchObject({
+        expect(
+          (yield* b.api.salesInvoices.listSalesInvoices({ path: { tenant: b.tenant }, urlParams: {} })).totalCount
+        ).toBe(0)
+        expect(
+          yield* a.api.salesInvoices.getSalesInvoice({ path: { tenant: a.tenant, invoice: mine.id } })
+        ).toMatchObject({
           amountPaid: 100
         })
         expect((yield* raw(a.key, "GET", `/tenants/no-such-tenant-x/sales-invoices`)).status).toBe(404)

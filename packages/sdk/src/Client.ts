@@ -50,12 +50,16 @@ const withPaymentsReportForms = (client: Derived) => {
       /** The report as JSON: one item per payment, oldest first. */
       listSalesInvoicePayments: (request: PaymentsReportRequest) =>
         Effect.flatMap(report(request, "application/json"), (body) =>
-          typeof body === "string" ? Effect.dieMessage("The payments report came as CSV, not JSON") : Effect.succeed(body)
+          typeof body === "string"
+            ? Effect.dieMessage("The payments report came as CSV, not JSON")
+            : Effect.succeed(body)
         ),
       /** The same report as the text of a CSV file. */
       salesInvoicePaymentsCsv: (request: PaymentsReportRequest) =>
         Effect.flatMap(report(request, "text/csv"), (body) =>
-          typeof body === "string" ? Effect.succeed(body) : Effect.dieMessage("The payments report came as JSON, not CSV")
+          typeof body === "string"
+            ? Effect.succeed(body)
+            : Effect.dieMessage("The payments report came as JSON, not CSV")
         )
     }
   }

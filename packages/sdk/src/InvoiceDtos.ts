@@ -7,7 +7,8 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { requestBody } from "./RequestBody.js"
 
-const money = "Money is a JSON number of pounds with at most 2 decimal places (a third is refused); the SDK speaks pence."
+const money =
+  "Money is a JSON number of pounds with at most 2 decimal places (a third is refused); the SDK speaks pence."
 
 // Annotating again drops the identifier, so it is given again.
 export const CreateSalesInvoiceRequest = requestBody("CreateSalesInvoiceRequest", NewSalesInvoiceFields).annotations({
@@ -112,9 +113,7 @@ export const PaymentsReportParams = Schema.Struct({
 
 /** The Accept header picks the report's form; any other header value gets JSON. */
 export const PaymentsReportHeaders = Schema.Struct({
-  accept: Schema.optional(
-    Schema.String.annotations({ description: "text/csv for the report as CSV; JSON otherwise" })
-  )
+  accept: Schema.optional(Schema.String.annotations({ description: "text/csv for the report as CSV; JSON otherwise" }))
 })
 
 export const SalesInvoicePaymentsReportItem = Schema.Struct({

@@ -31,14 +31,12 @@ export const ContactActivityMemory = Layer.effect(
     const purchases = yield* PurchaseInvoiceStore
     const said = (key: keyof Activity, tenantId: TenantId, contactId: ContactId) =>
       Effect.map(Ref.get(state), (all) => all.get(`${tenantId}/${contactId}`)?.[key] ?? false)
-    const invoiced = (invoices: Effect.Effect<ReadonlyArray<{ readonly tenantId: TenantId; readonly contactId: ContactId }>>) =>
+    const invoiced =
+      (invoices: Effect.Effect<ReadonlyArray<{ readonly tenantId: TenantId; readonly contactId: ContactId }>>) =>
       (tenantId: TenantId, contactId: ContactId) =>
         Effect.map(invoices, (all) => all.some((i) => i.tenantId === tenantId && i.contactId === contactId))
     const either =
-      (
-        key: keyof Activity,
-        held: (tenantId: TenantId, contactId: ContactId) => Effect.Effect<boolean>
-      ) =>
+      (key: keyof Activity, held: (tenantId: TenantId, contactId: ContactId) => Effect.Effect<boolean>) =>
       (tenantId: TenantId, contactId: ContactId) =>
         Effect.zipWith(said(key, tenantId, contactId), held(tenantId, contactId), (a, b) => a || b)
     return ContactActivity.of({

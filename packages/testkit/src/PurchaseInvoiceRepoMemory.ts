@@ -24,7 +24,9 @@ export const PurchaseInvoiceRepoMemory = Layer.effect(
           Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "number" }))))
         ),
       findById: (tenantId, id) =>
-        Effect.map(Ref.get(state), (all) => Option.fromNullable(all.find((i) => i.tenantId === tenantId && i.id === id))),
+        Effect.map(Ref.get(state), (all) =>
+          Option.fromNullable(all.find((i) => i.tenantId === tenantId && i.id === id))
+        ),
       list: (tenantId, query) =>
         Effect.map(Ref.get(state), (all) => {
           const found = all.filter(

@@ -61,7 +61,9 @@ export const SalesInvoiceRepoMemory = Layer.effect(
           return { items, totalCount: found.length }
         }),
       payments: (tenantId, invoiceId) =>
-        Effect.map(Ref.get(state), (s) => s.payments.filter((p) => p.tenantId === tenantId && p.invoiceId === invoiceId)),
+        Effect.map(Ref.get(state), (s) =>
+          s.payments.filter((p) => p.tenantId === tenantId && p.invoiceId === invoiceId)
+        ),
       addPayment: (payment) =>
         Ref.update(state, (s) => ({
           ...s,

@@ -24,7 +24,8 @@ export const PurchaseInvoiceRepoSql = Layer.effect(
     const findById = SqlSchema.findOne({
       Request: Schema.Struct({ tenantId: Schema.String, id: Schema.String }),
       Result: PurchaseInvoice,
-      execute: ({ id, tenantId }) => sql`SELECT ${columns} FROM ${from} WHERE i.tenant_id = ${tenantId} AND i.id = ${id}`
+      execute: ({ id, tenantId }) =>
+        sql`SELECT ${columns} FROM ${from} WHERE i.tenant_id = ${tenantId} AND i.id = ${id}`
     })
 
     return PurchaseInvoiceRepo.of({

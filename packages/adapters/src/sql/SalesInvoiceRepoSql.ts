@@ -27,7 +27,8 @@ export const SalesInvoiceRepoSql = Layer.effect(
     const findById = SqlSchema.findOne({
       Request: InvoiceKey,
       Result: SalesInvoice,
-      execute: ({ id, tenantId }) => sql`SELECT ${columns} FROM ${from} WHERE i.tenant_id = ${tenantId} AND i.id = ${id}`
+      execute: ({ id, tenantId }) =>
+        sql`SELECT ${columns} FROM ${from} WHERE i.tenant_id = ${tenantId} AND i.id = ${id}`
     })
     // Locks the invoice's row only: the contact is not changed by a payment.
     const findByIdForUpdate = SqlSchema.findOne({
@@ -122,7 +123,10 @@ export const SalesInvoiceRepoSql = Layer.effect(
           Effect.orDie
         ),
       paymentsBetween: (tenantId, from, to) =>
-        paymentsBetween({ tenantId, from, to }).pipe(Effect.map((rows) => rows.map(reportedPayment)), Effect.orDie)
+        paymentsBetween({ tenantId, from, to }).pipe(
+          Effect.map((rows) => rows.map(reportedPayment)),
+          Effect.orDie
+        )
     })
   })
 )

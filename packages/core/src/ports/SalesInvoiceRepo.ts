@@ -28,7 +28,10 @@ export class SalesInvoiceRepo extends Context.Tag("core/SalesInvoiceRepo")<
     /** Newest issue date first; ties newest created first. */
     readonly list: (tenantId: TenantId, query: InvoiceListQuery) => Effect.Effect<SalesInvoicePage>
     /** The invoice's payments in the order they were recorded. */
-    readonly payments: (tenantId: TenantId, invoiceId: SalesInvoiceId) => Effect.Effect<ReadonlyArray<SalesInvoicePayment>>
+    readonly payments: (
+      tenantId: TenantId,
+      invoiceId: SalesInvoiceId
+    ) => Effect.Effect<ReadonlyArray<SalesInvoicePayment>>
     /** Records the payment and adds its amount to its invoice's amount paid. */
     readonly addPayment: (payment: SalesInvoicePayment) => Effect.Effect<void>
     /**

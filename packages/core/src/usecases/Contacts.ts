@@ -78,8 +78,9 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
       const normalised = normaliseContactCode(code)
       const notFound = new NotFound({ detail: `There is no contact with the code ${code} in ${tenant.code}.` })
       if (!isContactCodeShape(normalised)) return Effect.fail(notFound)
-      return (forUpdate ? repo.findByCodeForUpdate : repo.findByCode)(tenant.id, normalised)
-        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
+      return (forUpdate ? repo.findByCodeForUpdate : repo.findByCode)(tenant.id, normalised).pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
+      )
     }
 
     /** Inserts the contact under a code generated from its name; a code taken meanwhile is generated again. */

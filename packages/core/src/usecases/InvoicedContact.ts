@@ -7,7 +7,8 @@ import type { Tenant } from "../Tenant.js"
 
 export type InvoicedRole = "Customer" | "Supplier"
 
-const hasRole = (contact: Contact, role: InvoicedRole) => (role === "Customer" ? contact.isCustomer : contact.isSupplier)
+const hasRole = (contact: Contact, role: InvoicedRole) =>
+  role === "Customer" ? contact.isCustomer : contact.isSupplier
 
 /**
  * Inside the transaction that invoices it: the tenant's contact named in a request, which must
@@ -25,7 +26,9 @@ export const invoicedContact = (
     : Effect.succeed(Option.none<Contact>())
   return Effect.flatMap(lookup, (found) => {
     if (Option.isNone(found)) {
-      return Effect.fail(ValidationFailed.one("contact", `There is no contact with the code ${code} in ${tenant.code}.`))
+      return Effect.fail(
+        ValidationFailed.one("contact", `There is no contact with the code ${code} in ${tenant.code}.`)
+      )
     }
     const contact = found.value
     return hasRole(contact, role)

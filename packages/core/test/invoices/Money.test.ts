@@ -20,11 +20,15 @@ describe("Pounds", () => {
     }
   })
 
-  it.prop("gives back the same pence through pounds, for every amount", [fc.integer({ min: 0, max: MAX_PENCE })], ([pence]) => {
-    const pounds = Schema.encodeSync(Pounds)(pence)
-    expect(decode(pounds)).toEqual(Either.right(pence))
-    expect(JSON.parse(JSON.stringify(pounds))).toBe(pounds)
-  })
+  it.prop(
+    "gives back the same pence through pounds, for every amount",
+    [fc.integer({ min: 0, max: MAX_PENCE })],
+    ([pence]) => {
+      const pounds = Schema.encodeSync(Pounds)(pence)
+      expect(decode(pounds)).toEqual(Either.right(pence))
+      expect(JSON.parse(JSON.stringify(pounds))).toBe(pounds)
+    }
+  )
 })
 
 describe("formatPounds", () => {

@@ -22,7 +22,9 @@ const setUp = Effect.gen(function* () {
   yield* contacts.create(owner, TENANT, { name: "Acme", isCustomer: true })
   yield* contacts.create(owner, TENANT, { name: "Bricks", isSupplier: true })
   const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
-    Effect.map((all) => all.filter((e) => e.type.startsWith("sales-invoice")).map((e) => ({ type: e.type, data: e.data })))
+    Effect.map((all) =>
+      all.filter((e) => e.type.startsWith("sales-invoice")).map((e) => ({ type: e.type, data: e.data }))
+    )
   )
   return { tenants, contacts, invoices, owner, tenant, events } as const
 })
@@ -69,7 +71,9 @@ describe("SalesInvoices.create", () => {
     Effect.gen(function* () {
       const { events, invoices, owner } = yield* setUp
       const number = (asked?: string) =>
-        invoices.create(owner, TENANT, { ...invoice, ...(asked ? { number: asked } : {}) }).pipe(Effect.map((i) => i.number))
+        invoices
+          .create(owner, TENANT, { ...invoice, ...(asked ? { number: asked } : {}) })
+          .pipe(Effect.map((i) => i.number))
       expect(yield* number()).toBe("INV-000001")
       expect(yield* number("INV-000007")).toBe("INV-000007")
       expect(yield* number("INV-000003")).toBe("INV-000003")
@@ -102,7 +106,9 @@ describe("SalesInvoices.create", () => {
       const rules = yield* refusal({ ...invoice, dueDate: "2026-04-05", cisDeduction: 100001 })
       assert(rules instanceof ValidationFailed)
       expect(Object.keys(rules.errors).sort()).toEqual(["cisDeduction", "dueDate"])
-      expect(yield* invoices.create(owner, TENANT, { ...invoice, dueDate: invoice.issueDate, cisDeduction: 100000 })).toMatchObject({
+      expect(
+        yield* invoices.create(owner, TENANT, { ...invoice, dueDate: invoice.issueDate, cisDeduction: 100000 })
+      ).toMatchObject({
         number: "INV-000001"
       })
       expect((yield* events).length).toBe(1)
@@ -124,29 +130,34 @@ describe("SalesInvoices.create", () => {
 })
 
 describe("SalesInvoices.addPayment", () => {
-  it.effect("gives each payment its deduction share, refuses paying more than is due, and records sales-invoice.paid", () =>
-    Effect.gen(function* () {
-      const { events, invoices, owner } = yield* setUp
-      const created = yield* invoices.create(owner, TENANT, invoice)
-      const pay = (amount: number, date = "2026-05-01") => invoices.addPayment(owner, TENANT, created.id, { date, amount })
-      const first = yield* pay(30000)
-      expect(first).toMatchObject({ amount: 30000, cisDeduction: 6000, reference: null, date: "2026-05-01" })
-      const over = yield* Effect.flip(pay(70001))
-      expect(over).toEqual(ValidationFailed.one("amount", "Must be at most the 700.00 due on INV-000001"))
-      const second = yield* pay(33333)
-      expect(second.cisDeduction).toBe(6667)
-      expect((yield* events).map((e) => e.type)).toEqual(["sales-invoice.created"])
-      const last = yield* pay(36667, "2026-04-30")
-      expect(last.cisDeduction).toBe(20000 - 6000 - 6667)
-      const { invoice: paid, payments } = yield* invoices.get(owner, TENANT, created.id)
-      expect(paid).toMatchObject({ amountPaid: 100000, amountDue: 0, status: "Paid" })
-      expect(payments).toEqual([first, second, last])
-      expect(yield* events).toEqual([
-        { type: "sales-invoice.created", data: salesInvoiceJson(created, []) },
-        { type: "sales-invoice.paid", data: salesInvoiceJson(paid, payments) }
-      ])
-      expect(yield* Effect.flip(pay(1))).toEqual(ValidationFailed.one("amount", "INV-000001 is paid: nothing is due on it."))
-    }).pipe(Effect.provide(testApp()))
+  it.effect(
+    "gives each payment its deduction share, refuses paying more than is due, and records sales-invoice.paid",
+    () =>
+      Effect.gen(function* () {
+        const { events, invoices, owner } = yield* setUp
+        const created = yield* invoices.create(owner, TENANT, invoice)
+        const pay = (amount: number, date = "2026-05-01") =>
+          invoices.addPayment(owner, TENANT, created.id, { date, amount })
+        const first = yield* pay(30000)
+        expect(first).toMatchObject({ amount: 30000, cisDeduction: 6000, reference: null, date: "2026-05-01" })
+        const over = yield* Effect.flip(pay(70001))
+        expect(over).toEqual(ValidationFailed.one("amount", "Must be at most the 700.00 due on INV-000001"))
+        const second = yield* pay(33333)
+        expect(second.cisDeduction).toBe(6667)
+        expect((yield* events).map((e) => e.type)).toEqual(["sales-invoice.created"])
+        const last = yield* pay(36667, "2026-04-30")
+        expect(last.cisDeduction).toBe(20000 - 6000 - 6667)
+        const { invoice: paid, payments } = yield* invoices.get(owner, TENANT, created.id)
+        expect(paid).toMatchObject({ amountPaid: 100000, amountDue: 0, status: "Paid" })
+        expect(payments).toEqual([first, second, last])
+        expect(yield* events).toEqual([
+          { type: "sales-invoice.created", data: salesInvoiceJson(created, []) },
+          { type: "sales-invoice.paid", data: salesInvoiceJson(paid, payments) }
+        ])
+        expect(yield* Effect.flip(pay(1))).toEqual(
+          ValidationFailed.one("amount", "INV-000001 is paid: nothing is due on it.")
+        )
+      }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("is NotFound for a malformed id, an unknown invoice or another tenant's", () =>
@@ -205,7 +216,9 @@ describe("SalesInvoices.paymentsReport", () => {
       const { invoices, owner } = yield* setUp
       const error = yield* Effect.flip(invoices.paymentsReport(owner, TENANT, "2026-05-02", "2026-05-01"))
       expect(error).toEqual(ValidationFailed.one("from", "Must not be after to"))
-      expect(yield* Effect.flip(invoices.paymentsReport(owner, TENANT, "", "2026-05-01"))).toBeInstanceOf(ValidationFailed)
+      expect(yield* Effect.flip(invoices.paymentsReport(owner, TENANT, "", "2026-05-01"))).toBeInstanceOf(
+        ValidationFailed
+      )
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -232,7 +245,9 @@ describe("SalesInvoices.paymentsReport", () => {
         for (const [which, date, amount] of payments) {
           const target = made[which]!
           recorded.push(
-            yield* invoices.addPayment(owner, TENANT, target.id, { date, amount }).pipe(Effect.orElseSucceed(() => null))
+            yield* invoices
+              .addPayment(owner, TENANT, target.id, { date, amount })
+              .pipe(Effect.orElseSucceed(() => null))
           )
         }
         const expected = recorded

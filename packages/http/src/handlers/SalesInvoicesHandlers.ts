@@ -17,7 +17,8 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
           Effect.flatMap((user) => invoices.paymentsReport(user, path.tenant, urlParams.from, urlParams.to)),
           Effect.map((report) => {
             const items = report.payments.map(paymentsReportItem)
-            if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json") return items
+            if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json")
+              return items
             return HttpServerResponse.text(paymentsReportCsv(items), {
               contentType: "text/csv; charset=utf-8",
               headers: {

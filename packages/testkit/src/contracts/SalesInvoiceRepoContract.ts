@@ -19,7 +19,7 @@ export const salesInvoiceRepoContract = (it: ContractIt) => {
       const contact = yield* storedContact(tenant)
       const invoice = yield* storedSalesInvoice(contact, {
         number: "INV-000001",
-        reference: "PO 7781, \"Elm\"",
+        reference: 'PO 7781, "Elm"',
         issueDate: "2026-02-28",
         dueDate: "2026-03-31",
         subtotal: 99_999_999_999,
@@ -107,7 +107,12 @@ export const salesInvoiceRepoContract = (it: ContractIt) => {
       const repo = yield* SalesInvoiceRepo
       const tenant = yield* storedTenant
       const invoice = yield* storedSalesInvoice(yield* storedContact(tenant))
-      const first = yield* newPayment(invoice, { date: "2026-05-03", amount: 30000, cisDeduction: 6000, createdAt: at(1) })
+      const first = yield* newPayment(invoice, {
+        date: "2026-05-03",
+        amount: 30000,
+        cisDeduction: 6000,
+        createdAt: at(1)
+      })
       const second = yield* newPayment(invoice, {
         date: "2026-05-01",
         amount: 70000,
@@ -126,36 +131,45 @@ export const salesInvoiceRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("reports the tenant's payments dated from and to inclusive, by date then id, with the contact's name now", () =>
-    Effect.gen(function* () {
-      const repo = yield* SalesInvoiceRepo
-      const tenant = yield* storedTenant
-      const contact = yield* storedContact(tenant, "Acme Builders")
-      const invoice = yield* storedSalesInvoice(contact, { reference: "PO 1" })
-      const second = yield* storedSalesInvoice(contact, { subtotal: 5000, vat: 0, cisDeduction: 0 })
-      const pay = (of: SalesInvoice, date: string) =>
-        Effect.tap(newPayment(of, { date, amount: 100, cisDeduction: of.cisDeduction === 0 ? 0 : 20 }), repo.addPayment)
-      const before = yield* pay(invoice, "2026-04-30")
-      const first = yield* pay(second, "2026-05-01")
-      const sameDay = yield* pay(invoice, "2026-05-01")
-      const last = yield* pay(invoice, "2026-05-31")
-      yield* pay(second, "2026-06-01")
-      yield* Effect.flatMap(ContactRepo, (contacts) =>
-        contacts.update(new Contact({ ...contact, name: "Acme Renamed", updatedAt: at(9) }))
-      )
-      const report = yield* repo.paymentsBetween(tenant.id, "2026-05-01", "2026-05-31")
-      expect(report.map((r) => r.payment)).toEqual([first, sameDay].sort((a, b) => (a.id < b.id ? -1 : 1)).concat(last))
-      const row = report.find((r) => r.payment.id === last.id)
-      expect(row).toEqual({
-        payment: last,
-        invoice: new SalesInvoice({ ...invoice, amountPaid: 300 }),
-        contactName: "Acme Renamed"
+  it.effect(
+    "reports the tenant's payments dated from and to inclusive, by date then id, with the contact's name now",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* SalesInvoiceRepo
+        const tenant = yield* storedTenant
+        const contact = yield* storedContact(tenant, "Acme Builders")
+        const invoice = yield* storedSalesInvoice(contact, { reference: "PO 1" })
+        const second = yield* storedSalesInvoice(contact, { subtotal: 5000, vat: 0, cisDeduction: 0 })
+        const pay = (of: SalesInvoice, date: string) =>
+          Effect.tap(
+            newPayment(of, { date, amount: 100, cisDeduction: of.cisDeduction === 0 ? 0 : 20 }),
+            repo.addPayment
+          )
+        const before = yield* pay(invoice, "2026-04-30")
+        const first = yield* pay(second, "2026-05-01")
+        const sameDay = yield* pay(invoice, "2026-05-01")
+        const last = yield* pay(invoice, "2026-05-31")
+        yield* pay(second, "2026-06-01")
+        yield* Effect.flatMap(ContactRepo, (contacts) =>
+          contacts.update(new Contact({ ...contact, name: "Acme Renamed", updatedAt: at(9) }))
+        )
+        const report = yield* repo.paymentsBetween(tenant.id, "2026-05-01", "2026-05-31")
+        expect(report.map((r) => r.payment)).toEqual(
+          [first, sameDay].sort((a, b) => (a.id < b.id ? -1 : 1)).concat(last)
+        )
+        const row = report.find((r) => r.payment.id === last.id)
+        expect(row).toEqual({
+          payment: last,
+          invoice: new SalesInvoice({ ...invoice, amountPaid: 300 }),
+          contactName: "Acme Renamed"
+        })
+        expect((yield* repo.paymentsBetween(tenant.id, "2026-04-30", "2026-04-30")).map((r) => r.payment)).toEqual([
+          before
+        ])
+        expect(yield* repo.paymentsBetween(tenant.id, "2026-07-01", "2026-12-31")).toEqual([])
+        const other = yield* storedTenant
+        expect(yield* repo.paymentsBetween(other.id, "2000-01-01", "2099-12-31")).toEqual([])
       })
-      expect((yield* repo.paymentsBetween(tenant.id, "2026-04-30", "2026-04-30")).map((r) => r.payment)).toEqual([before])
-      expect(yield* repo.paymentsBetween(tenant.id, "2026-07-01", "2026-12-31")).toEqual([])
-      const other = yield* storedTenant
-      expect(yield* repo.paymentsBetween(other.id, "2000-01-01", "2099-12-31")).toEqual([])
-    })
   )
 
   it.effect.prop(
