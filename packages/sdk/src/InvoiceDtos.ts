@@ -1,7 +1,6 @@
 import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
 import { NewPaymentFields, NewPurchaseInvoiceFields, NewSalesInvoiceFields } from "@cisbook/core/invoices/InvoiceInput"
 import { Pounds } from "@cisbook/core/invoices/Money"
-import { ReportBound } from "@cisbook/core/invoices/ReportPeriod"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
@@ -101,9 +100,12 @@ export const InvoiceListParams = Schema.Struct({
   )
 }).annotations({ parseOptions: { errors: "all" } })
 
+// Checked by the use case, which names each bad bound; here only documented.
 const bound = (description: string) =>
-  ReportBound.annotations({
-    description: `${description}: a date-time (RFC 3339; without an offset it is UTC) or a date. Its UTC calendar date counts.`
+  Schema.String.annotations({
+    description: `${description}: a date-time (RFC 3339; without an offset it is UTC) or a date. Its UTC calendar date counts.`,
+    format: "date-time",
+    examples: ["2026-04-06T00:00:00Z"]
   })
 
 export const PaymentsReportParams = Schema.Struct({
