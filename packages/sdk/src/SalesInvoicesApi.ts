@@ -63,7 +63,7 @@ export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
       .annotate(OpenApi.Summary, "Invoice a customer")
       .annotate(
         OpenApi.Description,
-        "The contact must be a customer of the tenant (else 400). Without a number the invoice gets the next INV-000001-style number; a number the tenant has used is 409. Amounts are 0 or more with at most 2 decimals; cisDeduction is at most the subtotal; dueDate is on or after issueDate. Records sales-invoice.created."
+        "The contact must be a customer of the tenant (else 400). Without a number the invoice gets the next INV-000001-style number; a number the tenant has used is 409. Amounts are 0 or more with at most 2 decimals; cisDeduction is at most the subtotal; dueDate is on or after issueDate. The answer has no payments member (only the single-invoice GET has). Records sales-invoice.created, whose data has payments: []."
       )
   )
   .add(

@@ -31,7 +31,7 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
       .handle("createSalesInvoice", ({ path, payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => invoices.create(user, path.tenant, payload)),
-          Effect.map((invoice) => salesInvoiceDto(invoice, []))
+          Effect.map((invoice) => salesInvoiceDto(invoice))
         )
       )
       .handle("listSalesInvoices", ({ path, urlParams }) =>
