@@ -12,7 +12,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
       expect([...first, ...second]).toEqual([
         [1, "foundation"],
         [2, "events_and_settings"],
-        [3, "contacts"]
+        [3, "contacts"],
+        [5, "invoices"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -26,6 +27,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "effect_sql_migrations",
         "events",
         "memberships",
+        "purchase_invoices",
+        "sales_invoice_payments",
+        "sales_invoice_sequences",
+        "sales_invoices",
         "tenant_settings",
         "tenants",
         "users"

@@ -9,7 +9,9 @@ export const EventType = Schema.Literal(
   "contact.created",
   "contact.updated",
   "contact.deleted",
-  "subcontractor.created"
+  "subcontractor.created",
+  "sales-invoice.created",
+  "sales-invoice.paid"
 )
 export type EventType = typeof EventType.Type
 

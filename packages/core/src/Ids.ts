@@ -18,3 +18,12 @@ export const ContactId = Uuid.pipe(Schema.brand("ContactId"))
 export type ContactId = typeof ContactId.Type
 
 export const isUuid = Schema.is(Uuid)
+
+export const SalesInvoiceId = Uuid.pipe(Schema.brand("SalesInvoiceId"))
+export type SalesInvoiceId = typeof SalesInvoiceId.Type
+
+export const SalesInvoicePaymentId = Uuid.pipe(Schema.brand("SalesInvoicePaymentId"))
+export type SalesInvoicePaymentId = typeof SalesInvoicePaymentId.Type
+
+export const PurchaseInvoiceId = Uuid.pipe(Schema.brand("PurchaseInvoiceId"))
+export type PurchaseInvoiceId = typeof PurchaseInvoiceId.Type

@@ -48,3 +48,9 @@ export const decodeInput =
     Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "ignore" })(input).pipe(
       Effect.mapError(fromParseError)
     )
+
+/** Fails with a validation problem when any member has a message. */
+export const failIfAny = (errors: FieldErrors): Effect.Effect<void, ValidationFailed> =>
+  Object.keys(errors).length === 0
+    ? Effect.void
+    : Effect.fail(new ValidationFailed({ detail: describeFieldErrors(errors), errors }))

@@ -4,13 +4,23 @@ import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
+import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
+import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
-  Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers, SettingsHandlers, ContactsHandlers]),
+  Layer.provide([
+    SystemHandlers,
+    MeHandlers,
+    TenantsHandlers,
+    SettingsHandlers,
+    ContactsHandlers,
+    SalesInvoicesHandlers,
+    PurchaseInvoicesHandlers
+  ]),
   Layer.provide(AuthenticateLive)
 )
 

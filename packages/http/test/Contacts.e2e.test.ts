@@ -1,4 +1,5 @@
 import { ContactActivityFake, ContactActivityMemory } from "@cisbook/testkit/ContactActivityMemory"
+import { InvoiceStoresMemory } from "@cisbook/testkit/MemoryPorts"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantCode } from "@cisbook/core/Tenant"
@@ -441,9 +442,9 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
 })
 
 /** The SQL stack, with a stand-in for the invoices and connections capabilities. */
-const WithActivity = e2e(Layer.merge(SqlTestPorts, ContactActivityMemory)).pipe(
-  Layer.provideMerge(ContactActivityFake.Default)
-)
+const WithActivity = e2e(
+  Layer.merge(SqlTestPorts, ContactActivityMemory.pipe(Layer.provide(InvoiceStoresMemory)))
+).pipe(Layer.provideMerge(ContactActivityFake.Default))
 
 layer(WithActivity, { timeout: "60 seconds" })("contacts in use, over HTTP", (it) => {
   it.effect("is 409 for removing a role its invoices need and for deleting it, and changes nothing", () =>

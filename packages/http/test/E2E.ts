@@ -9,6 +9,8 @@ import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
+import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
@@ -35,6 +37,8 @@ export type Ports =
   | EventOutbox
   | ContactRepo
   | ContactActivity
+  | SalesInvoiceRepo
+  | PurchaseInvoiceRepo
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,

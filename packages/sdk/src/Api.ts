@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ContactsApi } from "./ContactsApi.js"
 import { MeApi } from "./MeApi.js"
+import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
+import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
 import { SettingsApi } from "./SettingsApi.js"
 import { SystemApi } from "./SystemApi.js"
 import { TenantsApi } from "./TenantsApi.js"
@@ -12,6 +14,8 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(TenantsApi)
   .add(SettingsApi)
   .add(ContactsApi)
+  .add(SalesInvoicesApi)
+  .add(PurchaseInvoicesApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

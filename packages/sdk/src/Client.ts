@@ -22,16 +22,56 @@ const authenticate = (credentials: Credentials | undefined) => (request: HttpCli
   return request
 }
 
-/**
- * The typed client, derived from the contract: `client.tenants.createTenant({ payload })`.
- * Failures are the core errors by tag (`NotFound`, `Conflict`, `ValidationFailed`, ...).
- * @since 0.1.0
- */
-export const makeClient = (options: ClientOptions = {}) =>
+const derive = (options: ClientOptions) =>
   HttpApiClient.make(CisbookApi, {
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
     transformClient: HttpClient.mapRequest(authenticate(options.credentials))
   })
+
+type Derived = Effect.Effect.Success<ReturnType<typeof derive>>
+
+/** The payments report as asked for: the tenant and the period. */
+export type PaymentsReportRequest = Omit<
+  Parameters<Derived["salesInvoices"]["listSalesInvoicePayments"]>[0],
+  "headers" | "withResponse"
+>
+
+/**
+ * The payments report endpoint answers JSON or CSV by the Accept header: the client offers one
+ * method per form, each with its own result type.
+ */
+const withPaymentsReportForms = (client: Derived) => {
+  const report = (request: PaymentsReportRequest, accept: "application/json" | "text/csv") =>
+    client.salesInvoices.listSalesInvoicePayments({ ...request, headers: { accept } })
+  return {
+    ...client,
+    salesInvoices: {
+      ...client.salesInvoices,
+      /** The report as JSON: one item per payment, oldest first. */
+      listSalesInvoicePayments: (request: PaymentsReportRequest) =>
+        Effect.flatMap(report(request, "application/json"), (body) =>
+          typeof body === "string"
+            ? Effect.dieMessage("The payments report came as CSV, not JSON")
+            : Effect.succeed(body)
+        ),
+      /** The same report as the text of a CSV file. */
+      salesInvoicePaymentsCsv: (request: PaymentsReportRequest) =>
+        Effect.flatMap(report(request, "text/csv"), (body) =>
+          typeof body === "string"
+            ? Effect.succeed(body)
+            : Effect.dieMessage("The payments report came as JSON, not CSV")
+        )
+    }
+  }
+}
+
+/**
+ * The typed client, derived from the contract: `client.tenants.createTenant({ payload })`.
+ * Failures are the core errors by tag (`NotFound`, `Conflict`, `ValidationFailed`, ...).
+ * Money is integer pence in the client (the wire carries pounds).
+ * @since 0.1.0
+ */
+export const makeClient = (options: ClientOptions = {}) => Effect.map(derive(options), withPaymentsReportForms)
 
 export type Client = Effect.Effect.Success<ReturnType<typeof makeClient>>
 

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { type Client, type ClientOptions, makeFetchClient } from "./Client.js"
 
 type Promised<F> = F extends (...args: infer Args) => Effect.Effect<infer A, infer _E, infer _R>
@@ -29,9 +29,10 @@ export const createPromiseClient = async (options: ClientOptions): Promise<Promi
       Object.fromEntries(
         Object.entries(operations).map(([name, operation]) => [
           name,
+          // runPromise would reject with a FiberFailure wrapping the error; callers get the error itself.
           (...args: Array<unknown>) =>
-            Effect.runPromise(
-              operation(...args).pipe(Effect.catchAll((error) => Effect.promise(() => Promise.reject(error))))
+            Effect.runPromiseExit(operation(...args)).then((exit) =>
+              Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
             )
         ])
       )

@@ -1,6 +1,8 @@
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import { Effect, Layer, Ref } from "effect"
+import { PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
+import { SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 
 export interface Activity {
   readonly salesInvoices?: boolean
@@ -8,7 +10,10 @@ export interface Activity {
   readonly connections?: boolean
 }
 
-/** Stands in for the invoices and connections capabilities: a test says what a contact has. */
+/**
+ * Stands in for what the memory stores do not hold yet (connections), and lets a test say what
+ * a contact has without making it.
+ */
 export class ContactActivityFake extends Effect.Service<ContactActivityFake>()("testkit/ContactActivityFake", {
   effect: Effect.map(Ref.make(new Map<string, Activity>()), (state) => ({
     state,
@@ -17,15 +22,27 @@ export class ContactActivityFake extends Effect.Service<ContactActivityFake>()("
   }))
 }) {}
 
+/** What the memory invoice stores hold about a contact, or what a test said it has. */
 export const ContactActivityMemory = Layer.effect(
   ContactActivity,
-  Effect.map(ContactActivityFake, ({ state }) => {
-    const has = (key: keyof Activity) => (tenantId: TenantId, contactId: ContactId) =>
+  Effect.gen(function* () {
+    const { state } = yield* ContactActivityFake
+    const sales = yield* SalesInvoiceStore
+    const purchases = yield* PurchaseInvoiceStore
+    const said = (key: keyof Activity, tenantId: TenantId, contactId: ContactId) =>
       Effect.map(Ref.get(state), (all) => all.get(`${tenantId}/${contactId}`)?.[key] ?? false)
+    const invoiced =
+      (invoices: Effect.Effect<ReadonlyArray<{ readonly tenantId: TenantId; readonly contactId: ContactId }>>) =>
+      (tenantId: TenantId, contactId: ContactId) =>
+        Effect.map(invoices, (all) => all.some((i) => i.tenantId === tenantId && i.contactId === contactId))
+    const either =
+      (key: keyof Activity, held: (tenantId: TenantId, contactId: ContactId) => Effect.Effect<boolean>) =>
+      (tenantId: TenantId, contactId: ContactId) =>
+        Effect.zipWith(said(key, tenantId, contactId), held(tenantId, contactId), (a, b) => a || b)
     return ContactActivity.of({
-      hasSalesInvoices: has("salesInvoices"),
-      hasPurchaseInvoices: has("purchaseInvoices"),
-      hasConnections: has("connections")
+      hasSalesInvoices: either("salesInvoices", invoiced(Effect.map(Ref.get(sales), (s) => s.invoices))),
+      hasPurchaseInvoices: either("purchaseInvoices", invoiced(Ref.get(purchases))),
+      hasConnections: (tenantId, contactId) => said("connections", tenantId, contactId)
     })
   })
 ).pipe(Layer.provideMerge(ContactActivityFake.Default))

@@ -3,6 +3,7 @@ import { contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
 import type { ContactQuery } from "@cisbook/core/contacts/ContactQuery"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import type { TenantId } from "@cisbook/core/Ids"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -72,6 +73,10 @@ export const ContactRepoMemory = Layer.effect(
         ...s,
         contacts: s.contacts.map((c) => (c.id === contact.id && c.tenantId === contact.tenantId ? contact : c))
       }))
+    const findByCode = (tenantId: TenantId, code: string) =>
+      Ref.get(state).pipe(
+        Effect.map((s) => Option.fromNullable(s.contacts.find((c) => c.tenantId === tenantId && c.code === code)))
+      )
     return ContactRepo.of({
       issuedCodes: (tenantId, base) =>
         Ref.get(state).pipe(
@@ -94,10 +99,9 @@ export const ContactRepoMemory = Layer.effect(
         }).pipe(
           Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "code" }))))
         ),
-      findByCode: (tenantId, code) =>
-        Ref.get(state).pipe(
-          Effect.map((s) => Option.fromNullable(s.contacts.find((c) => c.tenantId === tenantId && c.code === code)))
-        ),
+      findByCode,
+      // One fiber at a time runs here and nothing is shared between processes: there is nothing to lock.
+      findByCodeForUpdate: findByCode,
       update: replace,
       remove: (tenantId, id) =>
         Ref.update(state, (s) => ({

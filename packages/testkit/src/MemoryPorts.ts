@@ -4,10 +4,17 @@ import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
+import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
+import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
+
+/** The memory invoice stores, empty. */
+export const InvoiceStoresMemory = Layer.mergeAll(SalesInvoiceStore.Default, PurchaseInvoiceStore.Default).pipe(
+  Layer.provide(MemoryJournal.Default)
+)
 
 /** Every storage and system port, in memory (the identity verifier is chosen per test). */
 export const MemoryPorts = Layer.mergeAll(
@@ -16,10 +23,12 @@ export const MemoryPorts = Layer.mergeAll(
   EventOutboxMemory,
   RecordedEventsMemory,
   TenantSettingsRepoMemory,
-  ContactRepoMemory,
-  ContactActivityMemory
+  ContactActivityMemory,
+  SalesInvoiceRepoMemory,
+  PurchaseInvoiceRepoMemory
 ).pipe(
-  Layer.provideMerge(OutboxStore.Default),
+  Layer.provideMerge(ContactRepoMemory),
+  Layer.provideMerge(Layer.mergeAll(OutboxStore.Default, SalesInvoiceStore.Default, PurchaseInvoiceStore.Default)),
   Layer.provideMerge(UserRepoMemory),
   Layer.provideMerge(Layer.mergeAll(ClockManual, IdGeneratorSequential, CryptoFake, TransactorMemory)),
   Layer.provide(MemoryJournal.Default)

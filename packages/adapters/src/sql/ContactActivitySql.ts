@@ -1,10 +1,27 @@
 import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
-import { Effect, Layer } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
 
-const none = () => Effect.succeed(false)
+const decodeExists = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ exists: Schema.Boolean })))
 
-// The invoices and connections capabilities will answer these from their tables (not there yet).
-export const ContactActivitySql = Layer.succeed(
+export const ContactActivitySql = Layer.effect(
   ContactActivity,
-  ContactActivity.of({ hasSalesInvoices: none, hasPurchaseInvoices: none, hasConnections: none })
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const answer = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+      query.pipe(
+        Effect.flatMap(decodeExists),
+        Effect.map(([row]) => row.exists),
+        Effect.orDie
+      )
+    return ContactActivity.of({
+      hasSalesInvoices: (tenantId, contactId) =>
+        answer(sql`
+          SELECT EXISTS (SELECT 1 FROM sales_invoices WHERE tenant_id = ${tenantId} AND contact_id = ${contactId})`),
+      hasPurchaseInvoices: (tenantId, contactId) =>
+        answer(sql`
+          SELECT EXISTS (SELECT 1 FROM purchase_invoices WHERE tenant_id = ${tenantId} AND contact_id = ${contactId})`),
+      // The connections capability answers this from its table (not there yet).
+      hasConnections: () => Effect.succeed(false)
+    })
+  })
 )

@@ -31,6 +31,13 @@ export const ContactRepoSql = Layer.effect(
         sql`SELECT ${sql.literal(contactColumns)} FROM contacts WHERE tenant_id = ${tenantId} AND code = ${code}`
     })
 
+    const findByCodeForUpdate = SqlSchema.findOne({
+      Request: CodeKey,
+      Result: ContactRow,
+      execute: ({ code, tenantId }) => sql`
+        SELECT ${sql.literal(contactColumns)} FROM contacts WHERE tenant_id = ${tenantId} AND code = ${code} FOR UPDATE`
+    })
+
     return ContactRepo.of({
       issuedCodes: (tenantId, base) =>
         issuedCodes({ tenantId, base }).pipe(
@@ -54,6 +61,8 @@ export const ContactRepoSql = Layer.effect(
         ),
       findByCode: (tenantId, code) =>
         findByCode({ tenantId, code }).pipe(Effect.map(Option.map(contactFromRow)), Effect.orDie),
+      findByCodeForUpdate: (tenantId, code) =>
+        findByCodeForUpdate({ tenantId, code }).pipe(Effect.map(Option.map(contactFromRow)), Effect.orDie),
       update: (contact) =>
         sql`UPDATE contacts SET ${sql.update(contactValues(contact))}
             WHERE tenant_id = ${contact.tenantId} AND id = ${contact.id}`.pipe(Effect.asVoid, Effect.orDie),

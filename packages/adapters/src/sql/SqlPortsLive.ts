@@ -3,6 +3,8 @@ import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
+import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
 import { TenantSettingsRepoSql } from "./TenantSettingsRepoSql.js"
 import { TransactorSql } from "./TransactorSql.js"
@@ -17,5 +19,7 @@ export const SqlPortsLive = Layer.mergeAll(
   EventOutboxSql,
   TenantSettingsRepoSql,
   ContactRepoSql,
-  ContactActivitySql
+  ContactActivitySql,
+  SalesInvoiceRepoSql,
+  PurchaseInvoiceRepoSql
 )

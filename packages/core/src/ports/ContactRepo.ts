@@ -22,6 +22,11 @@ export class ContactRepo extends Context.Tag("core/ContactRepo")<
     readonly insert: (contact: Contact) => Effect.Effect<void, DuplicateKey>
     /** `code` is upper case. */
     readonly findByCode: (tenantId: TenantId, code: string) => Effect.Effect<Option.Option<Contact>>
+    /**
+     * Inside a transaction: findByCode, and the contact stays as found (no one else changes,
+     * deletes or invoices it) until the transaction ends.
+     */
+    readonly findByCodeForUpdate: (tenantId: TenantId, code: string) => Effect.Effect<Option.Option<Contact>>
     /** Replaces every stored member but the id, tenant, code and creation time. */
     readonly update: (contact: Contact) => Effect.Effect<void>
     /** Removes the contact; its code stays issued. */

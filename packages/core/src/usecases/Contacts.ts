@@ -69,14 +69,18 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
     const clock = yield* Clock
     const ids = yield* IdGenerator
 
-    /** The tenant's contact with the code as it came in a path, in any case. */
-    const find = (tenant: Tenant, code: string): Effect.Effect<Contact, NotFound> => {
+    /**
+     * The tenant's contact with the code as it came in a path, in any case. `forUpdate`, inside a
+     * transaction: locked until it ends, so that no invoice can be added for the contact between
+     * the checks of what it is used for and the change.
+     */
+    const find = (tenant: Tenant, code: string, forUpdate = false): Effect.Effect<Contact, NotFound> => {
       const normalised = normaliseContactCode(code)
       const notFound = new NotFound({ detail: `There is no contact with the code ${code} in ${tenant.code}.` })
       if (!isContactCodeShape(normalised)) return Effect.fail(notFound)
-      return repo
-        .findByCode(tenant.id, normalised)
-        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
+      return (forUpdate ? repo.findByCodeForUpdate : repo.findByCode)(tenant.id, normalised).pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
+      )
     }
 
     /** Inserts the contact under a code generated from its name; a code taken meanwhile is generated again. */
@@ -206,7 +210,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
         })
         return yield* transaction(
           Effect.gen(function* () {
-            const inUse = yield* rolesInUse(existing, input)
+            const inUse = yield* rolesInUse(yield* find(tenant, existing.code, true), input)
             if (inUse.length > 0) {
               return yield* new Conflict({ detail: `${existing.code} cannot lose the role: ${inUse.join("; ")}.` })
             }
@@ -231,6 +235,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
         const contact = yield* find(tenant, code)
         yield* transaction(
           Effect.gen(function* () {
+            yield* find(tenant, contact.code, true)
             const [sales, purchases, connections] = yield* Effect.all([
               activity.hasSalesInvoices(tenant.id, contact.id),
               activity.hasPurchaseInvoices(tenant.id, contact.id),

@@ -4,6 +4,7 @@ import type { ContactQuery } from "@cisbook/core/contacts/ContactQuery"
 import { Email } from "@cisbook/core/Email"
 import { ContactId } from "@cisbook/core/Ids"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { Transactor } from "@cisbook/core/ports/Transactor"
 import type { Tenant } from "@cisbook/core/Tenant"
 import { expect } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
@@ -110,6 +111,19 @@ export const contactRepoContract = (it: ContractIt) => {
       expect(yield* repo.findByCode(tenant.id, "NONE")).toEqual(Option.none())
       const other = yield* storedTenant
       expect(yield* repo.findByCode(other.id, "FULL")).toEqual(Option.none())
+    })
+  )
+
+  it.effect("finds a contact for update, inside a transaction, by tenant and code only", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const { transaction } = yield* Transactor
+      const tenant = yield* storedTenant
+      const contact = yield* inserted(tenant, { code: "LOCKED", isCustomer: true })
+      expect(yield* transaction(repo.findByCodeForUpdate(tenant.id, "LOCKED"))).toEqual(Option.some(contact))
+      expect(yield* transaction(repo.findByCodeForUpdate(tenant.id, "NONE"))).toEqual(Option.none())
+      const other = yield* storedTenant
+      expect(yield* transaction(repo.findByCodeForUpdate(other.id, "LOCKED"))).toEqual(Option.none())
     })
   )
 

@@ -2,9 +2,12 @@ import { ApiKey } from "@cisbook/core/ApiKey"
 import { Email } from "@cisbook/core/Email"
 import { ApiKeyId, TenantId, UserId } from "@cisbook/core/Ids"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
+import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
@@ -26,6 +29,9 @@ export type ContractPorts =
   | RecordedEvents
   | TenantSettingsRepo
   | ContactRepo
+  | SalesInvoiceRepo
+  | PurchaseInvoiceRepo
+  | ContactActivity
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 

@@ -1,9 +1,12 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
+import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
+import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
 import { tenantSettingsRepoContract } from "./TenantSettingsRepoContract.js"
 import { transactorContract } from "./TransactorContract.js"
@@ -24,5 +27,8 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("EventOutbox", () => eventOutboxContract(it))
     describe("TenantSettingsRepo", () => tenantSettingsRepoContract(it))
     describe("ContactRepo", () => contactRepoContract(it))
+    describe("SalesInvoiceRepo", () => salesInvoiceRepoContract(it))
+    describe("PurchaseInvoiceRepo", () => purchaseInvoiceRepoContract(it))
+    describe("ContactActivity", () => contactActivityContract(it))
   })
 }

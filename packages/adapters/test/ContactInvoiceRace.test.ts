@@ -1,0 +1,120 @@
+import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { Email } from "@cisbook/core/Email"
+import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { Contacts } from "@cisbook/core/usecases/Contacts"
+import { SalesInvoices } from "@cisbook/core/usecases/SalesInvoices"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Exit, Layer, Option } from "effect"
+
+/**
+ * The use cases over the real database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) with a pool of
+ * connections, so that racing transactions really overlap.
+ */
+const App = UseCasesLive.pipe(
+  Layer.provideMerge(Layer.merge(SqlPortsLive, identityVerifierFake({}))),
+  Layer.provideMerge(SystemLive),
+  Layer.provide(EphemeralDatabase)
+)
+
+const ROUNDS = 12
+
+const setUp = Effect.gen(function* () {
+  const owner = yield* (yield* Users).create({ email: Email.make(`race.${Date.now()}@example.com`), name: "Racer" })
+  const code = `race-${Date.now().toString(36)}`
+  const { tenant } = yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Race", email: null })
+  return { owner, tenant, code } as const
+})
+
+const invoice = (contact: string) => ({
+  contact,
+  issueDate: "2026-04-06",
+  dueDate: "2026-05-06",
+  subtotal: 10000,
+  vat: 0
+})
+
+const tagOf = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>) =>
+  Exit.match(exit, {
+    onSuccess: () => "ok",
+    onFailure: (cause) => (cause._tag === "Fail" ? cause.error._tag : `defect: ${String(cause)}`)
+  })
+
+layer(App, { timeout: "120 seconds" })("a contact and its invoices, racing", (it) => {
+  it.effect("an invoice and the contact's deletion never both succeed, and neither fails with a defect", () =>
+    Effect.gen(function* () {
+      const contacts = yield* Contacts
+      const invoices = yield* SalesInvoices
+      const { code, owner } = yield* setUp
+      const outcomes = yield* Effect.forEach(
+        Array.from({ length: ROUNDS }, (_, i) => i),
+        (i) =>
+          Effect.gen(function* () {
+            const contact = yield* contacts.create(owner, code, {
+              name: `${String.fromCharCode(65 + i)} Racing`,
+              isCustomer: true
+            })
+            const [created, removed] = yield* Effect.all(
+              [
+                Effect.exit(invoices.create(owner, code, invoice(contact.code))),
+                Effect.exit(contacts.remove(owner, code, contact.code))
+              ],
+              { concurrency: 2 }
+            )
+            return `${tagOf(created)}/${tagOf(removed)}`
+          }),
+        { concurrency: 4 }
+      )
+      for (const outcome of outcomes) expect(["ok/Conflict", "ValidationFailed/ok"]).toContain(outcome)
+    })
+  )
+
+  it.effect("an invoice and the removal of the customer role never both succeed", () =>
+    Effect.gen(function* () {
+      const contacts = yield* Contacts
+      const invoices = yield* SalesInvoices
+      const repo = yield* ContactRepo
+      const activity = yield* ContactActivity
+      const { code, owner, tenant } = yield* setUp
+      const outcomes = yield* Effect.forEach(
+        Array.from({ length: ROUNDS }, (_, i) => i),
+        (i) =>
+          Effect.gen(function* () {
+            const contact = yield* contacts.create(owner, code, {
+              name: `${String.fromCharCode(65 + i)} Racing`,
+              isCustomer: true
+            })
+            const [created, updated] = yield* Effect.all(
+              [
+                Effect.exit(invoices.create(owner, code, invoice(contact.code))),
+                Effect.exit(
+                  contacts.update(owner, code, contact.code, {
+                    name: contact.name,
+                    isCustomer: false,
+                    isSupplier: false,
+                    isCisSubcontractor: false,
+                    vatRegistered: false
+                  })
+                )
+              ],
+              { concurrency: 2 }
+            )
+            const stored = Option.getOrThrow(yield* repo.findByCode(tenant.id, contact.code))
+            const invoiced = yield* activity.hasSalesInvoices(tenant.id, contact.id)
+            // Whichever won, the stored contact agrees with it: a non-customer has no sales invoices.
+            expect(stored.isCustomer || !invoiced).toBe(true)
+            return `${tagOf(created)}/${tagOf(updated)}`
+          }),
+        { concurrency: 4 }
+      )
+      for (const outcome of outcomes) expect(["ok/Conflict", "ValidationFailed/ok"]).toContain(outcome)
+    })
+  )
+})

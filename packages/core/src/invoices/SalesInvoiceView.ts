@@ -1,0 +1,98 @@
+import { Schema } from "effect"
+import { Pounds } from "./Money.js"
+import { type SalesInvoice, type SalesInvoicePayment, SalesInvoiceStatus } from "./SalesInvoice.js"
+
+const Day = Schema.String.annotations({ format: "date", examples: ["2026-04-06"] })
+
+export const SalesInvoicePaymentDto = Schema.Struct({
+  id: Schema.String,
+  date: Day,
+  amount: Pounds,
+  reference: Schema.NullOr(Schema.String)
+}).annotations({
+  identifier: "SalesInvoicePaymentDto",
+  description: "A payment towards a sales invoice; amount in pounds",
+  examples: [{ id: "0196a5f2-52c1-7c3a-9d1e-8f27c1b6a001", date: "2026-05-01", amount: 60000, reference: "BACS 4471" }]
+})
+export type SalesInvoicePaymentDto = typeof SalesInvoicePaymentDto.Type
+
+const fields = {
+  id: Schema.String,
+  number: Schema.String,
+  contact: Schema.String.annotations({ description: "The customer's contact code" }),
+  issueDate: Day,
+  dueDate: Day,
+  reference: Schema.NullOr(Schema.String),
+  subtotal: Pounds,
+  vat: Pounds,
+  total: Pounds.annotations({ description: "subtotal + vat" }),
+  cisDeduction: Pounds,
+  amountPaid: Pounds,
+  amountDue: Pounds.annotations({ description: "total − cisDeduction − amountPaid" }),
+  status: SalesInvoiceStatus.annotations({ description: "Paid once amountDue is 0, else Open" }),
+  payments: Schema.optional(Schema.Array(SalesInvoicePaymentDto)).annotations({
+    description: "Oldest first; only on the single-invoice GET (and in the invoice's events)"
+  }),
+  createdAt: Schema.Date
+}
+
+const example: Schema.Struct.Type<typeof fields> = {
+  id: "0196a5f2-4e10-7b55-a2c4-3f9d0c1e7a10",
+  number: "INV-000042",
+  contact: "ACMEBUIL",
+  issueDate: "2026-04-06",
+  dueDate: "2026-05-06",
+  reference: "PO 7781",
+  subtotal: 100000,
+  vat: 20000,
+  total: 120000,
+  cisDeduction: 20000,
+  amountPaid: 60000,
+  amountDue: 40000,
+  status: "Open",
+  payments: [{ id: "0196a5f2-52c1-7c3a-9d1e-8f27c1b6a001", date: "2026-05-01", amount: 60000, reference: null }],
+  createdAt: new Date("2026-04-06T10:15:00.000Z")
+}
+
+/**
+ * A sales invoice as the API shows it, and as the `data` of its events (with its payments).
+ * Money is pounds on the wire and pence in code.
+ */
+export const SalesInvoiceDto = Schema.Struct(fields).annotations({
+  identifier: "SalesInvoiceDto",
+  examples: [example]
+})
+export type SalesInvoiceDto = typeof SalesInvoiceDto.Type
+
+export const salesInvoicePaymentDto = (payment: SalesInvoicePayment): SalesInvoicePaymentDto => ({
+  id: payment.id,
+  date: payment.date,
+  amount: payment.amount,
+  reference: payment.reference
+})
+
+/** The invoice's members; with `payments`, the single-invoice form. */
+export const salesInvoiceDto = (
+  invoice: SalesInvoice,
+  payments?: ReadonlyArray<SalesInvoicePayment>
+): SalesInvoiceDto => ({
+  id: invoice.id,
+  number: invoice.number,
+  contact: invoice.contactCode,
+  issueDate: invoice.issueDate,
+  dueDate: invoice.dueDate,
+  reference: invoice.reference,
+  subtotal: invoice.subtotal,
+  vat: invoice.vat,
+  total: invoice.total,
+  cisDeduction: invoice.cisDeduction,
+  amountPaid: invoice.amountPaid,
+  amountDue: invoice.amountDue,
+  status: invoice.status,
+  ...(payments === undefined ? {} : { payments: payments.map(salesInvoicePaymentDto) }),
+  createdAt: invoice.createdAt
+})
+
+/** The JSON of a sales invoice with its payments, as webhook receivers get it. */
+export const salesInvoiceJson = (invoice: SalesInvoice, payments: ReadonlyArray<SalesInvoicePayment>) =>
+  Schema.encodeSync(SalesInvoiceDto)(salesInvoiceDto(invoice, payments))

@@ -1,0 +1,56 @@
+import { CurrentUser } from "@cisbook/core/CurrentUser"
+import { salesInvoiceDto, salesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
+import { SalesInvoices } from "@cisbook/core/usecases/SalesInvoices"
+import { CisbookApi } from "@cisbook/sdk/Api"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { preferredMediaType } from "../ContentNegotiation.js"
+import { paymentsReportItem } from "../InvoiceViews.js"
+import { paymentsReportCsv } from "../PaymentsReportCsv.js"
+
+export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
+  Effect.gen(function* () {
+    const invoices = yield* SalesInvoices
+    return handlers
+      .handle("listSalesInvoicePayments", ({ headers, path, urlParams }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.paymentsReport(user, path.tenant, urlParams.from, urlParams.to)),
+          Effect.map((report) => {
+            const items = report.payments.map(paymentsReportItem)
+            if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json")
+              return items
+            return HttpServerResponse.text(paymentsReportCsv(items), {
+              contentType: "text/csv; charset=utf-8",
+              headers: {
+                "content-disposition": `attachment; filename="sales-invoice-payments-${report.from}-to-${report.to}.csv"`
+              }
+            })
+          })
+        )
+      )
+      .handle("createSalesInvoice", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.create(user, path.tenant, payload)),
+          Effect.map((invoice) => salesInvoiceDto(invoice))
+        )
+      )
+      .handle("listSalesInvoices", ({ path, urlParams }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.list(user, path.tenant, urlParams)),
+          Effect.map((page) => ({ ...page, items: page.items.map((invoice) => salesInvoiceDto(invoice)) }))
+        )
+      )
+      .handle("getSalesInvoice", ({ path }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.get(user, path.tenant, path.invoice)),
+          Effect.map(({ invoice, payments }) => salesInvoiceDto(invoice, payments))
+        )
+      )
+      .handle("createSalesInvoicePayment", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.addPayment(user, path.tenant, path.invoice, payload)),
+          Effect.map(salesInvoicePaymentDto)
+        )
+      )
+  })
+)

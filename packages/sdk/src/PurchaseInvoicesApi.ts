@@ -1,0 +1,47 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authenticate } from "./Authenticate.js"
+import {
+  CreatePurchaseInvoiceRequest,
+  InvoiceListParams,
+  PurchaseInvoiceDto,
+  PurchaseInvoiceDtoPagedResult
+} from "./InvoiceDtos.js"
+import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
+import { tenantParam } from "./TenantsApi.js"
+
+const invoiceParam = HttpApiSchema.param("invoice", Schema.String)
+
+export class PurchaseInvoicesApi extends HttpApiGroup.make("purchaseInvoices")
+  .add(
+    HttpApiEndpoint.post("createPurchaseInvoice")`/tenants/${tenantParam}/purchase-invoices`
+      .setPayload(CreatePurchaseInvoiceRequest)
+      .addSuccess(PurchaseInvoiceDto, { status: 201 })
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .addError(ConflictProblem)
+      .annotate(OpenApi.Summary, "Record an invoice from a supplier")
+      .annotate(
+        OpenApi.Description,
+        "The contact must be a supplier of the tenant (else 400). The number is required and unique among that supplier's invoices (409). Amounts are 0 or more with at most 2 decimals; cisDeduction is at most the subtotal; dueDate is on or after issueDate."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listPurchaseInvoices")`/tenants/${tenantParam}/purchase-invoices`
+      .setUrlParams(InvoiceListParams)
+      .addSuccess(PurchaseInvoiceDtoPagedResult)
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "A page of the tenant's purchase invoices, newest issue date first")
+  )
+  .add(
+    HttpApiEndpoint.get("getPurchaseInvoice")`/tenants/${tenantParam}/purchase-invoices/${invoiceParam}`
+      .addSuccess(PurchaseInvoiceDto)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "One purchase invoice")
+  )
+  .middleware(Authenticate)
+  .annotate(OpenApi.Title, "Purchase invoices") {}

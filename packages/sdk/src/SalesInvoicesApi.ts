@@ -1,0 +1,99 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { SalesInvoiceDto, SalesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
+import { Schema } from "effect"
+import { Authenticate } from "./Authenticate.js"
+import {
+  CreateSalesInvoicePaymentRequest,
+  CreateSalesInvoiceRequest,
+  InvoiceListParams,
+  PaymentsReportHeaders,
+  PaymentsReportParams,
+  SalesInvoiceDtoPagedResult,
+  SalesInvoicePaymentsCsv,
+  salesInvoicePaymentsCsvMedia,
+  SalesInvoicePaymentsReport
+} from "./InvoiceDtos.js"
+import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
+import { tenantParam } from "./TenantsApi.js"
+
+const invoiceParam = HttpApiSchema.param("invoice", Schema.String)
+
+type Json = Record<string, any>
+
+/** The report has two forms under one status: the document lists each under its own media type. */
+const twoForms = (operation: Json): Json => {
+  // OpenAPI ignores a header parameter named Accept: the responses say what it chooses.
+  operation.parameters = (operation.parameters ?? []).filter((p: Json) => !(p.in === "header" && p.name === "accept"))
+  const ok = operation.responses?.["200"]
+  if (ok) {
+    ok.description = "The report: JSON, or CSV when the request says Accept: text/csv"
+    ok.content = {
+      "application/json": { schema: { $ref: "#/components/schemas/SalesInvoicePaymentsReport" } },
+      "text/csv": salesInvoicePaymentsCsvMedia
+    }
+  }
+  return operation
+}
+
+export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
+  .add(
+    HttpApiEndpoint.get("listSalesInvoicePayments")`/tenants/${tenantParam}/sales-invoices/payments`
+      .setUrlParams(PaymentsReportParams)
+      .setHeaders(PaymentsReportHeaders)
+      .addSuccess(SalesInvoicePaymentsReport)
+      .addSuccess(SalesInvoicePaymentsCsv)
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "Every payment of the tenant's sales invoices between two dates, both included")
+      .annotate(
+        OpenApi.Description,
+        "A payment is listed when its date lies between the UTC calendar dates of from and to, both included; oldest first. Each payment carries its invoice's number, dates and reference, the customer, the amount and its share of the invoice's CIS deduction. from or to missing or not a date-time, or from after to, is 400. With Accept: text/csv the same report comes as CSV."
+      )
+      .annotate(OpenApi.Transform, twoForms)
+  )
+  .add(
+    HttpApiEndpoint.post("createSalesInvoice")`/tenants/${tenantParam}/sales-invoices`
+      .setPayload(CreateSalesInvoiceRequest)
+      .addSuccess(SalesInvoiceDto, { status: 201 })
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .addError(ConflictProblem)
+      .annotate(OpenApi.Summary, "Invoice a customer")
+      .annotate(
+        OpenApi.Description,
+        "The contact must be a customer of the tenant (else 400). Without a number the invoice gets the next INV-000001-style number; a number the tenant has used is 409. Amounts are 0 or more with at most 2 decimals; cisDeduction is at most the subtotal; dueDate is on or after issueDate. The answer has no payments member (only the single-invoice GET has). Records sales-invoice.created, whose data has payments: []."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listSalesInvoices")`/tenants/${tenantParam}/sales-invoices`
+      .setUrlParams(InvoiceListParams)
+      .addSuccess(SalesInvoiceDtoPagedResult)
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "A page of the tenant's sales invoices, newest issue date first (without payments)")
+  )
+  .add(
+    HttpApiEndpoint.get("getSalesInvoice")`/tenants/${tenantParam}/sales-invoices/${invoiceParam}`
+      .addSuccess(SalesInvoiceDto)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "One sales invoice, with its payments")
+  )
+  .add(
+    HttpApiEndpoint.post("createSalesInvoicePayment")`/tenants/${tenantParam}/sales-invoices/${invoiceParam}/payments`
+      .setPayload(CreateSalesInvoicePaymentRequest)
+      .addSuccess(SalesInvoicePaymentDto, { status: 201 })
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "Record a payment received towards a sales invoice")
+      .annotate(
+        OpenApi.Description,
+        "The amount must be more than 0 and at most the invoice's amountDue (else 400). The payment carries its share of the invoice's CIS deduction (see the payments report). Records sales-invoice.paid when nothing is due any more."
+      )
+  )
+  .middleware(Authenticate)
+  .annotate(OpenApi.Title, "Sales invoices") {}

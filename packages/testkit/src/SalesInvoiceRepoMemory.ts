@@ -1,0 +1,94 @@
+import type { InvoiceListQuery } from "@cisbook/core/invoices/InvoiceQuery"
+import { SalesInvoice, type SalesInvoicePayment } from "@cisbook/core/invoices/SalesInvoice"
+import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
+import { Effect, Layer, Option, Ref } from "effect"
+import { newestIssuedFirst } from "./InvoiceOrder.js"
+import { MemoryJournal } from "./MemoryJournal.js"
+
+interface State {
+  readonly invoices: ReadonlyArray<SalesInvoice>
+  /** Oldest recorded first. */
+  readonly payments: ReadonlyArray<SalesInvoicePayment>
+  /** The highest number sequence issued or claimed, by tenant. */
+  readonly sequences: ReadonlyMap<string, number>
+}
+
+/** The sales invoices in memory; a journal cell, so a failed transaction drops its changes. */
+export class SalesInvoiceStore extends Effect.Service<SalesInvoiceStore>()("testkit/SalesInvoiceStore", {
+  effect: Effect.flatMap(MemoryJournal, (journal) =>
+    journal.ref<State>({ invoices: [], payments: [], sequences: new Map() })
+  )
+}) {}
+
+const byDateThenId = (a: SalesInvoicePayment, b: SalesInvoicePayment) =>
+  a.date === b.date ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.date < b.date ? -1 : 1
+
+export const SalesInvoiceRepoMemory = Layer.effect(
+  SalesInvoiceRepo,
+  Effect.gen(function* () {
+    const state = yield* SalesInvoiceStore
+    const contacts = yield* ContactRepo
+    const raise = (tenantId: string, to: (last: number) => number) =>
+      Ref.modify(state, (s) => {
+        const next = to(s.sequences.get(tenantId) ?? 0)
+        return [next, { ...s, sequences: new Map(s.sequences).set(tenantId, next) }] as const
+      })
+    const findById = (tenantId: string, id: string) =>
+      Effect.map(Ref.get(state), (s) =>
+        Option.fromNullable(s.invoices.find((i) => i.tenantId === tenantId && i.id === id))
+      )
+    return SalesInvoiceRepo.of({
+      nextSequence: (tenantId) => raise(tenantId, (last) => last + 1),
+      claimSequence: (tenantId, sequence) => Effect.asVoid(raise(tenantId, (last) => Math.max(last, sequence))),
+      insert: (invoice) =>
+        Ref.modify(state, (s) => {
+          const taken = s.invoices.some((i) => i.tenantId === invoice.tenantId && i.number === invoice.number)
+          return taken ? ([false, s] as const) : ([true, { ...s, invoices: [...s.invoices, invoice] }] as const)
+        }).pipe(
+          Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "number" }))))
+        ),
+      findById,
+      // One fiber at a time runs here and nothing is shared between processes: there is nothing to lock.
+      findByIdForUpdate: findById,
+      list: (tenantId, query: InvoiceListQuery) =>
+        Effect.map(Ref.get(state), (s) => {
+          const found = s.invoices.filter(
+            (i) => i.tenantId === tenantId && (query.contactId === null || i.contactId === query.contactId)
+          )
+          const items = [...found].sort(newestIssuedFirst).slice(query.offset, query.offset + query.limit)
+          return { items, totalCount: found.length }
+        }),
+      payments: (tenantId, invoiceId) =>
+        Effect.map(Ref.get(state), (s) =>
+          s.payments.filter((p) => p.tenantId === tenantId && p.invoiceId === invoiceId)
+        ),
+      addPayment: (payment) =>
+        Ref.update(state, (s) => ({
+          ...s,
+          payments: [...s.payments, payment],
+          invoices: s.invoices.map((i) =>
+            i.tenantId === payment.tenantId && i.id === payment.invoiceId
+              ? new SalesInvoice({ ...i, amountPaid: i.amountPaid + payment.amount })
+              : i
+          )
+        })),
+      paymentsBetween: (tenantId, from, to) =>
+        Effect.gen(function* () {
+          const s = yield* Ref.get(state)
+          const payments = s.payments
+            .filter((p) => p.tenantId === tenantId && p.date >= from && p.date <= to)
+            .sort(byDateThenId)
+          return yield* Effect.forEach(payments, (payment) =>
+            Effect.gen(function* () {
+              const invoice = s.invoices.find((i) => i.tenantId === tenantId && i.id === payment.invoiceId)
+              if (!invoice) return yield* Effect.dieMessage(`Payment ${payment.id} has no invoice`)
+              const contact = yield* contacts.findByCode(tenantId, invoice.contactCode)
+              return { payment, invoice, contactName: Option.getOrThrow(contact).name }
+            })
+          )
+        })
+    })
+  })
+)
