@@ -1,13 +1,14 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./usecases/ApiKeys.js"
 import { Authentication } from "./usecases/Authentication.js"
+import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
 import { Tenants } from "./usecases/Tenants.js"
 import { TenantSettings } from "./usecases/TenantSettings.js"
 import { Users } from "./usecases/Users.js"
 
 /** Every use case, over whichever ports the composition root provides. */
-export const UseCasesLive = Layer.mergeAll(TenantSettings.Default, Contacts.Default).pipe(
+export const UseCasesLive = Layer.mergeAll(TenantSettings.Default, Contacts.Default, ContactImport.Default).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),
   Layer.provideMerge(Users.Default)

@@ -1,6 +1,7 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
@@ -24,5 +25,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("EventOutbox", () => eventOutboxContract(it))
     describe("TenantSettingsRepo", () => tenantSettingsRepoContract(it))
     describe("ContactRepo", () => contactRepoContract(it))
+    describe("ContactRepo batches", () => contactRepoBatchContract(it))
   })
 }

@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+
+const example = '[{"rowId":1},{"rowId":3}]'
+const shape = `Must be a JSON array of the data rows to import, for example ${example}`
+
+const rowIdMessage = () => "A rowId is a data row number: a whole number from 1"
+
+const Selection = Schema.Struct({
+  rowId: Schema.Number.annotations({ message: rowIdMessage }).pipe(
+    Schema.int({ message: rowIdMessage }),
+    Schema.positive({ message: rowIdMessage })
+  )
+}).annotations({ message: () => 'Each selection is an object such as {"rowId":3}' })
+
+/** The import form's `selections` part: a JSON array of `{ rowId }`, at least one. */
+export const ImportSelections = Schema.compose(
+  Schema.parseJson().annotations({ message: () => shape }),
+  Schema.Array(Selection)
+    .annotations({ message: () => shape })
+    .pipe(Schema.minItems(1, { message: () => "Select at least one row to import" }))
+).annotations({
+  identifier: "ImportSelections",
+  description: `A JSON array of the data rows to import, for example ${example}`
+})
