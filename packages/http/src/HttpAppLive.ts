@@ -2,6 +2,7 @@ import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
+import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
@@ -11,6 +12,7 @@ import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers, SettingsHandlers, ContactsHandlers]),
+  Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)
 )
 

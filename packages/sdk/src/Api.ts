@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
 import { MeApi } from "./MeApi.js"
 import { SettingsApi } from "./SettingsApi.js"
@@ -12,6 +13,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(TenantsApi)
   .add(SettingsApi)
   .add(ContactsApi)
+  .add(ContactImportApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(
