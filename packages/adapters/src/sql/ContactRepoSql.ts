@@ -65,6 +65,8 @@ export const ContactRepoSql = Layer.effect(
         ),
       // A suffixed candidate is its prefix then digits: each form is one short range of the code
       // index (prefix0 up to prefix:), so no base scans all the codes that share its first letter.
+      // OFFSET 0 keeps the planner from turning the per-form range scans into one join over every
+      // code of the tenant, as it does while the table's statistics are stale after a big import.
       issuedCodesAmong: (tenantId, bases) => {
         if (bases.length === 0) return Effect.succeed(new Set<string>())
         const { lengths, prefixes } = candidateForms(bases)
@@ -78,6 +80,7 @@ export const ContactRepoSql = Layer.effect(
             WHERE tenant_id = ${tenantId}
               AND code >= form.prefix || '0' AND code < form.prefix || ':'
               AND length(code) = form.code_length
+            OFFSET 0
           ) candidate
           WHERE substr(candidate.code, length(form.prefix) + 1) ~ '^[0-9]+$'`.pipe(
           Effect.flatMap(decodeCodes),
