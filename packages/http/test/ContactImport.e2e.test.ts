@@ -522,4 +522,35 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
       })
     )
   })
+
+  describe("documents", () => {
+    it.effect("describe the import operations: multipart bodies, the CSV template and every status", () =>
+      Effect.gen(function* () {
+        const doc = (yield* raw(undefined, "GET", "/openapi.json")).body
+        const base = "/tenants/{tenant}/contacts/import"
+        const template = doc.paths[`${base}/template`].get
+        expect(Object.keys(template.responses["200"].content)).toEqual(["text/csv"])
+        const analyze = doc.paths[`${base}/analyze`].post
+        const imports = doc.paths[base].post
+        expect(Object.keys(analyze.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413"])
+        expect(Object.keys(imports.responses).sort()).toEqual(["201", "400", "401", "403", "404", "413"])
+        const form = imports.requestBody.content["multipart/form-data"].schema
+        expect(form.required).toEqual(["file", "selections"])
+        expect(form.properties.file).toMatchObject({ type: "string", format: "binary" })
+        expect(doc.components.schemas.ImportSelections).toMatchObject({
+          type: "string",
+          contentMediaType: "application/json"
+        })
+        expect(doc.components.schemas.ContactImportRowDto.required).toEqual([
+          "rowId",
+          "subcontractor",
+          "skipReason",
+          "duplicateOf",
+          "verification"
+        ])
+        expect(analyze.description).toContain("duplicateOf")
+        expect(imports.description).toContain("subcontractor.created")
+      })
+    )
+  })
 })
