@@ -174,7 +174,13 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       Effect.gen(function* () {
         const { columns } = yield* examine(file)
         const rows = yield* analysedRows(file, columns)
-        return rows.pipe(Stream.grouped(BATCH_ROWS), Stream.mapEffect(withDuplicates(tenant.id)), Stream.flattenChunks)
+        return rows.pipe(
+          Stream.grouped(BATCH_ROWS),
+          // The next batch is read and analysed while this one's duplicates are looked up.
+          Stream.buffer({ capacity: 1 }),
+          Stream.mapEffect(withDuplicates(tenant.id)),
+          Stream.flattenChunks
+        )
       }).pipe(Effect.withSpan("ContactImport.analyse"))
 
     /**
@@ -240,7 +246,8 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         })
       )
 
-    const importBatch = (tenant: Tenant, fileName: string, rows: Chunk.Chunk<ContactImportRow>) =>
+    /** The batch's skipped rows as failures, and its other rows as contacts ready to be saved. */
+    const draftBatch = (tenant: Tenant, fileName: string, rows: Chunk.Chunk<ContactImportRow>) =>
       Effect.gen(function* () {
         const now = yield* clock.now
         const skipped: Array<ImportRowResult> = []
@@ -267,9 +274,16 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
             contact: draftContact(row.subcontractor, { id, tenantId: tenant.id, now, verification })
           })
         }
-        const saved = yield* save(tenant.id, drafts)
-        return [...skipped, ...saved].sort((a, b) => a.rowId - b.rowId)
+        return { skipped, drafts }
       })
+
+    const saveBatch = (
+      tenantId: TenantId,
+      batch: { readonly skipped: ReadonlyArray<ImportRowResult>; readonly drafts: ReadonlyArray<Draft> }
+    ) =>
+      Effect.map(save(tenantId, batch.drafts), (saved) =>
+        [...batch.skipped, ...saved].sort((a, b) => a.rowId - b.rowId)
+      )
 
     const importFor = (
       tenant: Tenant,
@@ -286,7 +300,10 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         const results = yield* rows.pipe(
           Stream.filter((row) => selected.has(row.rowId)),
           Stream.grouped(BATCH_ROWS),
-          Stream.mapEffect((batch) => importBatch(tenant, file.name, batch)),
+          Stream.mapEffect((batch) => draftBatch(tenant, file.name, batch)),
+          // The next batch is read, analysed and drafted while this one is being written.
+          Stream.buffer({ capacity: 1 }),
+          Stream.mapEffect((batch) => saveBatch(tenant.id, batch)),
           Stream.runFoldEffect([] as Array<ImportRowResult>, (all, batch) => {
             all.push(...batch)
             return Effect.as(progress(all.length, total), all)
