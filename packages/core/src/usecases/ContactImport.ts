@@ -58,10 +58,8 @@ const isTenantCode = Schema.is(TenantCode)
 
 /** What an imported contact carries to say where it came from. */
 const importNote = (fileName: string, rowId: number) => {
-  const name = fileName
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .trim()
-    .slice(0, 100)
+  const printable = [...fileName].filter((char) => char >= " " && char !== "\u007f").join("")
+  const name = printable.trim().slice(0, 100)
   return `Imported from ${name === "" ? "a CSV file" : name}, row ${rowId}`
 }
 
@@ -258,16 +256,20 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
             continue
           }
           const note = importNote(fileName, row.rowId)
+          // Built from values the analysis checked, so not validated again.
           const verification = row.verification
-            ? new Verification({
-                status: "Verified",
-                verificationNumber: row.verification.verificationNumber,
-                taxTreatment: row.verification.taxTreatment,
-                verifiedAt: new Date(`${row.verification.verificationDate}T00:00:00.000Z`),
-                source: "Manual",
-                message: note
-              })
-            : new Verification({ ...notVerified, message: note })
+            ? new Verification(
+                {
+                  status: "Verified",
+                  verificationNumber: row.verification.verificationNumber,
+                  taxTreatment: row.verification.taxTreatment,
+                  verifiedAt: new Date(`${row.verification.verificationDate}T00:00:00.000Z`),
+                  source: "Manual",
+                  message: note
+                },
+                true
+              )
+            : new Verification({ ...notVerified, message: note }, true)
           const id = ContactId.make(yield* ids.uuid)
           drafts.push({
             rowId: row.rowId,
