@@ -1,7 +1,8 @@
 import { importTemplateCsv } from "@cisbook/core/contacts/import/ImportTemplate"
 import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
+import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { importFixture, largeImportCsv } from "@cisbook/testkit/ImportFixtures"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { assert, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -494,6 +495,37 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
           )
         expect(yield* count(mine)).toBe(2)
         expect(yield* count(theirs)).toBe(0)
+      })
+    )
+
+    it.effect("works through the Promise client too", () =>
+      Effect.gen(function* () {
+        const { key, tenant } = yield* owner("promises")
+        const address = (yield* HttpServer.HttpServer).address
+        const port = address._tag === "TcpAddress" ? address.port : 0
+        const cisbook = yield* Effect.promise(() =>
+          createPromiseClient({ baseUrl: `http://127.0.0.1:${port}`, credentials: { apiKey: key } })
+        )
+        const csv = fs.readFileSync(importFixture("semicolon.csv"))
+        const rows = yield* Effect.promise(() =>
+          cisbook.contactImport.analyzeContactImport({ path: { tenant }, payload: contactImportForm(csv) })
+        )
+        const result = yield* Effect.promise(() =>
+          cisbook.contactImport.importContacts({
+            path: { tenant },
+            payload: contactImportForm(csv, { rowIds: rows.map((row) => row.rowId) })
+          })
+        )
+        expect(result.rows.map((row) => row.contactCode)).toEqual(["SMITHJOH", "BRICKCOL"])
+        const refused = yield* Effect.promise(() =>
+          cisbook.contactImport
+            .importContacts({ path: { tenant }, payload: contactImportForm(csv, { rowIds: [] }) })
+            .then(
+              () => undefined,
+              (error: unknown) => error
+            )
+        )
+        expect(refused).toMatchObject({ _tag: "ValidationFailed", errors: { selections: expect.any(Array) } })
       })
     )
 
