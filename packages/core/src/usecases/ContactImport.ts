@@ -1,12 +1,12 @@
 import { Cause, Chunk, Effect, Exit, Option, Schema, Stream } from "effect"
-import { Contact, notVerified, Verification } from "../contacts/Contact.js"
+import { Contact } from "../contacts/Contact.js"
 import { contactCodeBase, generateContactCode } from "../contacts/ContactCode.js"
 import { creationEvents, draftContact } from "../contacts/ContactDraft.js"
-import { analyseImportRow } from "../contacts/import/AnalyseImportRow.js"
 import type { ContactImportRow } from "../contacts/import/ContactImportRow.js"
-import { importColumns, type ImportColumnIndexes, matchColumns } from "../contacts/import/ImportColumns.js"
-import type { CsvUnreadable, ImportFile } from "../contacts/import/ImportFile.js"
-import { MAX_IMPORT_ROWS } from "../contacts/import/ImportLimits.js"
+import type { ImportColumnIndexes } from "../contacts/import/ImportColumns.js"
+import { importedVerification, importNote } from "../contacts/import/ImportedVerification.js"
+import type { ImportFile } from "../contacts/import/ImportFile.js"
+import { analysedImportRows, checkImportFile } from "../contacts/import/ImportFileCheck.js"
 import { importTemplateCsv } from "../contacts/import/ImportTemplate.js"
 import { type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
 import { ContactId, type TenantId } from "../Ids.js"
@@ -48,20 +48,9 @@ const CODE_ATTEMPTS = 5
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-const fileProblem = (detail: string) => ValidationFailed.one("file", detail)
-
-const unreadable = (error: CsvUnreadable) => fileProblem(`The file cannot be read as CSV: ${error.reason}.`)
-
 const selectionsProblem = (detail: string) => ValidationFailed.one("selections", detail)
 
 const isTenantCode = Schema.is(TenantCode)
-
-/** What an imported contact carries to say where it came from. */
-const importNote = (fileName: string, rowId: number) => {
-  const printable = [...fileName].filter((char) => char >= " " && char !== "\u007f").join("")
-  const name = printable.trim().slice(0, 100)
-  return `Imported from ${name === "" ? "a CSV file" : name}, row ${rowId}`
-}
 
 const failedRow = (rowId: number, reason: string): ImportRowResult => ({
   rowId,
@@ -69,25 +58,6 @@ const failedRow = (rowId: number, reason: string): ImportRowResult => ({
   contactCode: null,
   reason
 })
-
-const noColumns = fileProblem(
-  `The first row of the file names none of the template's columns (${importColumns.join(", ")}); download the template for an example.`
-)
-
-const maxRows = MAX_IMPORT_ROWS.toLocaleString("en-GB")
-const tooManyRows = fileProblem(
-  `The file has more than ${maxRows} data rows; split it into files of at most ${maxRows} rows each.`
-)
-
-interface Examining {
-  readonly columns: ImportColumnIndexes | null
-  readonly rows: number
-}
-
-interface ExaminedFile {
-  readonly columns: ImportColumnIndexes
-  readonly rows: number
-}
 
 interface Draft {
   readonly rowId: number
@@ -113,44 +83,11 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
     }
 
-    /** Reads the whole file once: its columns and how many data rows it has, or why it cannot be imported. */
-    const examine = (file: ImportFile): Effect.Effect<ExaminedFile, ValidationFailed> =>
-      file.records.pipe(
-        Stream.mapError(unreadable),
-        Stream.runFoldEffect(
-          { columns: null, rows: 0 } as Examining,
-          (state, record): Effect.Effect<Examining, ValidationFailed> => {
-            if (state.columns === null) {
-              const columns = matchColumns(record)
-              return Object.keys(columns).length > 0 ? Effect.succeed({ columns, rows: 0 }) : Effect.fail(noColumns)
-            }
-            return state.rows < MAX_IMPORT_ROWS
-              ? Effect.succeed({ columns: state.columns, rows: state.rows + 1 })
-              : Effect.fail(tooManyRows)
-          }
-        ),
-        Effect.flatMap(({ columns, rows }) =>
-          columns === null
-            ? Effect.fail(fileProblem("The file is empty: it needs a header row and at least one data row."))
-            : rows === 0
-              ? Effect.fail(fileProblem("The file has a header row but no data rows."))
-              : Effect.succeed({ columns, rows })
-        )
-      )
-
     /** The file's data rows, each analysed. A verification may be dated up to a day ahead (time zones). */
     const analysedRows = (file: ImportFile, columns: ImportColumnIndexes) =>
-      Effect.map(clock.now, (now) => {
-        const latestVerificationDate = new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10)
-        return file.records.pipe(
-          Stream.mapError(unreadable),
-          Stream.drop(1),
-          Stream.mapAccum(0, (previous, cells) => {
-            const rowId = previous + 1
-            return [rowId, analyseImportRow(rowId, cells, columns, latestVerificationDate)] as const
-          })
-        )
-      })
+      Effect.map(clock.now, (now) =>
+        analysedImportRows(file, columns, new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10))
+      )
 
     /** Marks the importable rows whose UTR an existing contact of the tenant has. */
     const withDuplicates = (tenantId: TenantId) => (rows: Chunk.Chunk<ContactImportRow>) => {
@@ -170,7 +107,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       file: ImportFile
     ): Effect.Effect<Stream.Stream<ContactImportRow, ValidationFailed>, ValidationFailed> =>
       Effect.gen(function* () {
-        const { columns } = yield* examine(file)
+        const { columns } = yield* checkImportFile(file)
         const rows = yield* analysedRows(file, columns)
         return rows.pipe(
           Stream.grouped(BATCH_ROWS),
@@ -255,21 +192,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
             skipped.push(failedRow(row.rowId, row.skipReason ?? "The row cannot be imported."))
             continue
           }
-          const note = importNote(fileName, row.rowId)
-          // Built from values the analysis checked, so not validated again.
-          const verification = row.verification
-            ? new Verification(
-                {
-                  status: "Verified",
-                  verificationNumber: row.verification.verificationNumber,
-                  taxTreatment: row.verification.taxTreatment,
-                  verifiedAt: new Date(`${row.verification.verificationDate}T00:00:00.000Z`),
-                  source: "Manual",
-                  message: note
-                },
-                true
-              )
-            : new Verification({ ...notVerified, message: note }, true)
+          const verification = importedVerification(row, importNote(fileName, row.rowId))
           const id = ContactId.make(yield* ids.uuid)
           drafts.push({
             rowId: row.rowId,
@@ -296,7 +219,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       Effect.gen(function* () {
         const selected: ReadonlySet<number> = new Set(rowIds)
         if (selected.size === 0) return yield* selectionsProblem("Select at least one row to import.")
-        const { columns, rows: rowCount } = yield* examine(file)
+        const { columns, rows: rowCount } = yield* checkImportFile(file)
         const rows = yield* analysedRows(file, columns)
         const total = selected.size
         const results = yield* rows.pipe(
