@@ -466,6 +466,21 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
             body: { errors: { [member]: [message] } }
           })
         }
+        // Two files, or the file sent as a plain field, name the part without echoing its contents or paths.
+        const twoFiles = fixture("excel-bom-crlf.csv")
+        twoFiles.append("file", new Blob(["Name\nX\n"]), "second.csv")
+        twoFiles.append("selections", '[{"rowId":1}]')
+        const asField = new FormData()
+        asField.append("file", "Name\nX\n")
+        asField.append("selections", '[{"rowId":1}]')
+        for (const form of [twoFiles, asField]) {
+          const res = yield* post(form)
+          expect(res).toMatchObject({
+            status: 400,
+            body: { errors: { file: ["Send exactly one file, the CSV, in the part named file"] } }
+          })
+          expect(res.text).not.toMatch(/\/tmp|Name\\nX/)
+        }
         const noFile = new FormData()
         noFile.append("selections", '[{"rowId":1}]')
         expect(yield* post(noFile)).toMatchObject({ status: 400, body: { errors: { file: ["Required"] } } })

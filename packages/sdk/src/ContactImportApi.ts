@@ -10,10 +10,17 @@ import { tenantParam } from "./TenantsApi.js"
 
 const fileDescription = `The CSV file: UTF-8 (with or without a byte order mark), comma, semicolon or tab delimited, a header row then at most ${MAX_IMPORT_ROWS.toLocaleString("en-GB")} data rows; at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`
 
+// The platform's own messages would show the parts, temporary paths and text included.
+const oneFile = () => "Send exactly one file, the CSV, in the part named file"
+
 // One file part, documented as the binary it is on the wire (not as the array the platform decodes).
-const file = Multipart.SingleFileSchema.annotations({
-  jsonSchema: { type: "string", format: "binary", description: fileDescription }
-})
+const file = Schema.transform(
+  Schema.Array(Multipart.FileSchema.annotations({ message: oneFile }))
+    .annotations({ message: oneFile })
+    .pipe(Schema.itemsCount(1, { message: oneFile })),
+  Multipart.FileSchema,
+  { strict: true, decode: ([only]) => only!, encode: (only) => [only] }
+).annotations({ jsonSchema: { type: "string", format: "binary", description: fileDescription } })
 
 const fileRules = `Header names match case-insensitively, ignoring spaces and punctuation (first name = FIRST_NAME = FirstName); missing columns are allowed and unknown ones ignored. Blank lines are left out. A file that is not CSV, has no data rows or more than ${MAX_IMPORT_ROWS.toLocaleString("en-GB")} is 400 (errors.file); a file over ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB is 413.`
 
