@@ -481,6 +481,11 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
           })
           expect(res.text).not.toMatch(/\/tmp|Name\\nX/)
         }
+        const selectionsAsFile = fixture("excel-bom-crlf.csv")
+        selectionsAsFile.append("selections", new Blob(['[{"rowId":1}]']), "selections.json")
+        const asFile = yield* post(selectionsAsFile)
+        expect(asFile).toMatchObject({ status: 400, body: { errors: { selections: [expect.any(String)] } } })
+        expect(asFile.text).not.toMatch(/\/tmp/)
         const noFile = new FormData()
         noFile.append("selections", '[{"rowId":1}]')
         expect(yield* post(noFile)).toMatchObject({ status: 400, body: { errors: { file: ["Required"] } } })
