@@ -493,6 +493,32 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
       })
     )
 
+    it.effect("gives imports running at the same time distinct codes, every row imported", () =>
+      Effect.gen(function* () {
+        const { api, tenant } = yield* owner("racing")
+        const csv = fs.readFileSync(importFixture("excel-bom-crlf.csv"))
+        const results = yield* Effect.all(
+          Array.from({ length: 4 }, () =>
+            api.contactImport.importContacts({
+              path: { tenant },
+              payload: contactImportForm(csv, { rowIds: [1, 2, 3, 4] })
+            })
+          ),
+          { concurrency: 4 }
+        )
+        expect(results.map((r) => r.imported)).toEqual([4, 4, 4, 4])
+        const codes = results.flatMap((r) => r.rows.map((row) => row.contactCode))
+        expect(new Set(codes).size).toBe(16)
+        expect(codes.filter((code) => code?.startsWith("JOHNSMI")).sort()).toEqual([
+          "JOHNSMI2",
+          "JOHNSMI3",
+          "JOHNSMI4",
+          "JOHNSMIT"
+        ])
+        expect((yield* api.contacts.listContacts({ path: { tenant }, urlParams: {} })).totalCount).toBe(16)
+      })
+    )
+
     it.effect("imports into the caller's tenant only", () =>
       Effect.gen(function* () {
         const mine = yield* owner("isolated")

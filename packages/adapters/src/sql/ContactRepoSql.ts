@@ -26,6 +26,9 @@ const candidateForms = (bases: ReadonlyArray<string>) => {
   return { prefixes: [...forms.values()].map((f) => f.prefix), lengths: [...forms.values()].map((f) => f.length) }
 }
 
+/** Code point order, as the code column's collation ("C") sorts. */
+const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
 const newContactRow = (contact: Contact) => ({
   tenantId: contact.tenantId,
   id: contact.id,
@@ -95,15 +98,19 @@ export const ContactRepoSql = Layer.effect(
           Effect.asVoid,
           codeWrite
         ),
-      insertAll: (contacts) =>
-        contacts.length === 0
-          ? Effect.void
-          : sql`INSERT INTO contact_codes ${sql.insert(contacts.map((c) => ({ tenantId: c.tenantId, code: c.code })))}`.pipe(
-              Effect.zipRight(sql`INSERT INTO contacts ${sql.insert(contacts.map(newContactRow))}`),
-              sql.withTransaction,
-              Effect.asVoid,
-              codeWrite
-            ),
+      // Codes go in in one order, so that concurrent batches wait for each other instead of deadlocking.
+      insertAll: (contacts) => {
+        if (contacts.length === 0) return Effect.void
+        const codes = contacts
+          .map((c) => ({ tenantId: c.tenantId, code: c.code }))
+          .sort((a, b) => codePointOrder(`${a.tenantId}/${a.code}`, `${b.tenantId}/${b.code}`))
+        return sql`INSERT INTO contact_codes ${sql.insert(codes)}`.pipe(
+          Effect.zipRight(sql`INSERT INTO contacts ${sql.insert(contacts.map(newContactRow))}`),
+          sql.withTransaction,
+          Effect.asVoid,
+          codeWrite
+        )
+      },
       codesByUtr: (tenantId, utrs) =>
         utrs.length === 0
           ? Effect.succeed(new Map<string, string>())
