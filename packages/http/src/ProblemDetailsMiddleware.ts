@@ -12,8 +12,11 @@ const MAX_MULTIPART_BODY = 12 * 1024 * 1024
 /** The one upload the API takes is a contact import file. */
 const MAX_UPLOAD_FILE = MAX_IMPORT_FILE_BYTES
 
+const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["content-type"] ?? "").startsWith("multipart/")
+
 const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
-  (request.headers["content-type"] ?? "").startsWith("multipart/") ? MAX_MULTIPART_BODY : MAX_JSON_BODY
+  isMultipart(request) ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
 const tooLarge = (limit: number) =>
   problemResponse(
@@ -111,6 +114,10 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
     const limit = limitFor(request)
     const declaredLength = Number(request.headers["content-length"] ?? 0)
     if (declaredLength > limit) return tooLarge(limit)
+    // The multipart parser throws on a form without a boundary instead of failing.
+    if (isMultipart(request) && !/;\s*boundary=/i.test(request.headers["content-type"] ?? "")) {
+      return problemResponse(400, "Bad Request", "A multipart/form-data body needs a boundary in its Content-Type.")
+    }
     return yield* app.pipe(
       HttpServerRequest.withMaxBodySize(Option.some(limit)),
       Multipart.withMaxFileSize(Option.some(MAX_UPLOAD_FILE)),

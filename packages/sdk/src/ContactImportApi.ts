@@ -10,7 +10,9 @@ import { tenantParam } from "./TenantsApi.js"
 
 const fileDescription = `The CSV file: UTF-8 (with or without a byte order mark), comma, semicolon or tab delimited, a header row then at most ${MAX_IMPORT_ROWS.toLocaleString("en-GB")} data rows; at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`
 
-// The platform's own messages would show the parts, temporary paths and text included.
+// The platform's own messages would show the body or its parts, temporary paths and text included.
+const notAForm = () => "Send a multipart/form-data body with the CSV in the part named file"
+
 const oneFile = () => "Send exactly one file, the CSV, in the part named file"
 
 // One file part, documented as the binary it is on the wire (not as the array the platform decodes).
@@ -38,7 +40,7 @@ export class ContactImportApi extends HttpApiGroup.make("contactImport")
   )
   .add(
     HttpApiEndpoint.post("analyzeContactImport")`/tenants/${tenantParam}/contacts/import/analyze`
-      .setPayload(HttpApiSchema.Multipart(Schema.Struct({ file })))
+      .setPayload(HttpApiSchema.Multipart(Schema.Struct({ file }).annotations({ message: notAForm })))
       .addSuccess(Schema.Array(ContactImportRowDto))
       .addError(ValidationProblem)
       .addError(ContentTooLargeProblem)
@@ -54,10 +56,7 @@ export class ContactImportApi extends HttpApiGroup.make("contactImport")
     HttpApiEndpoint.post("importContacts")`/tenants/${tenantParam}/contacts/import`
       .setPayload(
         HttpApiSchema.Multipart(
-          Schema.Struct({
-            file,
-            selections: ImportSelections
-          })
+          Schema.Struct({ file, selections: ImportSelections }).annotations({ message: notAForm })
         )
       )
       .addSuccess(ContactImportResultDto, { status: 201 })
