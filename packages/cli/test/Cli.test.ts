@@ -3,6 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, type Console, Effect } from "effect"
@@ -164,4 +165,112 @@ describe("cisbook admin CLI", () => {
       expect(user).toMatchObject({ email: "ada@example.com", name: "Ada Lovelace" })
     })
   )
+
+  describe("contacts import", () => {
+    const excel = importFixture("excel-bom-crlf.csv")
+
+    it.live("refuses flags that choose no rows, or rows it cannot read, before opening the database", () =>
+      Effect.gen(function* () {
+        const importing = (...flags: ReadonlyArray<string>) =>
+          cli("contacts", "import", "--tenant", "acme-builders", "--file", excel, ...flags)
+        expect(failed(yield* importing())).toEqual([
+          "Error: Choose the rows to import with --rows (for example 1,3-5) or --all, or look first with --dry-run."
+        ])
+        expect(failed(yield* importing("--rows", "1,x"))).toEqual([
+          'Error: --rows "1,x" is not a list of row numbers and ranges such as 1,3-5'
+        ])
+        expect(failed(yield* importing("--rows", "2", "--all"))).toEqual([
+          "Error: Give either --rows or --all, not both."
+        ])
+      })
+    )
+
+    it.live("--dry-run shows the analysis and imports nothing", () =>
+      Effect.gen(function* () {
+        const stdout = succeeded(
+          yield* cli("contacts", "import", "--tenant", "acme-builders", "--file", excel, "--dry-run")
+        )
+        expect(stdout[0]?.split(/\s{2,}/)).toEqual([
+          "ROW",
+          "NAME",
+          "TYPE",
+          "UTR",
+          "VERIFIED",
+          "DUPLICATE OF",
+          "SKIP REASON"
+        ])
+        expect(stdout[1]?.split(/\s{2,}/)).toEqual([
+          "1",
+          "John Smith Groundworks",
+          "SoleTrader",
+          "2234567890",
+          "Net 2026-04-06"
+        ])
+        expect(stdout.slice(-2)).toEqual([
+          "4 rows: 4 can be imported, 0 skipped, 0 likely duplicates of existing contacts.",
+          "Dry run: nothing was imported."
+        ])
+      })
+    )
+
+    it.live("--all imports every importable row with a progress bar and a summary; a second look finds them", () =>
+      Effect.gen(function* () {
+        const stdout = succeeded(
+          yield* cli("contacts", "import", "--tenant", "acme-builders", "--file", excel, "--all")
+        )
+        expect(stdout.slice(-4)).toEqual([
+          "Importing 4 rows into acme-builders...",
+          "[##############################] 100%  4 of 4 rows",
+          "",
+          "Imported 4 rows; 0 failed."
+        ])
+        const again = succeeded(
+          yield* cli("contacts", "import", "--tenant", "acme-builders", "--file", excel, "--dry-run")
+        )
+        expect(again[1]?.split(/\s{2,}/)).toContain("JOHNSMIT")
+        expect(again.at(-2)).toBe("4 rows: 4 can be imported, 0 skipped, 4 likely duplicates of existing contacts.")
+      })
+    )
+
+    it.live("--rows imports the rows given; a skipped one fails with its reason and the exit code is 1", () =>
+      Effect.gen(function* () {
+        const output = yield* cli(
+          "contacts",
+          "import",
+          "--tenant",
+          "acme-builders",
+          "--file",
+          importFixture("skip-reasons.csv"),
+          "--rows",
+          "1-3"
+        )
+        expect(output.exitCode).toBe(1)
+        expect(output.stderr).toEqual(["Error: 2 selected rows failed; see the reasons above."])
+        expect(output.stdout.slice(-4)).toEqual([
+          "Imported 1 row; 2 failed.",
+          "ROW  REASON",
+          "2    The row has no name.",
+          '3    Type "Corporation" is not SoleTrader, Partnership, Company or Trust.'
+        ])
+      })
+    )
+
+    it.live("says why a file or a tenant cannot be imported", () =>
+      Effect.gen(function* () {
+        const bad = yield* cli(
+          "contacts",
+          "import",
+          "--tenant",
+          "acme-builders",
+          "--file",
+          importFixture("workbook.xlsx"),
+          "--all"
+        )
+        expect(failed(bad)[0]).toMatch(/^Error: The file cannot be read as CSV: it is not a text file/)
+        expect(failed(yield* cli("contacts", "import", "--tenant", "nobody", "--file", excel, "--all"))).toEqual([
+          "Error: There is no tenant with the code nobody."
+        ])
+      })
+    )
+  })
 })

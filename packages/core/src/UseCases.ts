@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./usecases/ApiKeys.js"
 import { Authentication } from "./usecases/Authentication.js"
+import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
@@ -13,7 +14,8 @@ export const UseCasesLive = Layer.mergeAll(
   TenantSettings.Default,
   Contacts.Default,
   SalesInvoices.Default,
-  PurchaseInvoices.Default
+  PurchaseInvoices.Default,
+  ContactImport.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

@@ -2,6 +2,7 @@ import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
+import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
@@ -21,6 +22,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers
   ]),
+  Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)
 )
 

@@ -1,6 +1,7 @@
+import { MAX_IMPORT_FILE_BYTES } from "@cisbook/core/contacts/import/ImportLimits"
 import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
-import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, Multipart } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { problemResponse } from "./Problems.js"
 
@@ -8,8 +9,14 @@ import { problemResponse } from "./Problems.js"
 const MAX_JSON_BODY = 1024 * 1024
 const MAX_MULTIPART_BODY = 12 * 1024 * 1024
 
+/** The one upload the API takes is a contact import file. */
+const MAX_UPLOAD_FILE = MAX_IMPORT_FILE_BYTES
+
+const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["content-type"] ?? "").startsWith("multipart/")
+
 const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
-  (request.headers["content-type"] ?? "").startsWith("multipart/") ? MAX_MULTIPART_BODY : MAX_JSON_BODY
+  isMultipart(request) ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
 const tooLarge = (limit: number) =>
   problemResponse(
@@ -17,6 +24,44 @@ const tooLarge = (limit: number) =>
     "Content Too Large",
     `The request body is larger than the ${limit / 1024 / 1024} MiB this endpoint accepts.`
   )
+
+const limitByReason: Partial<Record<Multipart.MultipartError["reason"], string>> = {
+  FileTooLarge: "MaxPartSize",
+  FieldTooLarge: "MaxFieldSize",
+  BodyTooLarge: "MaxTotalSize",
+  TooManyParts: "MaxParts"
+}
+
+/** The limit a form went over, if any: Node's parser reports one as an InternalError caused by it. */
+const reachedLimit = (error: Multipart.MultipartError): unknown => {
+  const cause = error.cause as { readonly _tag?: unknown; readonly limit?: unknown } | null | undefined
+  return cause?._tag === "ReachedLimit" ? cause.limit : limitByReason[error.reason]
+}
+
+/** A problem for a multipart form that went over a limit or could not be parsed; none for a fault of ours. */
+const multipartProblem = (error: Multipart.MultipartError, limit: number) => {
+  const reached = reachedLimit(error)
+  if (reached === "MaxPartSize") {
+    return Option.some(
+      problemResponse(
+        413,
+        "Content Too Large",
+        `The file is larger than ${MAX_UPLOAD_FILE / 1024 / 1024} MiB, the most an uploaded file may be. Split it into smaller files.`
+      )
+    )
+  }
+  if (reached !== undefined) return Option.some(tooLarge(limit))
+  if (error.reason === "Parse") {
+    return Option.some(
+      problemResponse(
+        400,
+        "Bad Request",
+        "The request body could not be read as the multipart form the endpoint documents."
+      )
+    )
+  }
+  return Option.none()
+}
 
 const friendly = (message: string) => (message === "is missing" ? "Required" : message)
 
@@ -69,8 +114,13 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
     const limit = limitFor(request)
     const declaredLength = Number(request.headers["content-length"] ?? 0)
     if (declaredLength > limit) return tooLarge(limit)
+    // The multipart parser throws on a form without a boundary instead of failing.
+    if (isMultipart(request) && !/;\s*boundary=/i.test(request.headers["content-type"] ?? "")) {
+      return problemResponse(400, "Bad Request", "A multipart/form-data body needs a boundary in its Content-Type.")
+    }
     return yield* app.pipe(
       HttpServerRequest.withMaxBodySize(Option.some(limit)),
+      Multipart.withMaxFileSize(Option.some(MAX_UPLOAD_FILE)),
       Effect.catchAllCause((cause) => {
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
         // The platform reports some request faults (an unreadable body) as defects.
@@ -86,6 +136,10 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
           )
         }
         if (error instanceof HttpServerError.RequestError) return Effect.succeed(requestProblem(error, limit))
+        if (error instanceof Multipart.MultipartError) {
+          const problem = multipartProblem(error, limit)
+          if (Option.isSome(problem)) return Effect.succeed(problem.value)
+        }
         const declared =
           Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
         return declared ? Effect.failCause(cause) : internalError(cause)

@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
 import { MeApi } from "./MeApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
@@ -16,6 +17,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(ContactsApi)
   .add(SalesInvoicesApi)
   .add(PurchaseInvoicesApi)
+  .add(ContactImportApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

@@ -105,6 +105,21 @@ export const RefusedProblem = ProblemJson(
   })
 )
 
+/** The request body, or a file in it, is larger than the service accepts. */
+export class ContentTooLarge extends Schema.TaggedError<ContentTooLarge>()("ContentTooLarge", {
+  detail: Schema.String
+}) {}
+
+export const ContentTooLargeProblem = ProblemJson(
+  simpleProblem(ContentTooLarge, "ContentTooLarge", {
+    status: 413,
+    title: "Content Too Large",
+    section: "15.5.14",
+    identifier: "ContentTooLargeProblem",
+    description: "The request, or a file in it, is larger than the service accepts"
+  })
+)
+
 export const VALIDATION_TITLE = "One or more validation errors occurred." as const
 
 export const ValidationProblem = Schema.transform(

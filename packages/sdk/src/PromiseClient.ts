@@ -1,8 +1,10 @@
+import type { HttpClientResponse } from "@effect/platform"
 import { Cause, Effect, Exit } from "effect"
 import { type Client, type ClientOptions, makeFetchClient } from "./Client.js"
 
+// The Effect client's methods are generic in `withResponse`; without it they answer the body alone.
 type Promised<F> = F extends (...args: infer Args) => Effect.Effect<infer A, infer _E, infer _R>
-  ? (...args: Args) => Promise<A>
+  ? (...args: Args) => Promise<Exclude<A, [unknown, HttpClientResponse.HttpClientResponse]>>
   : never
 
 /** The same operations as the Effect client, returning Promises; a failure rejects with the typed error. */

@@ -1,5 +1,5 @@
 import type { Contact } from "@cisbook/core/contacts/Contact"
-import { contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
+import { contactCodeCandidateForms, contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
 import type { ContactQuery } from "@cisbook/core/contacts/ContactQuery"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
@@ -63,6 +63,22 @@ const ordering = (query: ContactQuery) => {
   }
 }
 
+/**
+ * Whether a code is a candidate of any of the bases, as `contactCodeCandidatePattern` says, in a
+ * few lookups per code rather than a regular expression per base.
+ */
+const candidateOfAny = (bases: ReadonlyArray<string>) => {
+  const exact = new Set(bases)
+  const forms = new Set(bases.flatMap((base) => contactCodeCandidateForms(base).map((f) => `${f.prefix}|${f.digits}`)))
+  return (code: string) => {
+    if (exact.has(code)) return true
+    for (let digits = 1; digits < code.length && /\d/.test(code.charAt(code.length - digits)); digits++) {
+      if (forms.has(`${code.slice(0, code.length - digits)}|${digits}`)) return true
+    }
+    return false
+  }
+}
+
 export const ContactRepoMemory = Layer.effect(
   ContactRepo,
   Effect.gen(function* () {
@@ -89,6 +105,45 @@ export const ContactRepoMemory = Layer.effect(
                 return key.startsWith(prefix) && candidate.test(code) ? [code] : []
               })
             )
+          })
+        ),
+      issuedCodesAmong: (tenantId, bases) =>
+        Ref.get(state).pipe(
+          Effect.map((s) => {
+            const isCandidate = candidateOfAny(bases)
+            const prefix = `${tenantId}/`
+            return new Set(
+              [...s.issued].flatMap((key) => {
+                const code = key.slice(prefix.length)
+                return key.startsWith(prefix) && isCandidate(code) ? [code] : []
+              })
+            )
+          })
+        ),
+      insertAll: (contacts) =>
+        Ref.modify(state, (s) => {
+          const keys = contacts.map((c) => `${c.tenantId}/${c.code}`)
+          const issued = new Set(s.issued)
+          for (const key of keys) {
+            if (issued.has(key)) return [false, s] as const
+            issued.add(key)
+          }
+          return [true, { contacts: [...s.contacts, ...contacts], issued }] as const
+        }).pipe(
+          Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "code" }))))
+        ),
+      codesByUtr: (tenantId, utrs) =>
+        Ref.get(state).pipe(
+          Effect.map((s) => {
+            const wanted = new Set(utrs)
+            const codes = new Map<string, string>()
+            for (const c of s.contacts) {
+              const utr = c.cisDetails?.utr
+              if (c.tenantId !== tenantId || !utr || !wanted.has(utr)) continue
+              const known = codes.get(utr)
+              if (known === undefined || c.code < known) codes.set(utr, c.code)
+            }
+            return codes
           })
         ),
       insert: (contact) =>

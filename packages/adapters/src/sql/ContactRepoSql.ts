@@ -1,4 +1,5 @@
-import { contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
+import { contactCodeCandidateForms, contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
+import type { Contact } from "@cisbook/core/contacts/Contact"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -7,6 +8,31 @@ import { contactFromRow, ContactRow, contactValues } from "./ContactRows.js"
 import { uniqueWrite } from "./UniqueWrite.js"
 
 const CodeKey = Schema.Struct({ tenantId: Schema.String, code: Schema.String })
+
+const decodeCodes = Schema.decodeUnknown(Schema.Array(Schema.Struct({ code: Schema.String })))
+const decodeUtrCodes = Schema.decodeUnknown(Schema.Array(Schema.Struct({ utr: Schema.String, code: Schema.String })))
+
+/** The suffixed candidates of the bases, as parallel arrays of prefixes and whole-code lengths. */
+const candidateForms = (bases: ReadonlyArray<string>) => {
+  const forms = new Map<string, { readonly prefix: string; readonly length: number }>()
+  for (const base of bases) {
+    for (const { digits, prefix } of contactCodeCandidateForms(base)) {
+      forms.set(`${prefix}|${digits}`, { prefix, length: prefix.length + digits })
+    }
+  }
+  return { prefixes: [...forms.values()].map((f) => f.prefix), lengths: [...forms.values()].map((f) => f.length) }
+}
+
+/** Code point order, as the code column's collation ("C") sorts. */
+const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+const newContactRow = (contact: Contact) => ({
+  tenantId: contact.tenantId,
+  id: contact.id,
+  code: contact.code,
+  createdAt: contact.createdAt,
+  ...contactValues(contact)
+})
 
 export const ContactRepoSql = Layer.effect(
   ContactRepo,
@@ -44,21 +70,62 @@ export const ContactRepoSql = Layer.effect(
           Effect.map((rows) => new Set(rows.map((r) => r.code))),
           Effect.orDie
         ),
+      // A suffixed candidate is its prefix then digits: each form is one short range of the code
+      // index (prefix0 up to prefix:), so no base scans all the codes that share its first letter.
+      // OFFSET 0 keeps the planner from turning the per-form range scans into one join over every
+      // code of the tenant, as it does while the table's statistics are stale after a big import.
+      issuedCodesAmong: (tenantId, bases) => {
+        if (bases.length === 0) return Effect.succeed(new Set<string>())
+        const { lengths, prefixes } = candidateForms(bases)
+        return sql`
+          SELECT code FROM contact_codes WHERE tenant_id = ${tenantId} AND code = ANY(${bases}::text[])
+          UNION
+          SELECT candidate.code
+          FROM unnest(${prefixes}::text[], ${lengths}::integer[]) AS form (prefix, code_length)
+          CROSS JOIN LATERAL (
+            SELECT code FROM contact_codes
+            WHERE tenant_id = ${tenantId}
+              AND code >= form.prefix || '0' AND code < form.prefix || ':'
+              AND length(code) = form.code_length
+            OFFSET 0
+          ) candidate
+          WHERE substr(candidate.code, length(form.prefix) + 1) ~ '^[0-9]+$'`.pipe(
+          Effect.flatMap(decodeCodes),
+          Effect.map((rows) => new Set(rows.map((r) => r.code))),
+          Effect.orDie
+        )
+      },
       insert: (contact) =>
         sql`INSERT INTO contact_codes ${sql.insert({ tenantId: contact.tenantId, code: contact.code })}`.pipe(
-          Effect.zipRight(
-            sql`INSERT INTO contacts ${sql.insert({
-              tenantId: contact.tenantId,
-              id: contact.id,
-              code: contact.code,
-              createdAt: contact.createdAt,
-              ...contactValues(contact)
-            })}`
-          ),
+          Effect.zipRight(sql`INSERT INTO contacts ${sql.insert(newContactRow(contact))}`),
           sql.withTransaction,
           Effect.asVoid,
           codeWrite
         ),
+      // Codes go in in one order, so that concurrent batches wait for each other instead of deadlocking.
+      insertAll: (contacts) => {
+        if (contacts.length === 0) return Effect.void
+        const codes = contacts
+          .map((c) => ({ tenantId: c.tenantId, code: c.code }))
+          .sort((a, b) => codePointOrder(`${a.tenantId}/${a.code}`, `${b.tenantId}/${b.code}`))
+        return sql`INSERT INTO contact_codes ${sql.insert(codes)}`.pipe(
+          Effect.zipRight(sql`INSERT INTO contacts ${sql.insert(contacts.map(newContactRow))}`),
+          sql.withTransaction,
+          Effect.asVoid,
+          codeWrite
+        )
+      },
+      codesByUtr: (tenantId, utrs) =>
+        utrs.length === 0
+          ? Effect.succeed(new Map<string, string>())
+          : sql`
+              SELECT DISTINCT ON (cis_utr) cis_utr AS utr, code FROM contacts
+              WHERE tenant_id = ${tenantId} AND cis_utr = ANY(${utrs}::text[])
+              ORDER BY cis_utr, code`.pipe(
+              Effect.flatMap(decodeUtrCodes),
+              Effect.map((rows) => new Map(rows.map((r) => [r.utr, r.code]))),
+              Effect.orDie
+            ),
       findByCode: (tenantId, code) =>
         findByCode({ tenantId, code }).pipe(Effect.map(Option.map(contactFromRow)), Effect.orDie),
       findByCodeForUpdate: (tenantId, code) =>

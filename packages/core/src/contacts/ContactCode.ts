@@ -37,14 +37,23 @@ export const generateContactCode = (name: string, isTaken: (code: string) => boo
 }
 
 /**
+ * The suffixed codes {@link generateContactCode} may try for `base`, as forms: `prefix`
+ * followed by exactly `digits` digits (ACMEBUI + 1 digit, ACMEBU + 2 digits, ...).
+ */
+export const contactCodeCandidateForms = (
+  base: string
+): ReadonlyArray<{ readonly prefix: string; readonly digits: number }> =>
+  Array.from({ length: maxContactCodeLength - 1 }, (_, i) => ({
+    prefix: base.slice(0, maxContactCodeLength - (i + 1)),
+    digits: i + 1
+  }))
+
+/**
  * A regular expression, read alike by JavaScript and PostgreSQL, matching every code that
  * {@link generateContactCode} may try for `base`: the codes a store must count as taken.
  */
 export const contactCodeCandidatePattern = (base: string): string => {
-  const suffixed = Array.from(
-    { length: maxContactCodeLength - 1 },
-    (_, i) => `${base.slice(0, maxContactCodeLength - (i + 1))}[0-9]{${i + 1}}`
-  )
+  const suffixed = contactCodeCandidateForms(base).map(({ digits, prefix }) => `${prefix}[0-9]{${digits}}`)
   return `^(${[base, ...suffixed].join("|")})$`
 }
 

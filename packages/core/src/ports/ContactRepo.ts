@@ -18,8 +18,20 @@ export class ContactRepo extends Context.Tag("core/ContactRepo")<
      * `contactCodeCandidatePattern(base)`.
      */
     readonly issuedCodes: (tenantId: TenantId, base: string) => Effect.Effect<ReadonlySet<string>>
+    /** The codes ever issued in the tenant that match `contactCodeCandidatePattern` of any of `bases`. */
+    readonly issuedCodesAmong: (tenantId: TenantId, bases: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
     /** Issues the contact's code for good; fails with DuplicateKey "code" when it was ever issued in the tenant. */
     readonly insert: (contact: Contact) => Effect.Effect<void, DuplicateKey>
+    /**
+     * Inserts every contact, issuing each one's code, or none of them: DuplicateKey "code" when
+     * any code was ever issued in its tenant (or appears twice).
+     */
+    readonly insertAll: (contacts: ReadonlyArray<Contact>) => Effect.Effect<void, DuplicateKey>
+    /**
+     * Which of `utrs` (10 digits) some contact of the tenant has on record, with or without the
+     * subcontractor role: UTR → that contact's code (the first by code when several share it).
+     */
+    readonly codesByUtr: (tenantId: TenantId, utrs: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string>>
     /** `code` is upper case. */
     readonly findByCode: (tenantId: TenantId, code: string) => Effect.Effect<Option.Option<Contact>>
     /**

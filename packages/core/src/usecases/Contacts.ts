@@ -1,19 +1,23 @@
-import { Effect, Option, Schema } from "effect"
-import { CisDetails, emptySoleTrader } from "../cis/CisDetails.js"
-import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
-import { Contact, defaultSupplierSettings, notVerified, SupplierSettings } from "../contacts/Contact.js"
+import { Effect, Option } from "effect"
+import { Contact, notVerified } from "../contacts/Contact.js"
 import {
   contactCodeBase,
   generateContactCode,
   isContactCodeShape,
   normaliseContactCode
 } from "../contacts/ContactCode.js"
-import type { ContactReplacement, NewContact, SupplierSettingsInput } from "../contacts/ContactInput.js"
+import {
+  contactEvent as event,
+  creationEvents,
+  draftContact,
+  text,
+  toCisDetails,
+  toEmail,
+  toSupplierSettings
+} from "../contacts/ContactDraft.js"
+import type { ContactReplacement, NewContact } from "../contacts/ContactInput.js"
 import { type ContactListRequest, contactQuery } from "../contacts/ContactQuery.js"
-import { contactJson } from "../contacts/ContactView.js"
-import { Email } from "../Email.js"
 import { Conflict, type FieldErrors, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
-import type { NewEvent } from "../Event.js"
 import { ContactId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactActivity } from "../ports/ContactActivity.js"
@@ -37,16 +41,6 @@ export interface ContactListPage {
 /** Two racing creates can pick the same code; the loser picks again, this many times at most. */
 const CODE_ATTEMPTS = 5
 
-const toCisDetails = (plain: PlainCisDetails) => Schema.decodeUnknownSync(CisDetails)(plain)
-
-const toSupplierSettings = (input: SupplierSettingsInput) =>
-  new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null })
-
-/** An absent or blank optional string is no value. */
-const text = (value: string | null | undefined) => (value ? value : null)
-
-const toEmail = (value: string | null | undefined) => (value ? Email.make(value) : null)
-
 const subcontractorMustSupply = (roles: { readonly isSupplier: boolean; readonly isCisSubcontractor: boolean }) =>
   roles.isCisSubcontractor && !roles.isSupplier
     ? { isSupplier: ["A CIS subcontractor is always also a supplier: set isSupplier to true"] }
@@ -56,8 +50,6 @@ const refuseIfAny = (errors: FieldErrors): Effect.Effect<void, ValidationFailed>
   Object.keys(errors).length === 0
     ? Effect.void
     : Effect.fail(new ValidationFailed({ detail: describeFieldErrors(errors), errors }))
-
-const event = (type: NewEvent["type"], contact: Contact): NewEvent => ({ type, data: contactJson(contact) })
 
 export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
   effect: Effect.gen(function* () {
@@ -116,41 +108,19 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
     ): Effect.Effect<Contact, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        const isSupplier = input.isSupplier ?? false
-        const isCisSubcontractor = input.isCisSubcontractor ?? false
-        yield* refuseIfAny(subcontractorMustSupply({ isSupplier, isCisSubcontractor }))
-        const vatRegistered = input.vatRegistered ?? false
-        const now = yield* clock.now
-        const draft = new Contact({
+        yield* refuseIfAny(
+          subcontractorMustSupply({
+            isSupplier: input.isSupplier ?? false,
+            isCisSubcontractor: input.isCisSubcontractor ?? false
+          })
+        )
+        const draft = draftContact(input, {
           id: ContactId.make(yield* ids.uuid),
           tenantId: tenant.id,
-          code: "", // issued in the transaction
-          name: input.name,
-          email: toEmail(input.email),
-          externalId: text(input.externalId),
-          isCustomer: input.isCustomer ?? false,
-          isSupplier,
-          isCisSubcontractor,
-          vatRegistered,
-          vatNumber: text(input.vatNumber),
-          lastSdcDate: input.lastSdcDate ?? null,
-          cisDetails: !isCisSubcontractor ? null : input.cisDetails ? toCisDetails(input.cisDetails) : emptySoleTrader,
-          verification: isCisSubcontractor ? notVerified : null,
-          supplierSettings: !isSupplier
-            ? null
-            : input.supplierSettings
-              ? toSupplierSettings(input.supplierSettings)
-              : defaultSupplierSettings(vatRegistered),
-          createdAt: now,
-          updatedAt: now
+          now: yield* clock.now
         })
         return yield* transaction(
-          Effect.tap(insertWithNewCode(draft), (contact) =>
-            outbox.record(tenant.id, [
-              event("contact.created", contact),
-              ...(isCisSubcontractor ? [event("subcontractor.created", contact)] : [])
-            ])
-          )
+          Effect.tap(insertWithNewCode(draft), (contact) => outbox.record(tenant.id, creationEvents(contact)))
         )
       }).pipe(Effect.withSpan("Contacts.create"))
 

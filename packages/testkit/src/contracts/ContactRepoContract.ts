@@ -12,10 +12,10 @@ import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
 type ContactFields = Omit<ConstructorParameters<typeof Contact>[0], "id" | "tenantId">
 
-const identity = (fields: Record<string, string>) =>
+export const identity = (fields: Record<string, string>) =>
   Schema.decodeUnknownSync(CisDetails)({ type: "SoleTrader", ...fields })
 
-const newContact = (tenant: Tenant, fields: Partial<ContactFields> & Pick<ContactFields, "code">) =>
+export const newContact = (tenant: Tenant, fields: Partial<ContactFields> & Pick<ContactFields, "code">) =>
   Effect.map(
     fresh,
     ({ id }) =>
@@ -40,10 +40,10 @@ const newContact = (tenant: Tenant, fields: Partial<ContactFields> & Pick<Contac
       })
   )
 
-const inserted = (tenant: Tenant, fields: Partial<ContactFields> & Pick<ContactFields, "code">) =>
+export const inserted = (tenant: Tenant, fields: Partial<ContactFields> & Pick<ContactFields, "code">) =>
   Effect.tap(newContact(tenant, fields), (contact) => Effect.flatMap(ContactRepo, (repo) => repo.insert(contact)))
 
-const subcontractorFields = (cisDetails: CisDetails, verification: Verification = notVerified) => ({
+export const subcontractorFields = (cisDetails: CisDetails, verification: Verification = notVerified) => ({
   isSupplier: true,
   isCisSubcontractor: true,
   cisDetails,

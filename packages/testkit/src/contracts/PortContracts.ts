@@ -2,6 +2,7 @@ import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
+import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
@@ -30,5 +31,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("SalesInvoiceRepo", () => salesInvoiceRepoContract(it))
     describe("PurchaseInvoiceRepo", () => purchaseInvoiceRepoContract(it))
     describe("ContactActivity", () => contactActivityContract(it))
+    describe("ContactRepo batches", () => contactRepoBatchContract(it))
   })
 }

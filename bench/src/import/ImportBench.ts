@@ -1,0 +1,197 @@
+import { PortsLive } from "@cisbook/adapters/AppLive"
+import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import type { Email } from "@cisbook/core/Email"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { HttpAppLive } from "@cisbook/http/HttpAppLive"
+import { largeImportCsv } from "@cisbook/testkit/ImportFixtures"
+import { PGlite } from "@electric-sql/pglite"
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { createPgConfig } from "@electric-sql/pglite/node-postgres"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { execFile } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import { createServer } from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import * as v8 from "node:v8"
+import * as vm from "node:vm"
+import pg from "pg"
+
+const MiB = 1024 * 1024
+const ROWS = Number(process.env["BENCH_ROWS"] ?? 10_000)
+const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+interface Database {
+  readonly label: string
+  readonly pool: pg.Pool
+  readonly close: () => Promise<void>
+}
+
+const postgres = async (): Promise<Database> => {
+  const name = `cisbook_bench_${randomBytes(4).toString("hex")}`
+  const admin = new pg.Client({ connectionString: ADMIN_URL })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
+  pool.on("error", () => undefined)
+  return {
+    label: "PostgreSQL 15",
+    pool,
+    close: async () => {
+      await pool.end()
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
+      await admin.end()
+    }
+  }
+}
+
+const pglite = async (): Promise<Database> => {
+  const db = await PGlite.create("memory://", { extensions: { pg_trgm, btree_gin } })
+  const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
+  return {
+    label: "PGlite (embedded)",
+    pool,
+    close: async () => {
+      await pool.end()
+      await db.close()
+    }
+  }
+}
+
+// The heap a run leaves behind is read after a full collection, which needs gc() exposed.
+v8.setFlagsFromString("--expose-gc")
+const collectGarbage = vm.runInNewContext("gc") as () => void
+
+const heapAfterCollection = () => {
+  collectGarbage()
+  return process.memoryUsage().heapUsed
+}
+
+/**
+ * How the memory of this process (the server) grows while `run` runs: the highest resident set
+ * size seen (sampled every 10 ms) less the size before, and the heap still in use after a full
+ * collection less the heap in use before (what the run kept).
+ */
+const memoryGrowth = async <A>(
+  run: () => Promise<A>
+): Promise<{ readonly result: A; readonly rssMiB: number; readonly retainedMiB: number }> => {
+  const heapBefore = heapAfterCollection()
+  const before = process.memoryUsage.rss()
+  let peak = before
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, 10)
+  try {
+    const result = await run()
+    peak = Math.max(peak, process.memoryUsage.rss())
+    return { result, rssMiB: (peak - before) / MiB, retainedMiB: (heapAfterCollection() - heapBefore) / MiB }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+const runClient = promisify(execFile)
+const clientScript = fileURLToPath(new URL("./ImportClient.ts", import.meta.url))
+
+export interface ImportRow {
+  readonly database: string
+  readonly rows: number
+  readonly analyseSeconds: number
+  readonly importSeconds: number
+  readonly totalSeconds: number
+  readonly rssMiB: number
+  readonly retainedMiB: number
+}
+
+const measure = (database: Database, rows: number) =>
+  Effect.gen(function* () {
+    yield* migrate
+    const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
+    yield* (yield* Tenants).create(owner, { code: TenantCode.make("bench-import"), name: "Bench", email: null })
+    const { key } = yield* (yield* ApiKeys).issue(owner, "bench")
+    const server = yield* HttpServer.HttpServer
+    const port = server.address._tag === "TcpAddress" ? server.address.port : 0
+    const base = `http://127.0.0.1:${port}/tenants/bench-import/contacts/import`
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cisbook-bench-import-"))
+    const csvPath = path.join(dir, "bench.csv")
+    fs.writeFileSync(csvPath, largeImportCsv(rows))
+    return yield* Effect.promise(async () => {
+      const { result, retainedMiB, rssMiB } = await memoryGrowth(async () => {
+        const { stdout } = await runClient(process.execPath, [
+          "--import",
+          "tsx",
+          clientScript,
+          base,
+          key,
+          csvPath,
+          String(rows)
+        ])
+        return JSON.parse(stdout) as { readonly analyse: number; readonly import: number }
+      })
+      fs.rmSync(dir, { recursive: true })
+      return {
+        database: database.label,
+        rows,
+        analyseSeconds: result.analyse,
+        importSeconds: result.import,
+        totalSeconds: result.analyse + result.import,
+        rssMiB,
+        retainedMiB
+      } satisfies ImportRow
+    })
+  })
+
+const run = (database: Database, rows: number) => {
+  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const App = HttpAppLive.pipe(
+    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(Sql)
+  )
+  return measure(database, rows).pipe(
+    Effect.provide(App),
+    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+    Effect.ensuring(Effect.promise(() => database.close()))
+  )
+}
+
+const table = (rows: ReadonlyArray<ImportRow>) =>
+  [
+    "| database | rows | analyse s | import s | total s | peak RSS growth MiB | heap kept MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.database} | ${r.rows} | ${r.analyseSeconds.toFixed(2)} | ${r.importSeconds.toFixed(2)} | ${r.totalSeconds.toFixed(2)} | ${r.rssMiB.toFixed(0)} | ${r.retainedMiB.toFixed(1)} |`
+    )
+  ].join("\n")
+
+export const main = async () => {
+  const databases = { postgres, pglite }
+  const chosen = (process.env["BENCH_DATABASES"] ?? "postgres,pglite").split(",") as Array<keyof typeof databases>
+  const sizes = (process.env["BENCH_SIZES"] ?? `1000,${ROWS}`).split(",").map(Number)
+  const results: Array<ImportRow> = []
+  for (const name of chosen) {
+    for (const rows of sizes) {
+      const result = await Effect.runPromise(run(await databases[name](), rows))
+      console.error(table([result]).split("\n")[2])
+      results.push(result)
+    }
+  }
+  console.log(
+    `\nContact import over HTTP (client in its own process): analyse, then import every row into a fresh tenant of a fresh database\n\n${table(results)}\n\nPeak RSS of the server process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`
+  )
+}

@@ -1,0 +1,110 @@
+import { Schema } from "effect"
+import { CisDetails, emptySoleTrader } from "../cis/CisDetails.js"
+import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
+import { Email } from "../Email.js"
+import type { NewEvent } from "../Event.js"
+import type { ContactId, TenantId } from "../Ids.js"
+import {
+  Contact,
+  defaultSupplierSettings,
+  notVerified,
+  SupplierSettings,
+  type VatRate,
+  type Verification
+} from "./Contact.js"
+import { contactJson } from "./ContactView.js"
+
+/**
+ * The members of a new contact, checked already: a create request, or a row of an import file.
+ * Omitted and null mean the same.
+ */
+export interface ContactDraftInput {
+  readonly name: string
+  readonly email?: string | null | undefined
+  readonly externalId?: string | null | undefined
+  readonly isCustomer?: boolean | null | undefined
+  readonly isSupplier?: boolean | null | undefined
+  readonly isCisSubcontractor?: boolean | null | undefined
+  readonly vatRegistered?: boolean | null | undefined
+  readonly vatNumber?: string | null | undefined
+  readonly lastSdcDate?: string | null | undefined
+  readonly cisDetails?: PlainCisDetails | null | undefined
+  readonly supplierSettings?: SupplierSettingsValues | null | undefined
+}
+
+export interface SupplierSettingsValues {
+  readonly defaultVatRate: VatRate
+  readonly paymentTermsDays?: number | null | undefined
+}
+
+export const toCisDetails = (plain: PlainCisDetails) => Schema.decodeUnknownSync(CisDetails)(plain)
+
+export const toSupplierSettings = (input: SupplierSettingsValues) =>
+  new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null })
+
+/** An absent or blank optional string is no value. */
+export const text = (value: string | null | undefined) => (value ? value : null)
+
+export const toEmail = (value: string | null | undefined) => (value ? Email.make(value) : null)
+
+/**
+ * A new contact as the create rules make it: flags default to false, a CIS subcontractor
+ * without CIS details gets an empty SoleTrader identity and starts NotVerified (unless it comes
+ * with a verification), a supplier without settings gets the VAT rate its VAT-registered flag
+ * implies. Its code is blank until one is issued.
+ */
+export const draftContact = (
+  input: ContactDraftInput,
+  fields: {
+    readonly id: ContactId
+    readonly tenantId: TenantId
+    readonly now: Date
+    readonly verification?: Verification
+  }
+): Contact => {
+  const isSupplier = input.isSupplier ?? false
+  const isCisSubcontractor = input.isCisSubcontractor ?? false
+  const vatRegistered = input.vatRegistered ?? false
+  // The input was checked on its way in and the CIS identity is decoded again below, so the
+  // class need not validate every member once more (a hot path: an import makes 10,000).
+  return new Contact(
+    {
+      id: fields.id,
+      tenantId: fields.tenantId,
+      code: "",
+      name: input.name,
+      email: toEmail(input.email),
+      externalId: text(input.externalId),
+      isCustomer: input.isCustomer ?? false,
+      isSupplier,
+      isCisSubcontractor,
+      vatRegistered,
+      vatNumber: text(input.vatNumber),
+      lastSdcDate: input.lastSdcDate ?? null,
+      cisDetails: !isCisSubcontractor ? null : input.cisDetails ? toCisDetails(input.cisDetails) : emptySoleTrader,
+      verification: isCisSubcontractor ? (fields.verification ?? notVerified) : null,
+      supplierSettings: !isSupplier
+        ? null
+        : input.supplierSettings
+          ? toSupplierSettings(input.supplierSettings)
+          : defaultSupplierSettings(vatRegistered),
+      createdAt: fields.now,
+      updatedAt: fields.now
+    },
+    true
+  )
+}
+
+export const contactEvent = (type: NewEvent["type"], contact: Contact): NewEvent => ({
+  type,
+  data: contactJson(contact)
+})
+
+/** What creating a contact records: contact.created, and subcontractor.created for a CIS subcontractor. */
+export const creationEvents = (contact: Contact): ReadonlyArray<NewEvent> => {
+  const data = contactJson(contact)
+  return [
+    { type: "contact.created", data },
+    ...(contact.isCisSubcontractor ? [{ type: "subcontractor.created" as const, data }] : [])
+  ]
+}

@@ -1,0 +1,103 @@
+import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { identity, inserted, newContact, subcontractorFields } from "./ContactRepoContract.js"
+import { type ContractIt, storedTenant } from "./Fixtures.js"
+
+/** What an import needs of the contact store: codes, inserts and duplicate look-ups in batches. */
+export const contactRepoBatchContract = (it: ContractIt) => {
+  it.effect("tells which candidate codes of any of several bases were ever issued in the tenant", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const tenant = yield* storedTenant
+      const codes = [
+        "ACMEBUIL",
+        "ACMEBUI2",
+        "ACMEBU10",
+        "ACMEBUIX",
+        "ACMEBU1",
+        "ACME",
+        "ACM12345",
+        "ACME1X",
+        "A1234567"
+      ]
+      for (const code of [...codes, "BCMEBUI3", "SMITHJ", "SMITHJ9", "SMITH12"]) yield* inserted(tenant, { code })
+      const gone = yield* inserted(tenant, { code: "ACMEBUI3" })
+      yield* repo.remove(tenant.id, gone.id)
+      const other = yield* storedTenant
+      yield* inserted(other, { code: "ACMEBUI4" })
+      yield* inserted(other, { code: "SMITHJ2" })
+      const among = (...bases: ReadonlyArray<string>) =>
+        Effect.map(repo.issuedCodesAmong(tenant.id, bases), (found) => [...found].sort())
+      expect(yield* among("ACMEBUIL")).toEqual(["A1234567", "ACM12345", "ACMEBU10", "ACMEBUI2", "ACMEBUI3", "ACMEBUIL"])
+      expect(yield* among("ACME")).toEqual(["A1234567", "ACM12345", "ACME"])
+      expect(yield* among("SMITHJ")).toEqual(["SMITHJ", "SMITHJ9"])
+      expect(yield* among("ACMEBUIL", "ACME", "SMITHJ", "ZED")).toEqual([
+        "A1234567",
+        "ACM12345",
+        "ACME",
+        "ACMEBU10",
+        "ACMEBUI2",
+        "ACMEBUI3",
+        "ACMEBUIL",
+        "SMITHJ",
+        "SMITHJ9"
+      ])
+      // The same answer as asking base by base.
+      for (const base of ["ACMEBUIL", "ACME", "SMITHJ", "SMITH", "ZED"]) {
+        expect(yield* among(base)).toEqual([...(yield* repo.issuedCodes(tenant.id, base))].sort())
+      }
+      expect(yield* among()).toEqual([])
+    })
+  )
+
+  it.effect("inserts a batch whole, or none of it when a code was ever issued in the tenant or repeats", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      yield* inserted(other, { code: "BATCH1" })
+      const batch = yield* Effect.all(
+        ["BATCH1", "BATCH2", "BATCH3"].map((code) =>
+          newContact(tenant, { code, name: `Batch ${code}`, ...subcontractorFields(identity({ utr: "2234567890" })) })
+        )
+      )
+      yield* repo.insertAll(batch)
+      for (const contact of batch) expect(yield* repo.findByCode(tenant.id, contact.code)).toEqual(Option.some(contact))
+
+      const fresh = yield* newContact(tenant, { code: "BATCH4" })
+      const clash = yield* newContact(tenant, { code: "BATCH2", name: "Clash" })
+      expect(yield* Effect.flip(repo.insertAll([fresh, clash]))).toMatchObject({ _tag: "DuplicateKey", key: "code" })
+      expect(yield* repo.findByCode(tenant.id, "BATCH4")).toEqual(Option.none())
+
+      const twice = yield* Effect.all([newContact(tenant, { code: "TWICE" }), newContact(tenant, { code: "TWICE" })])
+      expect(yield* Effect.flip(repo.insertAll(twice))).toMatchObject({ _tag: "DuplicateKey", key: "code" })
+      expect(yield* repo.findByCode(tenant.id, "TWICE")).toEqual(Option.none())
+
+      yield* repo.insertAll([])
+      // After a refused batch the codes it held are still free.
+      yield* repo.insertAll([fresh])
+      expect(yield* repo.findByCode(tenant.id, "BATCH4")).toEqual(Option.some(fresh))
+    })
+  )
+
+  it.effect("finds the tenant's contacts that have a UTR on record, the first by code for each", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      yield* inserted(tenant, { code: "SUB2", ...subcontractorFields(identity({ utr: "2234567890" })) })
+      yield* inserted(tenant, { code: "SUB1", ...subcontractorFields(identity({ utr: "2234567890" })) })
+      // No longer a subcontractor, but its identity is on record.
+      yield* inserted(tenant, { code: "FORMER", cisDetails: identity({ utr: "1097172564" }) })
+      yield* inserted(tenant, { code: "NOUTR", ...subcontractorFields(identity({ niNumber: "AB123456C" })) })
+      yield* inserted(other, { code: "THEIRS", ...subcontractorFields(identity({ utr: "1123456789" })) })
+      const codes = yield* repo.codesByUtr(tenant.id, ["2234567890", "1097172564", "1123456789", "1111111111"])
+      expect(Object.fromEntries(codes)).toEqual({ "2234567890": "SUB1", "1097172564": "FORMER" })
+      expect(yield* repo.codesByUtr(tenant.id, [])).toEqual(new Map())
+      expect(Object.fromEntries(yield* repo.codesByUtr(other.id, ["2234567890", "1123456789"]))).toEqual({
+        "1123456789": "THEIRS"
+      })
+    })
+  )
+}
