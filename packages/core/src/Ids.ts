@@ -18,3 +18,9 @@ export const ContactId = Uuid.pipe(Schema.brand("ContactId"))
 export type ContactId = typeof ContactId.Type
 
 export const isUuid = Schema.is(Uuid)
+
+export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
+export type WebhookId = typeof WebhookId.Type
+
+export const DeliveryId = Uuid.pipe(Schema.brand("DeliveryId"))
+export type DeliveryId = typeof DeliveryId.Type

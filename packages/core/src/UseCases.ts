@@ -5,9 +5,18 @@ import { Contacts } from "./usecases/Contacts.js"
 import { Tenants } from "./usecases/Tenants.js"
 import { TenantSettings } from "./usecases/TenantSettings.js"
 import { Users } from "./usecases/Users.js"
+import { WebhookDeliveries } from "./usecases/WebhookDeliveries.js"
+import { WebhookDispatch } from "./usecases/WebhookDispatch.js"
+import { Webhooks } from "./usecases/Webhooks.js"
 
 /** Every use case, over whichever ports the composition root provides. */
-export const UseCasesLive = Layer.mergeAll(TenantSettings.Default, Contacts.Default).pipe(
+export const UseCasesLive = Layer.mergeAll(
+  TenantSettings.Default,
+  Contacts.Default,
+  Webhooks.Default,
+  WebhookDeliveries.Default,
+  WebhookDispatch.Default
+).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),
   Layer.provideMerge(Users.Default)

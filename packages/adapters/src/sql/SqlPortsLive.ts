@@ -2,11 +2,13 @@ import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
+import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
 import { TenantSettingsRepoSql } from "./TenantSettingsRepoSql.js"
 import { TransactorSql } from "./TransactorSql.js"
 import { UserRepoSql } from "./UserRepoSql.js"
+import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
 export const SqlPortsLive = Layer.mergeAll(
@@ -17,5 +19,7 @@ export const SqlPortsLive = Layer.mergeAll(
   EventOutboxSql,
   TenantSettingsRepoSql,
   ContactRepoSql,
-  ContactActivitySql
+  ContactActivitySql,
+  WebhookRepoSql,
+  DeliveryRepoSql
 )

@@ -2,12 +2,14 @@ import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
+import { deliveryRepoContract } from "./DeliveryRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
 import { tenantSettingsRepoContract } from "./TenantSettingsRepoContract.js"
 import { transactorContract } from "./TransactorContract.js"
 import { userRepoContract } from "./UserRepoContract.js"
+import { webhookRepoContract } from "./WebhookRepoContract.js"
 
 /**
  * Registers every port contract against one implementation of the ports. The layer is built
@@ -24,5 +26,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("EventOutbox", () => eventOutboxContract(it))
     describe("TenantSettingsRepo", () => tenantSettingsRepoContract(it))
     describe("ContactRepo", () => contactRepoContract(it))
+    describe("WebhookRepo", () => webhookRepoContract(it))
+    describe("DeliveryRepo", () => deliveryRepoContract(it))
   })
 }
