@@ -7,10 +7,11 @@ import { MeHandlers } from "./handlers/MeHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
+import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
-  Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers, SettingsHandlers, ContactsHandlers]),
+  Layer.provide([SystemHandlers, MeHandlers, TenantsHandlers, SettingsHandlers, ContactsHandlers, WebhooksHandlers]),
   Layer.provide(AuthenticateLive)
 )
 

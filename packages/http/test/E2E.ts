@@ -2,17 +2,22 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
+import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
 import type { UserRepo } from "@cisbook/core/ports/UserRepo"
+import type { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
+import type { WebhookSender } from "@cisbook/core/ports/WebhookSender"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
@@ -35,6 +40,10 @@ export type Ports =
   | EventOutbox
   | ContactRepo
   | ContactActivity
+  | WebhookRepo
+  | DeliveryRepo
+  | DestinationGuard
+  | WebhookSender
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -47,8 +56,17 @@ const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
 
-/** The real driven side over a throwaway database (PGlite, or PostgreSQL when CISBOOK_TEST_DATABASE_URL is set). */
-export const SqlTestPorts = SqlPortsLive.pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
+/**
+ * The real driven side over a throwaway database (PGlite, or PostgreSQL when
+ * CISBOOK_TEST_DATABASE_URL is set); webhooks may go to private addresses only if told.
+ */
+export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
+  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks)).pipe(
+    Layer.provideMerge(SystemLive),
+    Layer.provide(EphemeralDatabase)
+  )
+
+export const SqlTestPorts = sqlTestPorts()
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { type Forbidden, NotFound, Refused, type ValidationFailed } from "../Errors.js"
+import { NotFound, Refused, type ValidationFailed } from "../Errors.js"
 import { DeliveryId, isUuid, WebhookId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { type DeliveryPage, DeliveryRepo } from "../ports/DeliveryRepo.js"
@@ -24,8 +24,12 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
     const clock = yield* Clock
 
     /** As for webhooks, a caller who is not a member is told 404. */
-    const tenantFor = (user: User, code: string) =>
-      Effect.map(tenants.access(user, code, "NotFound"), ({ tenant }) => tenant)
+    const tenantFor = (user: User, code: string): Effect.Effect<Tenant, NotFound> =>
+      tenants.access(user, code, "NotFound").pipe(
+        Effect.map(({ tenant }) => tenant),
+        // With the NotFound denial there is no Forbidden.
+        Effect.catchTag("Forbidden", Effect.die)
+      )
 
     const find = (tenant: Tenant, id: string): Effect.Effect<DeliveryDetail, NotFound> => {
       const notFound = new NotFound({ detail: `There is no webhook delivery with the id ${id} in ${tenant.code}.` })
@@ -48,7 +52,7 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
       code: string,
       webhookId: string,
       request: DeliveryListRequest
-    ): Effect.Effect<DeliveryListPage, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<DeliveryListPage, NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const tenant = yield* tenantFor(user, code)
         const notFound = new NotFound({ detail: `There is no webhook with the id ${webhookId} in ${tenant.code}.` })
@@ -58,7 +62,7 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
         return yield* page(tenant, webhook.value.id, request)
       }).pipe(Effect.withSpan("WebhookDeliveries.list"))
 
-    const get = (user: User, code: string, id: string): Effect.Effect<DeliveryDetail, Forbidden | NotFound> =>
+    const get = (user: User, code: string, id: string): Effect.Effect<DeliveryDetail, NotFound> =>
       Effect.flatMap(tenantFor(user, code), (tenant) => find(tenant, id))
 
     /**

@@ -1,5 +1,5 @@
 import { Effect, Option, Redacted } from "effect"
-import { type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { isUuid, WebhookId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { Crypto } from "../ports/Crypto.js"
@@ -37,8 +37,12 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
     const crypto = yield* Crypto
 
     /** Webhook operations answer 404 to a caller who is not a member, as the specification lists no 403. */
-    const tenantFor = (user: User, code: string) =>
-      Effect.map(tenants.access(user, code, "NotFound"), ({ tenant }) => tenant)
+    const tenantFor = (user: User, code: string): Effect.Effect<Tenant, NotFound> =>
+      tenants.access(user, code, "NotFound").pipe(
+        Effect.map(({ tenant }) => tenant),
+        // With the NotFound denial there is no Forbidden.
+        Effect.catchTag("Forbidden", Effect.die)
+      )
 
     /** The tenant's webhook with the id as it came in a path. */
     const find = (tenant: Tenant, id: string): Effect.Effect<Webhook, NotFound> => {
@@ -54,10 +58,10 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
 
     const newSecret = Effect.map(crypto.randomBytes(WEBHOOK_SECRET_BYTES), formatWebhookSecret)
 
-    const list = (user: User, code: string): Effect.Effect<ReadonlyArray<Webhook>, Forbidden | NotFound> =>
+    const list = (user: User, code: string): Effect.Effect<ReadonlyArray<Webhook>, NotFound> =>
       Effect.flatMap(tenantFor(user, code), (tenant) => repo.list(tenant.id))
 
-    const get = (user: User, code: string, id: string): Effect.Effect<Webhook, Forbidden | NotFound> =>
+    const get = (user: User, code: string, id: string): Effect.Effect<Webhook, NotFound> =>
       Effect.flatMap(tenantFor(user, code), (tenant) => find(tenant, id))
 
     /** Creates a webhook after checking where its URL leads; its secret is returned here and never again. */
@@ -65,7 +69,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
       user: User,
       code: string,
       input: NewWebhook
-    ): Effect.Effect<WebhookWithSecret, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<WebhookWithSecret, NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const tenant = yield* tenantFor(user, code)
         yield* checkDestination(input.url)
@@ -88,7 +92,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
       code: string,
       id: string,
       input: WebhookReplacement
-    ): Effect.Effect<Webhook, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<Webhook, NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const existing = yield* find(yield* tenantFor(user, code), id)
         yield* checkDestination(input.url)
@@ -104,14 +108,14 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
       }).pipe(Effect.withSpan("Webhooks.replace"))
 
     /** Deletes the webhook and its deliveries. */
-    const remove = (user: User, code: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
+    const remove = (user: User, code: string, id: string): Effect.Effect<void, NotFound> =>
       Effect.gen(function* () {
         const webhook = yield* find(yield* tenantFor(user, code), id)
         yield* repo.remove(webhook.tenantId, webhook.id)
       })
 
     /** A new secret for the webhook, in force for every attempt from now on; returned here and never again. */
-    const rotateSecret = (user: User, code: string, id: string): Effect.Effect<string, Forbidden | NotFound> =>
+    const rotateSecret = (user: User, code: string, id: string): Effect.Effect<string, NotFound> =>
       Effect.gen(function* () {
         const webhook = yield* find(yield* tenantFor(user, code), id)
         const secret = yield* newSecret
