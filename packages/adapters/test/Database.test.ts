@@ -38,7 +38,8 @@ describe("embedded database", () => {
       expect(yield* Effect.provide(migrate, database)).toEqual([
         [1, "foundation"],
         [2, "events_and_settings"],
-        [3, "contacts"]
+        [3, "contacts"],
+        [4, "webhooks"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

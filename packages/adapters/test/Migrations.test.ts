@@ -12,7 +12,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
       expect([...first, ...second]).toEqual([
         [1, "foundation"],
         [2, "events_and_settings"],
-        [3, "contacts"]
+        [3, "contacts"],
+        [4, "webhooks"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -28,7 +29,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "memberships",
         "tenant_settings",
         "tenants",
-        "users"
+        "users",
+        "webhook_deliveries",
+        "webhook_delivery_attempts",
+        "webhooks"
       ])
       const [trgm] = yield* sql<{
         similarity: number

@@ -75,7 +75,8 @@ describe("cisbook admin CLI", () => {
       expect(succeeded(yield* cli("db", "migrate"))).toEqual([
         "Applied 1_foundation",
         "Applied 2_events_and_settings",
-        "Applied 3_contacts"
+        "Applied 3_contacts",
+        "Applied 4_webhooks"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
