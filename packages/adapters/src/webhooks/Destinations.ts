@@ -16,14 +16,14 @@ export interface Destination {
 const LOOKUP_TIMEOUT = Duration.seconds(5)
 
 const names: Readonly<Record<string, string>> = {
-  loopback: "loopback",
-  private: "private (RFC 1918)",
-  linkLocal: "link-local",
-  carrierGradeNat: "carrier-grade NAT",
-  uniqueLocal: "IPv6 unique local",
-  unspecified: "unspecified",
-  multicast: "multicast",
-  broadcast: "broadcast"
+  loopback: "a loopback",
+  private: "a private (RFC 1918)",
+  linkLocal: "a link-local",
+  carrierGradeNat: "a carrier-grade NAT",
+  uniqueLocal: "an IPv6 unique local",
+  unspecified: "an unspecified",
+  multicast: "a multicast",
+  broadcast: "a broadcast"
 }
 
 /**
@@ -34,7 +34,7 @@ export const addressRefusal = (address: string): string | undefined => {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`
   const range = ipaddr.process(address).range()
   if (range === "unicast") return undefined
-  return `${address} is a ${names[range] ?? `reserved (${range})`} address`
+  return `${address} is ${names[range] ?? `a reserved (${range})`} address`
 }
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1")

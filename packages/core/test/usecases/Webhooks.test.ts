@@ -128,7 +128,7 @@ describe("Webhooks", () => {
           webhooks.get(owner, TENANT, "not-a-uuid"),
           webhooks.get(owner, TENANT, "00000000-0000-4000-8000-00000000ffff"),
           webhooks.rotateSecret(stranger, "other-co", hook.id)
-        ]) {
+        ] as Array<Effect.Effect<unknown, NotFound | Refused>>) {
           expect(yield* Effect.flip(attempt)).toBeInstanceOf(NotFound)
         }
       }).pipe(Effect.provide(testApp()))
