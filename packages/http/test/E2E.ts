@@ -23,6 +23,7 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
@@ -92,3 +93,19 @@ export const signUp = (name = "user") =>
 
 let tenantCounter = 0
 export const uniqueTenantCode = (stem = "t") => `${stem}-${process.pid}-${Date.now().toString(36)}-${++tenantCounter}`
+
+/** A request as a client in another language would send it, and the status, content type and JSON body it gets. */
+export const raw = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string, body?: unknown) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) => {
+    const base = HttpClientRequest.make(method)(url)
+    const authed = key === undefined ? base : HttpClientRequest.setHeader(base, "x-api-key", key)
+    return http.execute(body === undefined ? authed : HttpClientRequest.bodyUnsafeJson(authed, body))
+  }).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text) => ({
+        status: response.status,
+        contentType: response.headers["content-type"] ?? "",
+        body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>)
+      }))
+    )
+  )
