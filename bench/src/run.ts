@@ -1,7 +1,8 @@
 export {}
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
-  contacts: () => import("./contacts/ContactsBench.js").then((m) => m.main())
+  contacts: () => import("./contacts/ContactsBench.js").then((m) => m.main()),
+  webhooks: () => import("./webhooks/WebhooksBench.js").then((m) => m.main())
 }
 
 const name = process.argv[2]

@@ -49,6 +49,23 @@ const ClaimedRow = Schema.Struct({
 })
 const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
 
+/** An attempt and the schedule it leaves, as a row of the record statement (snake_case, as jsonb_to_recordset reads it). */
+const attemptRow = (r: RecordedAttempt) => ({
+  tenant_id: r.tenantId,
+  id: r.id,
+  lease_token: r.leaseToken,
+  status: r.schedule.status,
+  attempts: r.schedule.attempts,
+  automatic_attempts: r.schedule.automaticAttempts,
+  next_attempt_at: r.schedule.nextAttemptAt,
+  retry_requested_at: r.schedule.retryRequestedAt,
+  at: r.attempt.at,
+  response_status: r.attempt.responseStatus,
+  response_body: r.attempt.responseBody,
+  duration_ms: r.attempt.durationMs,
+  error: r.attempt.error
+})
+
 /** A delivery as the API shows it: its latest attempt's answer, and when it is due next. */
 const deliveryView = `
   SELECT d.id, d.tenant_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempts, d.created_at,
@@ -84,24 +101,32 @@ export const DeliveryRepoSql = Layer.effect(
     })
     const toDelivery = (row: typeof DeliveryRow.Type) => new WebhookDelivery(row, true)
 
-    const recordOne = (r: RecordedAttempt) => sql`
-      WITH updated AS (
-        UPDATE webhook_deliveries SET
-          status = ${r.schedule.status},
-          attempts = ${r.schedule.attempts},
-          automatic_attempts = ${r.schedule.automaticAttempts},
-          next_attempt_at = ${r.schedule.nextAttemptAt},
-          retry_requested_at = ${r.schedule.retryRequestedAt},
+    // One statement for a batch: the attempts as a JSON array of rows. A delivery whose lease
+    // is no longer the attempt's is left alone, and its attempt dropped.
+    const recordAll = (attempts: ReadonlyArray<RecordedAttempt>) => sql`
+      WITH v AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts.map(attemptRow))}::jsonb) AS v(
+          tenant_id uuid, id uuid, lease_token uuid, status text, attempts integer, automatic_attempts integer,
+          next_attempt_at timestamptz, retry_requested_at timestamptz,
+          at timestamptz, response_status integer, response_body text, duration_ms integer, error text)
+      ),
+      updated AS (
+        UPDATE webhook_deliveries d SET
+          status = v.status,
+          attempts = v.attempts,
+          automatic_attempts = v.automatic_attempts,
+          next_attempt_at = v.next_attempt_at,
+          retry_requested_at = v.retry_requested_at,
           lease_token = NULL,
           leased_until = NULL
-        WHERE tenant_id = ${r.tenantId} AND id = ${r.id} AND lease_token = ${r.leaseToken}
-        RETURNING tenant_id, id, attempts
+        FROM v
+        WHERE d.tenant_id = v.tenant_id AND d.id = v.id AND d.lease_token = v.lease_token
+        RETURNING d.tenant_id, d.id
       )
       INSERT INTO webhook_delivery_attempts
         (tenant_id, delivery_id, attempt, at, response_status, response_body, duration_ms, error)
-      SELECT tenant_id, id, attempts, ${r.attempt.at}, ${r.attempt.responseStatus}, ${r.attempt.responseBody},
-        ${r.attempt.durationMs}, ${r.attempt.error}
-      FROM updated`
+      SELECT v.tenant_id, v.id, v.attempts, v.at, v.response_status, v.response_body, v.duration_ms, v.error
+      FROM updated JOIN v ON v.tenant_id = updated.tenant_id AND v.id = updated.id`
 
     return DeliveryRepo.of({
       queueFor: (tenantId, webhookId, event) =>
@@ -191,7 +216,7 @@ export const DeliveryRepoSql = Layer.effect(
             })
           )
         }).pipe(Effect.orDie),
-      record: (attempts) => Effect.forEach(attempts, recordOne, { discard: true }).pipe(Effect.orDie)
+      record: (attempts) => (attempts.length === 0 ? Effect.void : recordAll(attempts).pipe(Effect.asVoid, Effect.orDie))
     })
   })
 )

@@ -1,14 +1,20 @@
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
-import { Duration, Effect, FiberSet, Layer } from "effect"
+import type { ClaimedDelivery, RecordedAttempt } from "@cisbook/core/ports/DeliveryRepo"
+import { Duration, Effect, FiberSet, Layer, Queue } from "effect"
 import { DispatcherConfig, type DispatcherOptions } from "./WebhookConfig.js"
 
 /**
  * The dispatcher: runs while its layer lives, keeping up to `concurrency` deliveries in flight.
  * Whenever a slot is free it claims due deliveries for the free slots (SKIP LOCKED, so any
- * number of processes can run it); when fewer were due it waits `pollInterval`. Closing the
- * layer (SIGTERM) stops it at once: attempts in flight are abandoned unrecorded, and their
- * leases run out, so another dispatcher sends them again with the same webhook-id.
+ * number of processes can run it); when fewer were due it waits `pollInterval`. Finished
+ * attempts are recorded in batches, as fast as the database takes them. Closing the layer
+ * (SIGTERM) stops it at once: finished attempts are recorded, attempts in flight are abandoned
+ * unrecorded, and their leases run out, so another dispatcher sends them again with the same
+ * webhook-id.
  */
+/** The most attempts recorded in one statement. */
+const RECORD_BATCH = 200
+
 export const webhookDispatcher = (options: DispatcherOptions) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
@@ -16,17 +22,33 @@ export const webhookDispatcher = (options: DispatcherOptions) =>
       const slots = yield* Effect.makeSemaphore(options.concurrency)
       const inFlight = yield* FiberSet.make()
 
-      const deliver = (claimed: Parameters<typeof dispatch.deliver>[0]) =>
-        dispatch.deliver(claimed).pipe(
-          Effect.catchAllCause((cause) => Effect.logError("A webhook delivery could not be recorded", cause)),
+      const finished = yield* Queue.unbounded<RecordedAttempt>()
+      const record = (attempts: ReadonlyArray<RecordedAttempt>) =>
+        dispatch
+          .record(attempts)
+          .pipe(Effect.catchAllCause((cause) => Effect.logError("Webhook attempts could not be recorded", cause)))
+      yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(finished), (rest) => record([...rest])))
+      yield* Queue.takeBetween(finished, 1, RECORD_BATCH).pipe(
+        Effect.flatMap((batch) => record([...batch])),
+        Effect.forever,
+        Effect.forkScoped
+      )
+
+      const deliver = (claimed: ClaimedDelivery) =>
+        dispatch.attempt(claimed).pipe(
+          Effect.flatMap((done) => Queue.offer(finished, done)),
           Effect.ensuring(slots.release(1))
         )
 
+      // Slots are claimed for a quarter of them at least, so that a busy dispatcher claims in
+      // batches rather than one delivery per finished attempt.
+      const least = Math.max(1, Math.floor(options.concurrency / 4))
+
       /** One claim for every free slot; true when it filled them all (more may be due). */
       const round = Effect.gen(function* () {
-        const more = yield* slots.take(1)
+        const more = yield* slots.take(least)
         yield* slots.take(more)
-        const free = 1 + more
+        const free = least + more
         const claimed = yield* dispatch.claim(free, options.lease).pipe(Effect.onError(() => slots.release(free)))
         yield* slots.release(free - claimed.length)
         for (const delivery of claimed) yield* FiberSet.run(inFlight, deliver(delivery))

@@ -1,6 +1,6 @@
 import { Duration, Effect } from "effect"
 import { Clock } from "../ports/Clock.js"
-import { type ClaimedDelivery, DeliveryRepo } from "../ports/DeliveryRepo.js"
+import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "../ports/DeliveryRepo.js"
 import { WebhookSender } from "../ports/WebhookSender.js"
 import { afterAttempt } from "../webhooks/DeliverySchedule.js"
 import { DeliveryAttempt } from "../webhooks/WebhookDelivery.js"
@@ -8,7 +8,7 @@ import { webhookBody } from "../webhooks/WebhookMessage.js"
 
 /**
  * What a dispatcher does: lease due deliveries, send each, and record each attempt with the
- * schedule it leaves. A dispatcher that dies between the two leaves the lease to run out, and
+ * schedule it leaves (several at once, when they come fast). A dispatcher that dies between the two leaves the lease to run out, and
  * the delivery is sent again, with the same webhook-id (at least once).
  */
 export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/WebhookDispatch", {
@@ -23,8 +23,8 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
         repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit)
       )
 
-    /** One attempt of a leased delivery, recorded. */
-    const deliver = (claimed: ClaimedDelivery): Effect.Effect<void> =>
+    /** One attempt of a leased delivery, and the schedule it leaves, to be recorded. */
+    const attempt = (claimed: ClaimedDelivery): Effect.Effect<RecordedAttempt> =>
       Effect.gen(function* () {
         const at = yield* clock.now
         const outcome = yield* sender.send({
@@ -35,23 +35,27 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
           body: webhookBody({ type: claimed.eventType, occurredAt: claimed.occurredAt, data: claimed.eventData })
         })
         const finishedAt = yield* clock.now
-        yield* repo.record([
-          {
-            tenantId: claimed.tenantId,
-            id: claimed.id,
-            leaseToken: claimed.leaseToken,
-            attempt: new DeliveryAttempt({ at, ...outcome }),
-            schedule: afterAttempt(claimed.schedule, { at: finishedAt, responseStatus: outcome.responseStatus })
-          }
-        ])
-      }).pipe(Effect.withSpan("WebhookDispatch.deliver"))
+        return {
+          tenantId: claimed.tenantId,
+          id: claimed.id,
+          leaseToken: claimed.leaseToken,
+          attempt: new DeliveryAttempt({ at, ...outcome }),
+          schedule: afterAttempt(claimed.schedule, { at: finishedAt, responseStatus: outcome.responseStatus })
+        }
+      }).pipe(Effect.withSpan("WebhookDispatch.attempt"))
 
-    /** Claims up to `limit` due deliveries and delivers them all at once; how many there were. */
+    /** Records attempts (in one go, however many) and ends their leases. */
+    const record = (attempts: ReadonlyArray<RecordedAttempt>) =>
+      attempts.length === 0 ? Effect.void : repo.record(attempts)
+
+    /** Claims up to `limit` due deliveries, attempts them all at once, and records the attempts; how many there were. */
     const dispatchDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
-      Effect.flatMap(claim(limit, lease), (claimed) =>
-        Effect.as(Effect.forEach(claimed, deliver, { concurrency: "unbounded", discard: true }), claimed.length)
+      claim(limit, lease).pipe(
+        Effect.flatMap((claimed) => Effect.forEach(claimed, attempt, { concurrency: "unbounded" })),
+        Effect.tap(record),
+        Effect.map((attempts) => attempts.length)
       )
 
-    return { claim, deliver, dispatchDue } as const
+    return { claim, attempt, record, dispatchDue } as const
   })
 }) {}
