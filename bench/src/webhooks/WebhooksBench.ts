@@ -73,7 +73,11 @@ const pglite = async (): Promise<Database> => {
 /** The receiver in its own process, and a way to ask it what it got. */
 const startReceiver = Effect.acquireRelease(
   Effect.async<{ readonly url: string; readonly stop: () => void }>((resume) => {
-    const tsx = path.join(path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "loader.mjs")
+    const tsx = path.join(
+      path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")),
+      "dist",
+      "loader.mjs"
+    )
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "ReceiverProcess.ts")
     const child = spawn(process.execPath, ["--import", tsx, script], { stdio: ["ignore", "pipe", "inherit"] })
     child.stdout.once("data", (data: Buffer) =>
@@ -83,8 +87,7 @@ const startReceiver = Effect.acquireRelease(
   (receiver) => Effect.sync(receiver.stop)
 )
 
-const call = (url: string, init?: RequestInit) =>
-  Effect.promise(() => fetch(url, init).then((r) => r.text()))
+const call = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
 
 interface Row {
   readonly database: string
@@ -121,13 +124,18 @@ const measure = (database: Database) =>
     )
     let sendSeconds = 0
     for (;;) {
-      const stats = JSON.parse(yield* call(`${receiver.url}/stats`)) as { received: number; rejected: number; unique: number }
+      const stats = JSON.parse(yield* call(`${receiver.url}/stats`)) as {
+        received: number
+        rejected: number
+        unique: number
+      }
       if (stats.rejected > 0) return yield* Effect.die(`${stats.rejected} signatures did not verify`)
       if (sendSeconds === 0 && stats.received >= EVENTS) sendSeconds = (performance.now() - started) / 1000
       const [{ n } = { n: 0 }] = yield* sql<{ n: number }>`
         SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'Succeeded'`
       if (n >= EVENTS) {
-        if (stats.unique !== EVENTS) return yield* Effect.die(`${stats.unique} distinct webhook-ids for ${EVENTS} events`)
+        if (stats.unique !== EVENTS)
+          return yield* Effect.die(`${stats.unique} distinct webhook-ids for ${EVENTS} events`)
         break
       }
       yield* Effect.sleep("50 millis")

@@ -46,14 +46,18 @@ describe("destinationOf", () => {
         DestinationRefused:
           "169.254.169.254 is not a public destination: 169.254.169.254 is a link-local address. Webhooks go to public addresses only (set WEBHOOK_ALLOW_PRIVATE_TARGETS=true for development)."
       })
-      expect(yield* destination("https://[::1]/")).toMatchObject({ DestinationRefused: expect.stringMatching(/^::1 is not/) })
+      expect(yield* destination("https://[::1]/")).toMatchObject({
+        DestinationRefused: expect.stringMatching(/^::1 is not/)
+      })
     })
   )
 
   it.effect("checks the addresses a name resolves to: localhost is loopback", () =>
     Effect.gen(function* () {
       expect(yield* destination("https://localhost:8443/hook")).toMatchObject({
-        DestinationRefused: expect.stringMatching(/^localhost is not a public destination: (127\.0\.0\.1|::1) is a loopback address/)
+        DestinationRefused: expect.stringMatching(
+          /^localhost is not a public destination: (127\.0\.0\.1|::1) is a loopback address/
+        )
       })
       expect(yield* destination("http://localhost:8443/hook", true)).toMatchObject({
         address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/)

@@ -43,6 +43,7 @@ export const deliveryDetailDto = ({ attemptLog, delivery }: DeliveryDetail) =>
   new WebhookDeliveryDetailDto({
     ...deliveryFields(delivery),
     attemptLog: attemptLog.map(
-      (a) => new DeliveryAttemptDto({ at: a.at, responseStatus: a.responseStatus, durationMs: a.durationMs, error: a.error })
+      (a) =>
+        new DeliveryAttemptDto({ at: a.at, responseStatus: a.responseStatus, durationMs: a.durationMs, error: a.error })
     )
   })

@@ -11,7 +11,10 @@ export interface EventPayload {
 
 /** What each kind of event carries: one entry per kind, so that a new kind cannot go undocumented. */
 export const eventPayloads: { readonly [Type in EventType]: EventPayload } = {
-  "test.webhook": { summary: "A test, queued by POST /tenants/{tenant}/webhooks/{webhook}/test", data: TestWebhookData },
+  "test.webhook": {
+    summary: "A test, queued by POST /tenants/{tenant}/webhooks/{webhook}/test",
+    data: TestWebhookData
+  },
   "contact.created": { summary: "A contact was created; data is the contact", data: ContactDto },
   "contact.updated": { summary: "A contact was updated; data is the contact as it is now", data: ContactDto },
   "contact.deleted": { summary: "A contact was deleted; data is the contact as it was", data: ContactDto },

@@ -136,7 +136,10 @@ export const DeliveryRepoMemory = Layer.effect(
               const done = kept.find((r) => isIt(r.tenantId, r.id)(row))
               return done ? { ...row, schedule: done.schedule, lease: null } : row
             }),
-            attempts: [...s.attempts, ...kept.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id, attempt: r.attempt }))]
+            attempts: [
+              ...s.attempts,
+              ...kept.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id, attempt: r.attempt }))
+            ]
           }
         })
     })

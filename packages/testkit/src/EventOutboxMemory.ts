@@ -43,7 +43,9 @@ export const outboxWriter = Effect.gen(function* () {
   /** Queues the event to each webhook of its tenant that `to` picks. */
   const queue = (event: RecordedEvent, to: (webhook: Webhook) => boolean) =>
     Effect.gen(function* () {
-      const hooks = (yield* Ref.get(webhooks)).filter(({ webhook }) => webhook.tenantId === event.tenantId && to(webhook))
+      const hooks = (yield* Ref.get(webhooks)).filter(
+        ({ webhook }) => webhook.tenantId === event.tenantId && to(webhook)
+      )
       const rows = yield* Effect.forEach(hooks, ({ webhook }) =>
         Effect.map(ids.uuid, (id) => ({
           tenantId: event.tenantId,

@@ -29,7 +29,10 @@ export const WebhookRepoMemory = Layer.effect(
         ),
       update: (webhook) => Effect.asVoid(change(webhook.tenantId, webhook.id, (s) => ({ ...s, webhook }))),
       remove: (tenantId, id) =>
-        Ref.modify(store, (all) => [all.some(isIt(tenantId, id)), all.filter((s) => !isIt(tenantId, id)(s))] as const).pipe(
+        Ref.modify(
+          store,
+          (all) => [all.some(isIt(tenantId, id)), all.filter((s) => !isIt(tenantId, id)(s))] as const
+        ).pipe(
           Effect.tap((removed) =>
             removed
               ? Ref.update(deliveries, (d) => ({

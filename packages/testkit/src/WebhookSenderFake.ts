@@ -17,7 +17,10 @@ export class WebhookSenderFake extends Effect.Service<WebhookSenderFake>()("test
       sent: Ref.get(sent),
       answerWith: (f: (message: OutgoingWebhook) => SendOutcome) => Ref.set(answer, f),
       record: (message: OutgoingWebhook) =>
-        Ref.update(sent, (all) => [...all, message]).pipe(Effect.zipRight(Ref.get(answer)), Effect.map((f) => f(message)))
+        Ref.update(sent, (all) => [...all, message]).pipe(
+          Effect.zipRight(Ref.get(answer)),
+          Effect.map((f) => f(message))
+        )
     } as const
   })
 }) {}

@@ -42,4 +42,3 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("testkit/Deli
     })
   )
 }) {}
-

@@ -88,8 +88,7 @@ export const DeliveryRepoSql = Layer.effect(
     const findDelivery = SqlSchema.findOne({
       Request: Key,
       Result: DeliveryRow,
-      execute: ({ id, tenantId }) =>
-        sql`${sql.literal(deliveryView)} WHERE d.tenant_id = ${tenantId} AND d.id = ${id}`
+      execute: ({ id, tenantId }) => sql`${sql.literal(deliveryView)} WHERE d.tenant_id = ${tenantId} AND d.id = ${id}`
     })
     const attemptLog = SqlSchema.findAll({
       Request: Key,
@@ -195,28 +194,27 @@ export const DeliveryRepoSql = Layer.effect(
             RETURNING d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at, w.url, w.secret,
               d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at`
           const claimed = yield* decodeClaimed(rows)
-          return claimed.map(
-            (row): ClaimedDelivery => ({
-              tenantId: row.tenantId,
-              id: row.id,
-              eventId: row.eventId,
-              eventType: row.eventType,
-              eventData: row.eventData,
-              occurredAt: row.occurredAt,
-              url: row.url,
-              secret: Redacted.make(row.secret),
-              schedule: {
-                status: row.status,
-                attempts: row.attempts,
-                automaticAttempts: row.automaticAttempts,
-                nextAttemptAt: row.nextAttemptAt,
-                retryRequestedAt: row.retryRequestedAt
-              },
-              leaseToken: token
-            })
-          )
+          return claimed.map((row): ClaimedDelivery => ({
+            tenantId: row.tenantId,
+            id: row.id,
+            eventId: row.eventId,
+            eventType: row.eventType,
+            eventData: row.eventData,
+            occurredAt: row.occurredAt,
+            url: row.url,
+            secret: Redacted.make(row.secret),
+            schedule: {
+              status: row.status,
+              attempts: row.attempts,
+              automaticAttempts: row.automaticAttempts,
+              nextAttemptAt: row.nextAttemptAt,
+              retryRequestedAt: row.retryRequestedAt
+            },
+            leaseToken: token
+          }))
         }).pipe(Effect.orDie),
-      record: (attempts) => (attempts.length === 0 ? Effect.void : recordAll(attempts).pipe(Effect.asVoid, Effect.orDie))
+      record: (attempts) =>
+        attempts.length === 0 ? Effect.void : recordAll(attempts).pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

@@ -16,7 +16,8 @@ export const temporaryPostgresUrl = (adminUrl: Redacted.Redacted) =>
     const admin = yield* PgClient.make({ url: adminUrl, maxConnections: 1 }).pipe(
       Effect.provide(Reactivity.layer),
       Effect.mapError(
-        (cause) => new SqlError({ cause, message: "The PostgreSQL server for temporary test databases cannot be reached" })
+        (cause) =>
+          new SqlError({ cause, message: "The PostgreSQL server for temporary test databases cannot be reached" })
       )
     )
     const name = `cisbook_test_${randomBytes(6).toString("hex")}`

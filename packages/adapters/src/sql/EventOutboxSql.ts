@@ -11,7 +11,8 @@ export const EventOutboxSql = Layer.effect(
     const insert = yield* insertEventsAndDeliveries
     const subscribed = sql`w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))`
     return EventOutbox.of({
-      record: (tenantId, events) => (events.length === 0 ? Effect.void : Effect.asVoid(insert(tenantId, events, subscribed)))
+      record: (tenantId, events) =>
+        events.length === 0 ? Effect.void : Effect.asVoid(insert(tenantId, events, subscribed))
     })
   })
 )

@@ -51,7 +51,11 @@ export const WebhookRepoSql = Layer.effect(
           createdAt: webhook.createdAt
         })}`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenantId, id) => find({ tenantId, id }).pipe(Effect.map(Option.map(toWebhook)), Effect.orDie),
-      list: (tenantId) => list(tenantId).pipe(Effect.map((rows) => rows.map(toWebhook)), Effect.orDie),
+      list: (tenantId) =>
+        list(tenantId).pipe(
+          Effect.map((rows) => rows.map(toWebhook)),
+          Effect.orDie
+        ),
       update: (webhook) =>
         sql`UPDATE webhooks SET ${sql.update({
           url: webhook.url,

@@ -15,7 +15,10 @@ export interface DispatcherOptions {
 const between = (name: string, fallback: number, min: number, max: number) =>
   Config.withDefault(
     Config.integer(name).pipe(
-      Config.validate({ message: `Must be a whole number from ${min} to ${max}`, validation: (n) => n >= min && n <= max })
+      Config.validate({
+        message: `Must be a whole number from ${min} to ${max}`,
+        validation: (n) => n >= min && n <= max
+      })
     ),
     fallback
   )

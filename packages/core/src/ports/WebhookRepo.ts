@@ -14,10 +14,6 @@ export class WebhookRepo extends Context.Tag("core/WebhookRepo")<
     /** Removes the webhook and its deliveries; false when the tenant has no such webhook. */
     readonly remove: (tenantId: TenantId, id: WebhookId) => Effect.Effect<boolean>
     /** False when the tenant has no such webhook. */
-    readonly setSecret: (
-      tenantId: TenantId,
-      id: WebhookId,
-      secret: Redacted.Redacted<string>
-    ) => Effect.Effect<boolean>
+    readonly setSecret: (tenantId: TenantId, id: WebhookId, secret: Redacted.Redacted<string>) => Effect.Effect<boolean>
   }
 >() {}

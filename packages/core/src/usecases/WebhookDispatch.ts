@@ -19,9 +19,7 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
 
     /** Leases up to `limit` due deliveries for `lease`. */
     const claim = (limit: number, lease: Duration.Duration) =>
-      Effect.flatMap(clock.now, (now) =>
-        repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit)
-      )
+      Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
 
     /** One attempt of a leased delivery, and the schedule it leaves, to be recorded. */
     const attempt = (claimed: ClaimedDelivery): Effect.Effect<RecordedAttempt> =>

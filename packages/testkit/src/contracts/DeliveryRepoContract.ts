@@ -78,7 +78,11 @@ export const deliveryRepoContract = (it: ContractIt) => {
       })
       expect((yield* repo.list(tenant.id, everything)).totalCount).toBe(1)
       const [event] = yield* (yield* RecordedEvents).list(tenant.id)
-      expect(event).toMatchObject({ id: found.value.delivery.eventId, type: "test.webhook", data: { webhookId: webhook.id } })
+      expect(event).toMatchObject({
+        id: found.value.delivery.eventId,
+        type: "test.webhook",
+        data: { webhookId: webhook.id }
+      })
     })
   )
 
@@ -112,32 +116,37 @@ export const deliveryRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("leases due deliveries with their event, URL and secret, each to one claimer until the lease runs out", () =>
-    Effect.gen(function* () {
-      const repo = yield* DeliveryRepo
-      yield* leaseEverythingDue
-      const { now, secret, tenant, webhook } = yield* queued(3)
-      const [a, b] = yield* Effect.all([repo.claimDue(now, seconds(now, 60), 2), repo.claimDue(now, seconds(now, 60), 2)], {
-        concurrency: 2
+  it.effect(
+    "leases due deliveries with their event, URL and secret, each to one claimer until the lease runs out",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* DeliveryRepo
+        yield* leaseEverythingDue
+        const { now, secret, tenant, webhook } = yield* queued(3)
+        const [a, b] = yield* Effect.all(
+          [repo.claimDue(now, seconds(now, 60), 2), repo.claimDue(now, seconds(now, 60), 2)],
+          {
+            concurrency: 2
+          }
+        )
+        const claimed = [...(a ?? []), ...(b ?? [])]
+        expect(claimed).toHaveLength(3)
+        expect(new Set(claimed.map((c) => c.id)).size).toBe(3)
+        expect(ofTenant(tenant)(claimed)).toHaveLength(3)
+        const one = claimed.find((c) => (c.eventData as { n: number }).n === 0)!
+        expect(one).toMatchObject({
+          eventType: "contact.created",
+          eventData: { n: 0 },
+          url: webhook.url,
+          schedule: { status: "Pending", attempts: 0, automaticAttempts: 0, retryRequestedAt: null }
+        })
+        expect(Redacted.value(one.secret)).toBe(Redacted.value(secret))
+        expect(one.schedule.nextAttemptAt).toEqual(one.occurredAt)
+        expect(yield* repo.claimDue(seconds(now, 59), seconds(now, 120), 10)).toEqual([])
+        const again = yield* repo.claimDue(seconds(now, 60), seconds(now, 120), 10)
+        expect(again.map((c) => c.id).sort()).toEqual(claimed.map((c) => c.id).sort())
+        expect(again.every((c) => c.leaseToken !== one.leaseToken)).toBe(true)
       })
-      const claimed = [...(a ?? []), ...(b ?? [])]
-      expect(claimed).toHaveLength(3)
-      expect(new Set(claimed.map((c) => c.id)).size).toBe(3)
-      expect(ofTenant(tenant)(claimed)).toHaveLength(3)
-      const one = claimed.find((c) => (c.eventData as { n: number }).n === 0)!
-      expect(one).toMatchObject({
-        eventType: "contact.created",
-        eventData: { n: 0 },
-        url: webhook.url,
-        schedule: { status: "Pending", attempts: 0, automaticAttempts: 0, retryRequestedAt: null }
-      })
-      expect(Redacted.value(one.secret)).toBe(Redacted.value(secret))
-      expect(one.schedule.nextAttemptAt).toEqual(one.occurredAt)
-      expect(yield* repo.claimDue(seconds(now, 59), seconds(now, 120), 10)).toEqual([])
-      const again = yield* repo.claimDue(seconds(now, 60), seconds(now, 120), 10)
-      expect(again.map((c) => c.id).sort()).toEqual(claimed.map((c) => c.id).sort())
-      expect(again.every((c) => c.leaseToken !== one.leaseToken)).toBe(true)
-    })
   )
 
   it.effect("claims nothing not yet due nor of a disabled webhook, and the earliest due first", () =>
@@ -195,9 +204,9 @@ export const deliveryRepoContract = (it: ContractIt) => {
       const ok = attempt(seconds(now, 8), 204, { responseBody: "" })
       yield* repo.record([recorded(next!, { status: "Succeeded", nextAttemptAt: null }, ok)])
       const done = yield* repo.find(tenant.id, current.id)
-      expect(Option.map(done, (d) => [d.delivery.status, d.delivery.attempts, d.delivery.nextAttemptAt, d.attemptLog])).toEqual(
-        Option.some(["Succeeded", 2, null, [failed, ok]])
-      )
+      expect(
+        Option.map(done, (d) => [d.delivery.status, d.delivery.attempts, d.delivery.nextAttemptAt, d.attemptLog])
+      ).toEqual(Option.some(["Succeeded", 2, null, [failed, ok]]))
     })
   )
 
@@ -220,7 +229,12 @@ export const deliveryRepoContract = (it: ContractIt) => {
         Option.some(["Pending", seconds(now, 5)])
       )
       const [retried] = yield* repo.claimDue(seconds(now, 5), seconds(now, 65), 1)
-      expect(retried?.schedule).toEqual({ ...schedule, status: "Pending", attempts: 1, retryRequestedAt: seconds(now, 5) })
+      expect(retried?.schedule).toEqual({
+        ...schedule,
+        status: "Pending",
+        attempts: 1,
+        retryRequestedAt: seconds(now, 5)
+      })
     })
   )
 }

@@ -126,9 +126,13 @@ export const eventOutboxContract = (it: ContractIt) => {
       const tenant = yield* storedTenant
       yield* storedWebhook(tenant)
       yield* Effect.flip(
-        transaction(Effect.zipRight(outbox.record(tenant.id, [{ type: "contact.created", data: {} }]), Effect.fail("no")))
+        transaction(
+          Effect.zipRight(outbox.record(tenant.id, [{ type: "contact.created", data: {} }]), Effect.fail("no"))
+        )
       )
-      expect((yield* deliveries.list(tenant.id, { webhookId: null, status: null, offset: 0, limit: 50 })).totalCount).toBe(0)
+      expect(
+        (yield* deliveries.list(tenant.id, { webhookId: null, status: null, offset: 0, limit: 50 })).totalCount
+      ).toBe(0)
     })
   )
 }
