@@ -20,19 +20,18 @@ export const webhookDispatcher = (options: DispatcherOptions) =>
     Effect.gen(function* () {
       const dispatch = yield* WebhookDispatch
       const slots = yield* Effect.makeSemaphore(options.concurrency)
-      const inFlight = yield* FiberSet.make()
-
       const finished = yield* Queue.unbounded<RecordedAttempt>()
       const record = (attempts: ReadonlyArray<RecordedAttempt>) =>
         dispatch
           .record(attempts)
           .pipe(Effect.catchAllCause((cause) => Effect.logError("Webhook attempts could not be recorded", cause)))
+      // Closed in reverse: the loop stops, attempts in flight are abandoned, then what finished is recorded.
       yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(finished), (rest) => record([...rest])))
-      yield* Queue.takeBetween(finished, 1, RECORD_BATCH).pipe(
-        Effect.flatMap((batch) => record([...batch])),
-        Effect.forever,
-        Effect.forkScoped
-      )
+      const inFlight = yield* FiberSet.make()
+      // A batch once taken is recorded, even while the dispatcher stops.
+      yield* Effect.uninterruptibleMask((restore) =>
+        restore(Queue.takeBetween(finished, 1, RECORD_BATCH)).pipe(Effect.flatMap((batch) => record([...batch])))
+      ).pipe(Effect.forever, Effect.forkScoped)
 
       const deliver = (claimed: ClaimedDelivery) =>
         dispatch.attempt(claimed).pipe(

@@ -134,7 +134,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
           deliveries.queueFor(tenant.id, webhook.id, { type: "test.webhook", data: testWebhookData(webhook.id) })
         )
         const queued = yield* deliveries.find(tenant.id, deliveryId)
-        return Option.getOrThrowWith(queued, () => new Error(`The test delivery ${deliveryId} was not stored`)).delivery
+        if (Option.isNone(queued)) return yield* Effect.die(`The test delivery ${deliveryId} was not stored`)
+        return queued.value.delivery
       }).pipe(Effect.withSpan("Webhooks.test"))
 
     const test = (user: User, code: string, id: string) => Effect.flatMap(tenantFor(user, code), (t) => testIn(t, id))
