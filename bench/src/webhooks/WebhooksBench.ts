@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -18,57 +17,13 @@ import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { Webhooks } from "@cisbook/core/usecases/Webhooks"
-import { PGlite } from "@electric-sql/pglite"
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
-import pg from "pg"
+import { chosenDatabases, type Database } from "../Databases.js"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
-const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
-
-interface Database {
-  readonly label: string
-  readonly pool: pg.Pool
-  readonly close: () => Promise<void>
-}
-
-const postgres = async (): Promise<Database> => {
-  const name = `cisbook_bench_${randomBytes(4).toString("hex")}`
-  const admin = new pg.Client({ connectionString: ADMIN_URL })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
-  pool.on("error", () => undefined)
-  return {
-    label: "PostgreSQL 15",
-    pool,
-    close: async () => {
-      await pool.end()
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
-      await admin.end()
-    }
-  }
-}
-
-const pglite = async (): Promise<Database> => {
-  const db = await PGlite.create("memory://", { extensions: { pg_trgm, btree_gin } })
-  const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
-  return {
-    label: "PGlite (embedded)",
-    pool,
-    close: async () => {
-      await pool.end()
-      await db.close()
-    }
-  }
-}
 
 /** The receiver in its own process, and a way to ask it what it got. */
 const startReceiver = Effect.acquireRelease(
@@ -165,9 +120,7 @@ const run = (database: Database) => {
 
 export const main = async () => {
   const rows: Array<Row> = []
-  const databases = { postgres, pglite }
-  const chosen = (process.env["BENCH_DATABASES"] ?? "postgres,pglite").split(",") as Array<keyof typeof databases>
-  for (const open of chosen.map((name) => databases[name])) {
+  for (const open of chosenDatabases()) {
     rows.push(await Effect.runPromise(run(await open())))
   }
   console.log(
