@@ -8,17 +8,12 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { HttpAppLive } from "@cisbook/http/HttpAppLive"
-import { PGlite } from "@electric-sql/pglite"
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
-import pg from "pg"
+import { chosenDatabases, type Database } from "../Databases.js"
 import { loadTest } from "../LoadTest.js"
 import { checkClean, markdownTable, type Row } from "../Report.js"
 import { startBareServer } from "./BareServer.js"
@@ -28,7 +23,6 @@ const CONTACTS = Number(process.env["BENCH_CONTACTS"] ?? 100_000)
 const NEIGHBOURS = 20
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
-const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 const scenarios = [
   { name: "list, first page by name", query: "" },
@@ -36,45 +30,6 @@ const scenarios = [
   { name: "search, common term (smith)", query: "?search=smith" },
   { name: "search, rare term (12345)", query: "?search=12345" }
 ]
-
-interface Database {
-  readonly label: string
-  readonly pool: pg.Pool
-  readonly close: () => Promise<void>
-}
-
-const postgres = async (): Promise<Database> => {
-  const name = `cisbook_bench_${randomBytes(4).toString("hex")}`
-  const admin = new pg.Client({ connectionString: ADMIN_URL })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
-  pool.on("error", () => undefined)
-  return {
-    label: "PostgreSQL 15",
-    pool,
-    close: async () => {
-      await pool.end()
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
-      await admin.end()
-    }
-  }
-}
-
-const pglite = async (): Promise<Database> => {
-  const db = await PGlite.create("memory://", { extensions: { pg_trgm, btree_gin } })
-  const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
-  return {
-    label: "PGlite (embedded)",
-    pool,
-    close: async () => {
-      await pool.end()
-      await db.close()
-    }
-  }
-}
 
 const measure = (database: Database) =>
   Effect.gen(function* () {
@@ -141,9 +96,7 @@ const run = (database: Database) => {
 
 export const main = async () => {
   const rows: Array<Row> = []
-  const databases = { postgres, pglite }
-  const chosen = (process.env["BENCH_DATABASES"] ?? "postgres,pglite").split(",") as Array<keyof typeof databases>
-  for (const open of chosen.map((name) => databases[name])) {
+  for (const open of chosenDatabases()) {
     rows.push(...(await Effect.runPromise(run(await open()))))
   }
   const table = markdownTable(rows)

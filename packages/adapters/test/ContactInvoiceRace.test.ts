@@ -1,6 +1,7 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
 import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
@@ -19,7 +20,9 @@ import { Effect, Exit, Layer, Option } from "effect"
  * connections, so that racing transactions really overlap.
  */
 const App = UseCasesLive.pipe(
-  Layer.provideMerge(Layer.merge(SqlPortsLive, identityVerifierFake({}))),
+  Layer.provideMerge(
+    Layer.mergeAll(SqlPortsLive, identityVerifierFake({}), webhookTransport({ allowPrivateTargets: false }))
+  ),
   Layer.provideMerge(SystemLive),
   Layer.provide(EphemeralDatabase)
 )

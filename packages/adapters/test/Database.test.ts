@@ -39,6 +39,7 @@ describe("embedded database", () => {
         [1, "foundation"],
         [2, "events_and_settings"],
         [3, "contacts"],
+        [4, "webhooks"],
         [5, "invoices"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`

@@ -13,6 +13,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [1, "foundation"],
         [2, "events_and_settings"],
         [3, "contacts"],
+        [4, "webhooks"],
         [5, "invoices"]
       ])
       expect(yield* migrate).toEqual([])
@@ -33,7 +34,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "sales_invoices",
         "tenant_settings",
         "tenants",
-        "users"
+        "users",
+        "webhook_deliveries",
+        "webhook_delivery_attempts",
+        "webhooks"
       ])
       const [trgm] = yield* sql<{
         similarity: number

@@ -4,10 +4,11 @@ import { ContactsCommand } from "./commands/ContactCommands.js"
 import { DbCommand } from "./commands/DbCommands.js"
 import { TenantsCommand } from "./commands/TenantCommands.js"
 import { UsersCommand } from "./commands/UserCommands.js"
+import { WebhooksCommand } from "./commands/WebhookCommands.js"
 
 export const Root = Command.make("cisbook").pipe(
   Command.withDescription("cisbook admin: the support team's tools, over the service's own use cases and database"),
-  Command.withSubcommands([DbCommand, UsersCommand, TenantsCommand, ApiKeysCommand, ContactsCommand])
+  Command.withSubcommands([DbCommand, UsersCommand, TenantsCommand, ApiKeysCommand, ContactsCommand, WebhooksCommand])
 )
 
 export const run = Command.run(Root, { name: "cisbook", version: "0.1.0" })

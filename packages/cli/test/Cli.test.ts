@@ -2,11 +2,15 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { Email } from "@cisbook/core/Email"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
+import { Users } from "@cisbook/core/usecases/Users"
+import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
+import { Webhooks } from "@cisbook/core/usecases/Webhooks"
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, type Console, Effect } from "effect"
+import { ConfigProvider, type Console, Duration, Effect } from "effect"
 import { run } from "../src/Cli.js"
 
 /**
@@ -77,6 +81,7 @@ describe("cisbook admin CLI", () => {
         "Applied 1_foundation",
         "Applied 2_events_and_settings",
         "Applied 3_contacts",
+        "Applied 4_webhooks",
         "Applied 5_invoices"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
@@ -273,4 +278,51 @@ describe("cisbook admin CLI", () => {
       })
     )
   })
+  it.live("webhooks list, test, deliveries and retry work on a tenant's webhooks, and name what they refuse", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("webhooks", "list", "--tenant", "acme-builders"))).toEqual([
+        "acme-builders has no webhooks."
+      ])
+      // Made through the API's use case; the host does not resolve, so its deliveries fail.
+      const webhook = yield* Effect.gen(function* () {
+        const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
+        const { webhook } = yield* (yield* Webhooks).create(ada, "acme-builders", {
+          url: "https://hooks.cisbook.invalid/in",
+          eventTypes: ["contact.created"]
+        })
+        return webhook
+      }).pipe(Effect.provide(AppLive), configured)
+      const [header, row] = succeeded(yield* cli("webhooks", "list", "--tenant", "acme-builders"))
+      expect(header?.split(/\s{2,}/)).toEqual(["ID", "URL", "EVENTS", "ENABLED", "CREATED"])
+      expect(row?.split(/\s{2,}/).slice(0, 4)).toEqual([webhook.id, webhook.url, "contact.created", "yes"])
+
+      const queued = succeeded(yield* cli("webhooks", "test", "--tenant", "acme-builders", "--webhook", webhook.id))
+      expect(queued).toHaveLength(1)
+      const deliveryId = /delivery ([0-9a-f-]{36}) \(Pending\)/.exec(queued[0] ?? "")?.[1] ?? ""
+      expect(deliveryId).not.toBe("")
+      expect(failed(yield* cli("webhooks", "retry", "--tenant", "acme-builders", "--delivery", deliveryId))).toEqual([
+        `Error: The delivery ${deliveryId} is Pending: only a Failed delivery can be retried.`
+      ])
+      process.exitCode = undefined
+
+      yield* Effect.flatMap(WebhookDispatch, (dispatch) => dispatch.dispatchDue(10, Duration.seconds(60))).pipe(
+        Effect.provide(AppLive),
+        configured
+      )
+      const [, failedRow, summary] = succeeded(
+        yield* cli("webhooks", "deliveries", "--tenant", "acme-builders", "--status", "Failed")
+      )
+      expect(failedRow?.split(/\s{2,}/).slice(0, 5)).toEqual([deliveryId, webhook.id, "test.webhook", "Failed", "1"])
+      expect(summary).toBe("1 of 1, newest first.")
+      expect(succeeded(yield* cli("webhooks", "retry", "--tenant", "acme-builders", "--delivery", deliveryId))).toEqual(
+        [`Delivery ${deliveryId} is Pending again; a running server's dispatcher sends it at once.`]
+      )
+      expect(
+        succeeded(yield* cli("webhooks", "deliveries", "--tenant", "acme-builders", "--status", "Failed"))
+      ).toEqual(["No deliveries."])
+      expect(failed(yield* cli("webhooks", "test", "--tenant", "nobody-here", "--webhook", webhook.id))).toEqual([
+        "Error: There is no tenant with the code nobody-here."
+      ])
+    })
+  )
 })

@@ -27,3 +27,9 @@ export type SalesInvoicePaymentId = typeof SalesInvoicePaymentId.Type
 
 export const PurchaseInvoiceId = Uuid.pipe(Schema.brand("PurchaseInvoiceId"))
 export type PurchaseInvoiceId = typeof PurchaseInvoiceId.Type
+
+export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
+export type WebhookId = typeof WebhookId.Type
+
+export const DeliveryId = Uuid.pipe(Schema.brand("DeliveryId"))
+export type DeliveryId = typeof DeliveryId.Type

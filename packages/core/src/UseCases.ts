@@ -8,6 +8,9 @@ import { SalesInvoices } from "./usecases/SalesInvoices.js"
 import { Tenants } from "./usecases/Tenants.js"
 import { TenantSettings } from "./usecases/TenantSettings.js"
 import { Users } from "./usecases/Users.js"
+import { WebhookDeliveries } from "./usecases/WebhookDeliveries.js"
+import { WebhookDispatch } from "./usecases/WebhookDispatch.js"
+import { Webhooks } from "./usecases/Webhooks.js"
 
 /** Every use case, over whichever ports the composition root provides. */
 export const UseCasesLive = Layer.mergeAll(
@@ -15,7 +18,10 @@ export const UseCasesLive = Layer.mergeAll(
   Contacts.Default,
   SalesInvoices.Default,
   PurchaseInvoices.Default,
-  ContactImport.Default
+  ContactImport.Default,
+  Webhooks.Default,
+  WebhookDeliveries.Default,
+  WebhookDispatch.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

@@ -10,6 +10,7 @@ import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
+import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
@@ -20,7 +21,8 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     SettingsHandlers,
     ContactsHandlers,
     SalesInvoicesHandlers,
-    PurchaseInvoicesHandlers
+    PurchaseInvoicesHandlers,
+    WebhooksHandlers
   ]),
   Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)

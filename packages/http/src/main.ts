@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { WebhookDispatcherLive } from "@cisbook/adapters/webhooks/WebhookDispatcher"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Config, Layer } from "effect"
 import { createServer } from "node:http"
@@ -10,7 +11,7 @@ const ServerLive = NodeHttpServer.layerConfig(createServer, {
   host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
 })
 
-HttpAppLive.pipe(
+Layer.merge(HttpAppLive, WebhookDispatcherLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),

@@ -3,25 +3,9 @@ import { InvoiceStoresMemory } from "@cisbook/testkit/MemoryPorts"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantCode } from "@cisbook/core/Tenant"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { e2e, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
-
-const raw = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string, body?: unknown) =>
-  Effect.flatMap(HttpClient.HttpClient, (http) => {
-    const base = HttpClientRequest.make(method)(url)
-    const authed = key === undefined ? base : HttpClientRequest.setHeader(base, "x-api-key", key)
-    return http.execute(body === undefined ? authed : HttpClientRequest.bodyUnsafeJson(authed, body))
-  }).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text) => ({
-        status: response.status,
-        contentType: response.headers["content-type"] ?? "",
-        body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>)
-      }))
-    )
-  )
+import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 
 /** A user with a client, owning a new tenant. */
 const owner = (name: string) =>

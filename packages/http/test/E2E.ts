@@ -2,11 +2,14 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
+import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
@@ -15,11 +18,14 @@ import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
 import type { UserRepo } from "@cisbook/core/ports/UserRepo"
+import type { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
+import type { WebhookSender } from "@cisbook/core/ports/WebhookSender"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
@@ -39,6 +45,10 @@ export type Ports =
   | ContactActivity
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo
+  | WebhookRepo
+  | DeliveryRepo
+  | DestinationGuard
+  | WebhookSender
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -51,8 +61,17 @@ const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
 
-/** The real driven side over a throwaway database (PGlite, or PostgreSQL when CISBOOK_TEST_DATABASE_URL is set). */
-export const SqlTestPorts = SqlPortsLive.pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
+/**
+ * The real driven side over a throwaway database (PGlite, or PostgreSQL when
+ * CISBOOK_TEST_DATABASE_URL is set); webhooks may go to private addresses only if told.
+ */
+export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
+  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks)).pipe(
+    Layer.provideMerge(SystemLive),
+    Layer.provide(EphemeralDatabase)
+  )
+
+export const SqlTestPorts = sqlTestPorts()
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>
@@ -78,3 +97,19 @@ export const signUp = (name = "user") =>
 
 let tenantCounter = 0
 export const uniqueTenantCode = (stem = "t") => `${stem}-${process.pid}-${Date.now().toString(36)}-${++tenantCounter}`
+
+/** A request as a client in another language would send it, and the status, content type and JSON body it gets. */
+export const raw = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string, body?: unknown) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) => {
+    const base = HttpClientRequest.make(method)(url)
+    const authed = key === undefined ? base : HttpClientRequest.setHeader(base, "x-api-key", key)
+    return http.execute(body === undefined ? authed : HttpClientRequest.bodyUnsafeJson(authed, body))
+  }).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text) => ({
+        status: response.status,
+        contentType: response.headers["content-type"] ?? "",
+        body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>)
+      }))
+    )
+  )

@@ -7,7 +7,8 @@ import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
 import { SettingsApi } from "./SettingsApi.js"
 import { SystemApi } from "./SystemApi.js"
 import { TenantsApi } from "./TenantsApi.js"
-import { withValidationProblems } from "./OpenApiDocument.js"
+import { completeDocument } from "./OpenApiDocument.js"
+import { WebhooksApi } from "./WebhooksApi.js"
 
 export class CisbookApi extends HttpApi.make("cisbook")
   .add(SystemApi)
@@ -18,10 +19,11 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(SalesInvoicesApi)
   .add(PurchaseInvoicesApi)
   .add(ContactImportApi)
+  .add(WebhooksApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(
     OpenApi.Description,
     "The service behind a UK construction-industry tax (CIS) bookkeeping application. Errors are RFC 9457 problem details."
   )
-  .annotate(OpenApi.Transform, withValidationProblems) {}
+  .annotate(OpenApi.Transform, completeDocument) {}

@@ -1,3 +1,6 @@
+import { OpenApiJsonSchema } from "@effect/platform"
+import { eventPayloads } from "./EventPayloads.js"
+
 type Json = Record<string, any>
 
 const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
@@ -50,3 +53,65 @@ export const withValidationProblems = (spec: Json): Json => {
   }
   return spec
 }
+
+const header = (name: string, description: string) => ({
+  name,
+  in: "header",
+  required: true,
+  description,
+  schema: { type: "string" }
+})
+
+const deliveryHeaders = [
+  header("webhook-id", "The event's id: the same on every attempt of a delivery, so a receiver can drop repeats"),
+  header("webhook-timestamp", "This attempt's time, in Unix seconds; refuse one far from your clock"),
+  header(
+    "webhook-signature",
+    'Space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>" signatures, keyed with the webhook secret (base64 after whsec_)'
+  )
+]
+
+/**
+ * The events the service delivers, as OpenAPI 3.1 `webhooks` (the platform's generator has no
+ * such section): one POST per kind, with the Standard Webhooks headers and the body
+ * `{ type, timestamp, data }`, `data` described by its schema in components.
+ */
+export const withWebhooks = (spec: Json): Json => {
+  const defs: Record<string, any> = {}
+  spec.webhooks = Object.fromEntries(
+    Object.entries(eventPayloads).map(([type, { data, summary }]) => [
+      type,
+      {
+        post: {
+          summary,
+          description:
+            "Delivered at least once: a delivery that fails (no 2xx within 15 s; redirects are not followed) is tried again 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure.",
+          parameters: deliveryHeaders,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["type", "timestamp", "data"],
+                  properties: {
+                    type: { type: "string", enum: [type] },
+                    timestamp: { type: "string", format: "date-time", description: "When the event happened" },
+                    data: OpenApiJsonSchema.makeWithDefs(data, { defs })
+                  },
+                  additionalProperties: false
+                }
+              }
+            }
+          },
+          responses: { "2XX": { description: "Received. Any other answer is a failed attempt." } }
+        }
+      }
+    ])
+  )
+  spec.components = { ...spec.components, schemas: { ...defs, ...spec.components?.schemas } }
+  return spec
+}
+
+/** Every change the service makes to the generated document. */
+export const completeDocument = (spec: Json): Json => withWebhooks(withValidationProblems(spec))

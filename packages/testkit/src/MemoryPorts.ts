@@ -2,6 +2,8 @@ import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
+import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
+import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
@@ -10,6 +12,9 @@ import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
+import { WebhookRepoMemory } from "./WebhookRepoMemory.js"
+import { WebhookSenderMemory } from "./WebhookSenderFake.js"
+import { DeliveryStore, WebhookStore } from "./WebhookStores.js"
 
 /** The memory invoice stores, empty. */
 export const InvoiceStoresMemory = Layer.mergeAll(SalesInvoiceStore.Default, PurchaseInvoiceStore.Default).pipe(
@@ -25,10 +30,22 @@ export const MemoryPorts = Layer.mergeAll(
   TenantSettingsRepoMemory,
   ContactActivityMemory,
   SalesInvoiceRepoMemory,
-  PurchaseInvoiceRepoMemory
+  PurchaseInvoiceRepoMemory,
+  WebhookRepoMemory,
+  DeliveryRepoMemory,
+  DestinationGuardMemory,
+  WebhookSenderMemory
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
-  Layer.provideMerge(Layer.mergeAll(OutboxStore.Default, SalesInvoiceStore.Default, PurchaseInvoiceStore.Default)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      OutboxStore.Default,
+      SalesInvoiceStore.Default,
+      PurchaseInvoiceStore.Default,
+      WebhookStore.Default,
+      DeliveryStore.Default
+    )
+  ),
   Layer.provideMerge(UserRepoMemory),
   Layer.provideMerge(Layer.mergeAll(ClockManual, IdGeneratorSequential, CryptoFake, TransactorMemory)),
   Layer.provide(MemoryJournal.Default)

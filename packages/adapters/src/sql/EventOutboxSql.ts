@@ -1,30 +1,18 @@
-import { Clock } from "@cisbook/core/ports/Clock"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { insertEventsAndDeliveries } from "./EventRows.js"
 
-/**
- * Inserts the events with the caller's connection, so they commit or roll back with the
- * caller's transaction. `data` goes as JSON text, which PostgreSQL casts to the jsonb column
- * (node-postgres would turn a bare array into a PostgreSQL array literal).
- */
+/** Each event goes to every enabled webhook of its tenant that subscribes to its kind (no kinds: every kind). */
 export const EventOutboxSql = Layer.effect(
   EventOutbox,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const ids = yield* IdGenerator
-    const clock = yield* Clock
+    const insert = yield* insertEventsAndDeliveries
+    const subscribed = sql`w.enabled AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))`
     return EventOutbox.of({
       record: (tenantId, events) =>
-        Effect.gen(function* () {
-          if (events.length === 0) return
-          const occurredAt = yield* clock.now
-          const rows = yield* Effect.forEach(events, ({ data, type }) =>
-            Effect.map(ids.uuid, (id) => ({ tenantId, id, type, data: JSON.stringify(data ?? null), occurredAt }))
-          )
-          yield* sql`INSERT INTO events ${sql.insert(rows)}`
-        }).pipe(Effect.orDie)
+        events.length === 0 ? Effect.void : Effect.asVoid(insert(tenantId, events, subscribed))
     })
   })
 )

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import foundation from "./migrations/0001_foundation.js"
 import eventsAndSettings from "./migrations/0002_events_and_settings.js"
 import contacts from "./migrations/0003_contacts.js"
+import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
 
 const run = Migrator.make({})({
@@ -10,6 +11,7 @@ const run = Migrator.make({})({
     "0001_foundation": foundation,
     "0002_events_and_settings": eventsAndSettings,
     "0003_contacts": contacts,
+    "0004_webhooks": webhooks,
     "0005_invoices": invoices
   })
 })

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
+import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
@@ -9,6 +10,7 @@ import { TenantRepoSql } from "./TenantRepoSql.js"
 import { TenantSettingsRepoSql } from "./TenantSettingsRepoSql.js"
 import { TransactorSql } from "./TransactorSql.js"
 import { UserRepoSql } from "./UserRepoSql.js"
+import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
 export const SqlPortsLive = Layer.mergeAll(
@@ -21,5 +23,7 @@ export const SqlPortsLive = Layer.mergeAll(
   ContactRepoSql,
   ContactActivitySql,
   SalesInvoiceRepoSql,
-  PurchaseInvoiceRepoSql
+  PurchaseInvoiceRepoSql,
+  WebhookRepoSql,
+  DeliveryRepoSql
 )

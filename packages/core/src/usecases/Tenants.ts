@@ -101,6 +101,16 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     /** Every tenant: for support staff (the admin CLI), never for an API caller. */
     const listAll = () => repo.listAll()
 
-    return { create, listFor, access, members, addMember, listAll } as const
+    /** The tenant with this code, whoever asks: for support staff (the admin CLI), never for an API caller. */
+    const forSupport = (code: string): Effect.Effect<Tenant, NotFound> =>
+      isTenantCode(code)
+        ? repo
+            .findByCode(code)
+            .pipe(
+              Effect.flatMap(Option.match({ onNone: () => Effect.fail(tenantNotFound(code)), onSome: Effect.succeed }))
+            )
+        : Effect.fail(tenantNotFound(code))
+
+    return { create, listFor, access, members, addMember, listAll, forSupport } as const
   })
 }) {}

@@ -1,9 +1,10 @@
+import { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { RecordedEvents } from "../RecordedEvents.js"
-import { type ContractIt, storedTenant } from "./Fixtures.js"
+import { type ContractIt, storedTenant, storedWebhook } from "./Fixtures.js"
 
 const typesAndData = (events: ReadonlyArray<{ readonly type: string; readonly data: unknown }>) =>
   events.map(({ data, type }) => ({ type, data }))
@@ -82,6 +83,56 @@ export const eventOutboxContract = (it: ContractIt) => {
         { type: "contact.created", data: { code: "THEIRS" } }
       ])
       expect(yield* recorded.list(silent.id)).toEqual([])
+    })
+  )
+
+  it.effect("queues each event to every enabled webhook of its tenant that subscribes to its kind", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const deliveries = yield* DeliveryRepo
+      const recorded = yield* RecordedEvents
+      const tenant = yield* storedTenant
+      const everyKind = yield* storedWebhook(tenant)
+      const created = yield* storedWebhook(tenant, { eventTypes: ["contact.created", "subcontractor.created"] })
+      yield* storedWebhook(tenant, { eventTypes: ["contact.created"], enabled: false })
+      yield* storedWebhook(yield* storedTenant)
+      yield* outbox.record(tenant.id, [
+        { type: "contact.created", data: { code: "A" } },
+        { type: "contact.deleted", data: { code: "A" } }
+      ])
+      const [createdEvent, deletedEvent] = yield* recorded.list(tenant.id)
+      const page = yield* deliveries.list(tenant.id, { webhookId: null, status: null, offset: 0, limit: 50 })
+      const queued = page.items.map((d) => [d.webhookId, d.eventId, d.eventType]).sort()
+      expect(queued).toEqual(
+        [
+          [everyKind.webhook.id, createdEvent?.id, "contact.created"],
+          [everyKind.webhook.id, deletedEvent?.id, "contact.deleted"],
+          [created.webhook.id, createdEvent?.id, "contact.created"]
+        ].sort()
+      )
+      for (const delivery of page.items) {
+        expect(delivery).toMatchObject({ status: "Pending", attempts: 0, lastAttemptAt: null, responseStatus: null })
+        expect(delivery.nextAttemptAt).toEqual(createdEvent?.occurredAt)
+        expect(delivery.createdAt).toEqual(createdEvent?.occurredAt)
+      }
+    })
+  )
+
+  it.effect("queues no delivery for an event of a transaction that fails", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const deliveries = yield* DeliveryRepo
+      const { transaction } = yield* Transactor
+      const tenant = yield* storedTenant
+      yield* storedWebhook(tenant)
+      yield* Effect.flip(
+        transaction(
+          Effect.zipRight(outbox.record(tenant.id, [{ type: "contact.created", data: {} }]), Effect.fail("no"))
+        )
+      )
+      expect(
+        (yield* deliveries.list(tenant.id, { webhookId: null, status: null, offset: 0, limit: 50 })).totalCount
+      ).toBe(0)
     })
   )
 }

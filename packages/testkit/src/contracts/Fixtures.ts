@@ -1,9 +1,12 @@
 import { ApiKey } from "@cisbook/core/ApiKey"
 import { Email } from "@cisbook/core/Email"
-import { ApiKeyId, TenantId, UserId } from "@cisbook/core/Ids"
+import type { EventType } from "@cisbook/core/Event"
+import { ApiKeyId, TenantId, UserId, WebhookId } from "@cisbook/core/Ids"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
@@ -12,10 +15,12 @@ import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
+import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
 import { User } from "@cisbook/core/User"
+import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { Vitest } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import type { RecordedEvents } from "../RecordedEvents.js"
 
 /** What the port contracts run against. Its IdGenerator makes each test's data unique, so one store can serve them all. */
@@ -32,6 +37,9 @@ export type ContractPorts =
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo
   | ContactActivity
+  | WebhookRepo
+  | DeliveryRepo
+  | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 
@@ -98,3 +106,24 @@ export const storedTenant = Effect.gen(function* () {
   yield* Effect.flatMap(TenantRepo, (tenants) => tenants.insert(tenant, membership(tenant, owner, "Owner")))
   return tenant
 })
+
+/** A webhook of the tenant in the store (enabled, every kind, unless told), and its secret. */
+export const storedWebhook = (
+  tenant: Tenant,
+  fields: { readonly enabled?: boolean; readonly eventTypes?: ReadonlyArray<EventType>; readonly createdAt?: Date } = {}
+) =>
+  Effect.gen(function* () {
+    const { id, token } = yield* fresh
+    const webhook = new Webhook({
+      id: WebhookId.make(id),
+      tenantId: tenant.id,
+      url: `https://hooks.example.com/${token}`,
+      description: null,
+      eventTypes: fields.eventTypes ?? [],
+      enabled: fields.enabled ?? true,
+      createdAt: fields.createdAt ?? at(0)
+    })
+    const secret = Redacted.make(`whsec_${token}`)
+    yield* Effect.flatMap(WebhookRepo, (repo) => repo.insert(webhook, secret))
+    return { webhook, secret }
+  })

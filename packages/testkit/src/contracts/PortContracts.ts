@@ -4,6 +4,7 @@ import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
+import { deliveryRepoContract } from "./DeliveryRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
@@ -12,6 +13,7 @@ import { tenantRepoContract } from "./TenantRepoContract.js"
 import { tenantSettingsRepoContract } from "./TenantSettingsRepoContract.js"
 import { transactorContract } from "./TransactorContract.js"
 import { userRepoContract } from "./UserRepoContract.js"
+import { webhookRepoContract } from "./WebhookRepoContract.js"
 
 /**
  * Registers every port contract against one implementation of the ports. The layer is built
@@ -32,5 +34,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("PurchaseInvoiceRepo", () => purchaseInvoiceRepoContract(it))
     describe("ContactActivity", () => contactActivityContract(it))
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
+    describe("WebhookRepo", () => webhookRepoContract(it))
+    describe("DeliveryRepo", () => deliveryRepoContract(it))
   })
 }

@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto"
+import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { PGlite } from "@electric-sql/pglite"
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { createPgConfig } from "@electric-sql/pglite/node-postgres"
+import pg from "pg"
+
+const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+/** A database a benchmark runs on, with the pool it is reached through. */
+export interface Database {
+  readonly label: string
+  readonly pool: pg.Pool
+  readonly close: () => Promise<void>
+}
+
+/** A fresh database on the PostgreSQL server at BENCH_DATABASE_URL, dropped when closed. */
+export const postgres = async (): Promise<Database> => {
+  const name = `cisbook_bench_${randomBytes(4).toString("hex")}`
+  const admin = new pg.Client({ connectionString: ADMIN_URL })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
+  pool.on("error", () => undefined)
+  return {
+    label: "PostgreSQL 15",
+    pool,
+    close: async () => {
+      await pool.end()
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
+      await admin.end()
+    }
+  }
+}
+
+/** An in-memory PGlite. */
+export const pglite = async (): Promise<Database> => {
+  const db = await PGlite.create("memory://", { extensions: { pg_trgm, btree_gin } })
+  const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
+  return {
+    label: "PGlite (embedded)",
+    pool,
+    close: async () => {
+      await pool.end()
+      await db.close()
+    }
+  }
+}
+
+/** The databases BENCH_DATABASES names (default: both), in order. */
+export const chosenDatabases = () => {
+  const databases = { postgres, pglite }
+  return (process.env["BENCH_DATABASES"] ?? "postgres,pglite")
+    .split(",")
+    .map((name) => databases[name as keyof typeof databases])
+}

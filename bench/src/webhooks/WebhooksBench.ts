@@ -1,0 +1,138 @@
+import { spawn } from "node:child_process"
+import { createRequire } from "node:module"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { webhookDispatcher } from "@cisbook/adapters/webhooks/WebhookDispatcher"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import type { Email } from "@cisbook/core/Email"
+import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
+import { Transactor } from "@cisbook/core/ports/Transactor"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { Webhooks } from "@cisbook/core/usecases/Webhooks"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { chosenDatabases, type Database } from "../Databases.js"
+
+const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
+const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
+
+/** The receiver in its own process, and a way to ask it what it got. */
+const startReceiver = Effect.acquireRelease(
+  Effect.async<{ readonly url: string; readonly stop: () => void }>((resume) => {
+    const tsx = path.join(
+      path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")),
+      "dist",
+      "loader.mjs"
+    )
+    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "ReceiverProcess.ts")
+    const child = spawn(process.execPath, ["--import", tsx, script], { stdio: ["ignore", "pipe", "inherit"] })
+    child.stdout.once("data", (data: Buffer) =>
+      resume(Effect.succeed({ url: `http://127.0.0.1:${String(data).trim()}`, stop: () => child.kill() }))
+    )
+  }),
+  (receiver) => Effect.sync(receiver.stop)
+)
+
+const call = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
+
+interface Row {
+  readonly database: string
+  readonly events: number
+  readonly sendSeconds: number
+  readonly recordSeconds: number
+}
+
+const measure = (database: Database) =>
+  Effect.gen(function* () {
+    yield* migrate
+    const receiver = yield* startReceiver
+    const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
+    yield* (yield* Tenants).create(owner, { code: TenantCode.make("bench-hooks"), name: "Bench", email: null })
+    const { secret, webhook } = yield* (yield* Webhooks).create(owner, "bench-hooks", { url: `${receiver.url}/in` })
+    yield* call(`${receiver.url}/trust`, { method: "POST", body: secret })
+
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
+    for (let done = 0; done < EVENTS; done += 500) {
+      const events = Array.from({ length: Math.min(500, EVENTS - done) }, (_, i) => ({
+        type: "contact.created" as const,
+        data: { code: `C${done + i}`, name: "A contact with a name of some length", email: "someone@example.com" }
+      }))
+      yield* transaction(outbox.record(webhook.tenantId, events))
+    }
+
+    const sql = yield* SqlClient.SqlClient
+    const started = performance.now()
+    const scope = yield* Scope.make()
+    yield* Layer.buildWithScope(
+      webhookDispatcher({ pollInterval: Duration.millis(10), concurrency: CONCURRENCY, lease: Duration.seconds(60) }),
+      scope
+    )
+    let sendSeconds = 0
+    for (;;) {
+      const stats = JSON.parse(yield* call(`${receiver.url}/stats`)) as {
+        received: number
+        rejected: number
+        unique: number
+      }
+      if (stats.rejected > 0) return yield* Effect.die(`${stats.rejected} signatures did not verify`)
+      if (sendSeconds === 0 && stats.received >= EVENTS) sendSeconds = (performance.now() - started) / 1000
+      const [{ n } = { n: 0 }] = yield* sql<{ n: number }>`
+        SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'Succeeded'`
+      if (n >= EVENTS) {
+        if (stats.unique !== EVENTS)
+          return yield* Effect.die(`${stats.unique} distinct webhook-ids for ${EVENTS} events`)
+        break
+      }
+      yield* Effect.sleep("50 millis")
+    }
+    const recordSeconds = (performance.now() - started) / 1000
+    yield* Scope.close(scope, Exit.void)
+    const row: Row = { database: database.label, events: EVENTS, sendSeconds, recordSeconds }
+    yield* Effect.logWarning(`${database.label}: ${(EVENTS / recordSeconds).toFixed(0)} deliveries/s`)
+    return row
+  }).pipe(Effect.scoped)
+
+const run = (database: Database) => {
+  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const App = UseCasesLive.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, webhookTransport({ allowPrivateTargets: true }))
+    ),
+    Layer.provideMerge(SystemLive),
+    Layer.provideMerge(Sql)
+  )
+  return measure(database).pipe(
+    Effect.provide(App),
+    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+    Effect.ensuring(Effect.promise(() => database.close()))
+  )
+}
+
+export const main = async () => {
+  const rows: Array<Row> = []
+  for (const open of chosenDatabases()) {
+    rows.push(await Effect.runPromise(run(await open())))
+  }
+  console.log(
+    [
+      `\nWebhook deliveries to a local receiver that verifies every signature, ${EVENTS} events, ${CONCURRENCY} at once\n`,
+      "| database | events | all received, s | all recorded, s | deliveries/s |",
+      "|---|---:|---:|---:|---:|",
+      ...rows.map(
+        (r) =>
+          `| ${r.database} | ${r.events} | ${r.sendSeconds.toFixed(2)} | ${r.recordSeconds.toFixed(2)} | ${(r.events / r.recordSeconds).toFixed(0)} |`
+      ),
+      ""
+    ].join("\n")
+  )
+}

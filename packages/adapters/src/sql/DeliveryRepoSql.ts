@@ -1,0 +1,220 @@
+import { EventType } from "@cisbook/core/Event"
+import { DeliveryId, TenantId, WebhookId } from "@cisbook/core/Ids"
+import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "@cisbook/core/ports/DeliveryRepo"
+import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from "@cisbook/core/webhooks/WebhookDelivery"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { insertEventsAndDeliveries } from "./EventRows.js"
+
+const Key = Schema.Struct({ tenantId: Schema.String, id: Schema.String })
+
+const DeliveryRow = Schema.Struct({
+  id: DeliveryId,
+  tenantId: TenantId,
+  webhookId: WebhookId,
+  eventId: Schema.String,
+  eventType: EventType,
+  status: DeliveryStatus,
+  attempts: Schema.Number,
+  createdAt: Schema.DateFromSelf,
+  lastAttemptAt: Schema.NullOr(Schema.DateFromSelf),
+  nextAttemptAt: Schema.NullOr(Schema.DateFromSelf),
+  responseStatus: Schema.NullOr(Schema.Number),
+  responseBody: Schema.NullOr(Schema.String)
+})
+
+const AttemptRow = Schema.Struct({
+  at: Schema.DateFromSelf,
+  responseStatus: Schema.NullOr(Schema.Number),
+  responseBody: Schema.NullOr(Schema.String),
+  durationMs: Schema.Number,
+  error: Schema.NullOr(Schema.String)
+})
+
+const ClaimedRow = Schema.Struct({
+  tenantId: TenantId,
+  id: DeliveryId,
+  eventId: Schema.String,
+  eventType: EventType,
+  eventData: Schema.Unknown,
+  occurredAt: Schema.DateFromSelf,
+  url: Schema.String,
+  secret: Schema.String,
+  status: DeliveryStatus,
+  attempts: Schema.Number,
+  automaticAttempts: Schema.Number,
+  nextAttemptAt: Schema.NullOr(Schema.DateFromSelf),
+  retryRequestedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
+
+/** An attempt and the schedule it leaves, as a row of the record statement (snake_case, as jsonb_to_recordset reads it). */
+const attemptRow = (r: RecordedAttempt) => ({
+  tenant_id: r.tenantId,
+  id: r.id,
+  lease_token: r.leaseToken,
+  status: r.schedule.status,
+  attempts: r.schedule.attempts,
+  automatic_attempts: r.schedule.automaticAttempts,
+  next_attempt_at: r.schedule.nextAttemptAt,
+  retry_requested_at: r.schedule.retryRequestedAt,
+  at: r.attempt.at,
+  response_status: r.attempt.responseStatus,
+  response_body: r.attempt.responseBody,
+  duration_ms: r.attempt.durationMs,
+  error: r.attempt.error
+})
+
+/** A delivery as the API shows it: its latest attempt's answer, and when it is due next. */
+const deliveryView = `
+  SELECT d.id, d.tenant_id, d.webhook_id, d.event_id, d.event_type, d.status, d.attempts, d.created_at,
+    coalesce(d.retry_requested_at, d.next_attempt_at) AS next_attempt_at,
+    last.at AS last_attempt_at, last.response_status, last.response_body
+  FROM webhook_deliveries d
+  LEFT JOIN LATERAL (
+    SELECT at, response_status, response_body FROM webhook_delivery_attempts
+    WHERE tenant_id = d.tenant_id AND delivery_id = d.id
+    ORDER BY attempt DESC LIMIT 1
+  ) last ON true`
+
+export const DeliveryRepoSql = Layer.effect(
+  DeliveryRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const ids = yield* IdGenerator
+    const insert = yield* insertEventsAndDeliveries
+
+    const findDelivery = SqlSchema.findOne({
+      Request: Key,
+      Result: DeliveryRow,
+      execute: ({ id, tenantId }) => sql`${sql.literal(deliveryView)} WHERE d.tenant_id = ${tenantId} AND d.id = ${id}`
+    })
+    const attemptLog = SqlSchema.findAll({
+      Request: Key,
+      Result: AttemptRow,
+      execute: ({ id, tenantId }) => sql`
+        SELECT at, response_status, response_body, duration_ms, error FROM webhook_delivery_attempts
+        WHERE tenant_id = ${tenantId} AND delivery_id = ${id}
+        ORDER BY attempt`
+    })
+    const toDelivery = (row: typeof DeliveryRow.Type) => new WebhookDelivery(row, true)
+
+    // One statement for a batch: the attempts as a JSON array of rows. A delivery whose lease
+    // is no longer the attempt's is left alone, and its attempt dropped.
+    const recordAll = (attempts: ReadonlyArray<RecordedAttempt>) => sql`
+      WITH v AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts.map(attemptRow))}::jsonb) AS v(
+          tenant_id uuid, id uuid, lease_token uuid, status text, attempts integer, automatic_attempts integer,
+          next_attempt_at timestamptz, retry_requested_at timestamptz,
+          at timestamptz, response_status integer, response_body text, duration_ms integer, error text)
+      ),
+      updated AS (
+        UPDATE webhook_deliveries d SET
+          status = v.status,
+          attempts = v.attempts,
+          automatic_attempts = v.automatic_attempts,
+          next_attempt_at = v.next_attempt_at,
+          retry_requested_at = v.retry_requested_at,
+          lease_token = NULL,
+          leased_until = NULL
+        FROM v
+        WHERE d.tenant_id = v.tenant_id AND d.id = v.id AND d.lease_token = v.lease_token
+        RETURNING d.tenant_id, d.id
+      )
+      INSERT INTO webhook_delivery_attempts
+        (tenant_id, delivery_id, attempt, at, response_status, response_body, duration_ms, error)
+      SELECT v.tenant_id, v.id, v.attempts, v.at, v.response_status, v.response_body, v.duration_ms, v.error
+      FROM updated JOIN v ON v.tenant_id = updated.tenant_id AND v.id = updated.id`
+
+    return DeliveryRepo.of({
+      queueFor: (tenantId, webhookId, event) =>
+        insert(tenantId, [event], sql`w.id = ${webhookId}`).pipe(
+          Effect.flatMap(([queued]) =>
+            queued === undefined
+              ? Effect.die(`The tenant ${tenantId} has no webhook ${webhookId}`)
+              : Effect.succeed(DeliveryId.make(queued.id))
+          )
+        ),
+      find: (tenantId, id) =>
+        Effect.gen(function* () {
+          const found = yield* findDelivery({ tenantId, id })
+          if (Option.isNone(found)) return Option.none()
+          const log = yield* attemptLog({ tenantId, id })
+          return Option.some({
+            delivery: toDelivery(found.value),
+            attemptLog: log.map((a) => new DeliveryAttempt(a, true))
+          })
+        }).pipe(Effect.orDie),
+      list: (tenantId, query) =>
+        Effect.gen(function* () {
+          const filters = sql.and([
+            sql`d.tenant_id = ${tenantId}`,
+            ...(query.webhookId === null ? [] : [sql`d.webhook_id = ${query.webhookId}`]),
+            ...(query.status === null ? [] : [sql`d.status = ${query.status}`])
+          ])
+          const [counted] = yield* sql<{ readonly total: number }>`
+            SELECT count(*) AS total FROM webhook_deliveries d WHERE ${filters}`
+          const rows = yield* sql`
+            ${sql.literal(deliveryView)} WHERE ${filters}
+            ORDER BY d.seq DESC LIMIT ${query.limit} OFFSET ${query.offset}`
+          const items = yield* Schema.decodeUnknown(Schema.Array(DeliveryRow))(rows)
+          return { items: items.map(toDelivery), totalCount: counted?.total ?? 0 }
+        }).pipe(Effect.orDie),
+      requestRetry: (tenantId, id, at) =>
+        sql`
+          UPDATE webhook_deliveries
+          SET status = 'Pending', retry_requested_at = ${at}, lease_token = NULL, leased_until = NULL
+          WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'Failed'
+            AND (leased_until IS NULL OR leased_until <= ${at})
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      claimDue: (now, leaseUntil, limit) =>
+        Effect.gen(function* () {
+          const token = yield* ids.uuid
+          // SKIP LOCKED: a row another dispatcher is leasing right now is passed over, not waited for.
+          const rows = yield* sql`
+            WITH due AS (
+              SELECT d.tenant_id, d.id FROM webhook_deliveries d
+              JOIN webhooks w ON w.tenant_id = d.tenant_id AND w.id = d.webhook_id
+              WHERE coalesce(d.retry_requested_at, d.next_attempt_at) <= ${now}
+                AND (d.leased_until IS NULL OR d.leased_until <= ${now})
+                AND w.enabled
+              ORDER BY coalesce(d.retry_requested_at, d.next_attempt_at)
+              LIMIT ${limit}
+              FOR UPDATE OF d SKIP LOCKED
+            )
+            UPDATE webhook_deliveries d SET lease_token = ${token}, leased_until = ${leaseUntil}
+            FROM due, events e, webhooks w
+            WHERE d.tenant_id = due.tenant_id AND d.id = due.id
+              AND e.tenant_id = d.tenant_id AND e.id = d.event_id
+              AND w.tenant_id = d.tenant_id AND w.id = d.webhook_id
+            RETURNING d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at, w.url, w.secret,
+              d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at`
+          const claimed = yield* decodeClaimed(rows)
+          return claimed.map((row): ClaimedDelivery => ({
+            tenantId: row.tenantId,
+            id: row.id,
+            eventId: row.eventId,
+            eventType: row.eventType,
+            eventData: row.eventData,
+            occurredAt: row.occurredAt,
+            url: row.url,
+            secret: Redacted.make(row.secret),
+            schedule: {
+              status: row.status,
+              attempts: row.attempts,
+              automaticAttempts: row.automaticAttempts,
+              nextAttemptAt: row.nextAttemptAt,
+              retryRequestedAt: row.retryRequestedAt
+            },
+            leaseToken: token
+          }))
+        }).pipe(Effect.orDie),
+      record: (attempts) =>
+        attempts.length === 0 ? Effect.void : recordAll(attempts).pipe(Effect.asVoid, Effect.orDie)
+    })
+  })
+)

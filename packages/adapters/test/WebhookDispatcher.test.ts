@@ -1,0 +1,271 @@
+import { postgresDatabase } from "@cisbook/adapters/sql/Database"
+import { EphemeralDatabase, temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { httpWebhookSender } from "@cisbook/adapters/webhooks/HttpWebhookSender"
+import { webhookDispatcher } from "@cisbook/adapters/webhooks/WebhookDispatcher"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import type { Email } from "@cisbook/core/Email"
+import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
+import { Transactor } from "@cisbook/core/ports/Transactor"
+import { WebhookSender } from "@cisbook/core/ports/WebhookSender"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { WebhookDeliveries } from "@cisbook/core/usecases/WebhookDeliveries"
+import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
+import { Webhooks } from "@cisbook/core/usecases/Webhooks"
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import { startWebhookReceiver, type WebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
+import type { SqlClient } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import { Config, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
+import { Webhook } from "standardwebhooks"
+
+/** The use cases over the SQL ports and the real HTTP sender; private targets allowed (the receiver is on loopback). */
+const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
+    ),
+    Layer.provideMerge(SystemLive),
+    Layer.provideMerge(database)
+  )
+
+const fast = { pollInterval: Duration.millis(20), concurrency: 8, lease: Duration.seconds(60) }
+
+let counter = 0
+/** A tenant with a webhook to the receiver, whose secret the receiver trusts. */
+const aTenantWithWebhook = (receiver: WebhookReceiver) =>
+  Effect.gen(function* () {
+    const n = ++counter
+    const owner = yield* (yield* Users).create({ email: `owner${n}@example.com` as Email, name: "Owner" })
+    const code = `dispatch-${n}-${Date.now().toString(36)}`
+    yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Dispatch", email: null })
+    const { secret, webhook } = yield* (yield* Webhooks).create(owner, code, { url: `${receiver.url}/hooks?n=${n}` })
+    yield* receiver.trust(secret)
+    return { owner, code, webhook, secret } as const
+  })
+
+/** Runs the dispatcher until the returned effect closes it (as SIGTERM would). */
+const startDispatcher = (options: Parameters<typeof webhookDispatcher>[0]) =>
+  Effect.gen(function* () {
+    const scope = yield* Scope.make()
+    yield* Layer.buildWithScope(webhookDispatcher(options), scope)
+    return Scope.close(scope, Exit.void)
+  })
+
+const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
+  read.pipe(
+    Effect.filterOrFail(done, (a) => new Error(`Not there yet: ${JSON.stringify(a)}`)),
+    Effect.retry(Schedule.spaced("25 millis").pipe(Schedule.upTo("20 seconds"))),
+    Effect.orDie
+  )
+
+const detail = (code: string, id: string) =>
+  Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.support.list(code, { limit: 50 })).pipe(
+    Effect.flatMap((page) => Effect.fromNullable(page.items.find((d) => d.id === id))),
+    Effect.orDie
+  )
+
+layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seconds" })("webhook dispatcher", (it) => {
+  it.scoped("delivers a test event signed per Standard Webhooks, verified by a real receiver", () =>
+    Effect.gen(function* () {
+      const receiver = yield* startWebhookReceiver
+      const { code, owner, secret, webhook } = yield* aTenantWithWebhook(receiver)
+      yield* receiver.answerWith(() => ({ status: 200, body: "thanks" }))
+      const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+      const stop = yield* startDispatcher(fast)
+      const [got] = yield* receiver.waitFor(1)
+      const delivered = yield* eventually(detail(code, queued.id), (d) => d.status === "Succeeded")
+      yield* stop
+
+      expect(got?.verified).toBe(true)
+      expect(() => new Webhook(secret).verify(got!.body, got!.headers)).not.toThrow()
+      expect(got?.headers["webhook-id"]).toBe(queued.eventId)
+      expect(Math.abs(Number(got?.headers["webhook-timestamp"]) * 1000 - Date.now())).toBeLessThan(10_000)
+      expect(got?.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
+      expect(got?.headers["content-type"]).toBe("application/json")
+      expect(JSON.parse(got!.body)).toEqual({
+        type: "test.webhook",
+        timestamp: queued.createdAt.toISOString(),
+        data: { webhookId: webhook.id, message: "A test event from cisbook: this webhook works." }
+      })
+      expect(delivered).toMatchObject({ status: "Succeeded", attempts: 1, responseStatus: 200, responseBody: "thanks" })
+      const { attemptLog } = yield* (yield* WebhookDeliveries).get(owner, code, queued.id)
+      expect(attemptLog).toHaveLength(1)
+      expect(attemptLog[0]).toMatchObject({ responseStatus: 200, error: null })
+    })
+  )
+
+  it.scoped(
+    "records a failing answer and retries it 5 s later, signed again, with the same webhook-id",
+    () =>
+      Effect.gen(function* () {
+        const receiver = yield* startWebhookReceiver
+        const { code, owner, webhook } = yield* aTenantWithWebhook(receiver)
+        yield* receiver.answerWith((_, index) =>
+          index === 0 ? { status: 500, body: "x".repeat(10_000) } : { status: 204 }
+        )
+        const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+        const stop = yield* startDispatcher(fast)
+        const failed = yield* eventually(detail(code, queued.id), (d) => d.status === "Failed")
+        expect(failed.responseStatus).toBe(500)
+        expect(failed.responseBody).toBe("x".repeat(4096))
+        expect(failed.nextAttemptAt!.getTime() - failed.lastAttemptAt!.getTime()).toBeGreaterThanOrEqual(5_000)
+        const [first, second] = yield* receiver.waitFor(2)
+        yield* eventually(detail(code, queued.id), (d) => d.status === "Succeeded")
+        yield* stop
+        expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(4_900)
+        expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"])
+        expect(second?.verified).toBe(true)
+      }),
+    { timeout: 30_000 }
+  )
+
+  it.scoped("refuses at delivery time a URL that leads to a private address, recording the attempt as failed", () =>
+    Effect.gen(function* () {
+      const receiver = yield* startWebhookReceiver
+      const { code, owner, webhook } = yield* aTenantWithWebhook(receiver)
+      const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+      // A dispatcher of a service that allows no private targets (the URL was fine when it was made).
+      const strict = WebhookDispatch.Default.pipe(Layer.provide(httpWebhookSender({ allowPrivateTargets: false })))
+      yield* Effect.flatMap(WebhookDispatch, (d) => d.dispatchDue(10, fast.lease)).pipe(Effect.provide(strict))
+      const { attemptLog, delivery } = yield* (yield* WebhookDeliveries).get(owner, code, queued.id)
+      expect(delivery).toMatchObject({ status: "Failed", attempts: 1, responseStatus: null })
+      expect(attemptLog[0]?.error).toBe(
+        "Must be an https URL (plain http is allowed only when WEBHOOK_ALLOW_PRIVATE_TARGETS=true)"
+      )
+      const https = yield* Effect.flatMap(WebhookSender, (sender) =>
+        sender.send({
+          url: `https://127.0.0.1:${receiver.port}/`,
+          secret: Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+          messageId: "msg_1",
+          timestamp: new Date(),
+          body: "{}"
+        })
+      ).pipe(Effect.provide(httpWebhookSender({ allowPrivateTargets: false })))
+      expect(https).toMatchObject({
+        responseStatus: null,
+        error: expect.stringMatching(/^127\.0\.0\.1 is not a public destination: 127\.0\.0\.1 is a loopback address/)
+      })
+      expect(yield* receiver.received).toEqual([])
+    })
+  )
+
+  it.scoped(
+    "re-sends with the same webhook-id, after the lease, a delivery whose dispatcher was stopped mid-flight",
+    () =>
+      Effect.gen(function* () {
+        const receiver = yield* startWebhookReceiver
+        const { code, owner, webhook } = yield* aTenantWithWebhook(receiver)
+        yield* receiver.answerWith((_, index) => (index === 0 ? "hold" : { status: 204 }))
+        const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+        const lease = Duration.seconds(1)
+        const stopFirst = yield* startDispatcher({ ...fast, lease })
+        yield* receiver.waitFor(1)
+        yield* stopFirst
+        expect(yield* detail(code, queued.id)).toMatchObject({ status: "Pending", attempts: 0 })
+        const stopSecond = yield* startDispatcher({ ...fast, lease })
+        const [first, second] = yield* receiver.waitFor(2)
+        const delivered = yield* eventually(detail(code, queued.id), (d) => d.status === "Succeeded")
+        yield* stopSecond
+        expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(900)
+        expect(second?.headers["webhook-id"]).toBe(queued.eventId)
+        expect(first?.headers["webhook-id"]).toBe(queued.eventId)
+        expect(delivered).toMatchObject({ attempts: 1, responseStatus: 204 })
+      })
+  )
+})
+
+describe("the HTTP sender", () => {
+  const send = (url: string) =>
+    Effect.flatMap(WebhookSender, (sender) =>
+      sender.send({
+        url,
+        secret: Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+        messageId: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        timestamp: new Date(),
+        body: '{"test": 2432232314}'
+      })
+    )
+
+  layer(httpWebhookSender({ allowPrivateTargets: true, timeout: Duration.millis(300) }), {
+    excludeTestServices: true
+  })("answers", (it) => {
+    it.scoped("does not follow a redirect, gives up after its timeout, and reports a refused connection", () =>
+      Effect.gen(function* () {
+        const receiver = yield* startWebhookReceiver
+        yield* receiver.answerWith((request) =>
+          request.path === "/moved" ? { status: 302, location: `${receiver.url}/elsewhere` } : { status: 204 }
+        )
+        const redirected = yield* send(`${receiver.url}/moved`)
+        expect(redirected).toMatchObject({ responseStatus: 302, error: "Redirects are not followed" })
+        expect((yield* receiver.received).length).toBe(1)
+
+        yield* receiver.answerWith(() => "hold")
+        const slow = yield* send(`${receiver.url}/slow`)
+        expect(slow).toMatchObject({ responseStatus: null, error: "No answer within 0.3 s" })
+        expect(slow.durationMs).toBeGreaterThanOrEqual(290)
+
+        const closed = yield* startWebhookReceiver.pipe(Effect.scoped)
+        const refused = yield* send(`${closed.url}/gone`)
+        expect(refused).toMatchObject({ responseStatus: null, error: `Connection refused by 127.0.0.1:${closed.port}` })
+      })
+    )
+  })
+})
+
+const postgresUrl = Config.option(Config.redacted("CISBOOK_TEST_DATABASE_URL")).pipe(Effect.runSync)
+
+describe.skipIf(Option.isNone(postgresUrl))(
+  "two dispatchers against one PostgreSQL (needs CISBOOK_TEST_DATABASE_URL: PGlite is one connection in one process)",
+  () => {
+    layer(Layer.empty, { excludeTestServices: true, timeout: "60 seconds" })("exactly once", (it) => {
+      it.scoped("deliver each of 300 events exactly once when nothing fails", () =>
+        Effect.gen(function* () {
+          const url = yield* temporaryPostgresUrl(Option.getOrThrow(postgresUrl))
+          const processA = yield* Layer.build(appOver(postgresDatabase(url)))
+          const processB = yield* Layer.build(appOver(postgresDatabase(url)))
+          yield* Effect.provide(migrate, processA)
+          const receiver = yield* startWebhookReceiver
+          const { code, webhook } = yield* aTenantWithWebhook(receiver).pipe(Effect.provide(processA))
+          const events = 300
+          yield* Effect.gen(function* () {
+            const outbox = yield* EventOutbox
+            const { transaction } = yield* Transactor
+            for (let batch = 0; batch < events / 50; batch++) {
+              yield* transaction(
+                outbox.record(
+                  webhook.tenantId,
+                  Array.from({ length: 50 }, (_, i) => ({
+                    type: "contact.created" as const,
+                    data: { n: batch * 50 + i }
+                  }))
+                )
+              )
+            }
+          }).pipe(Effect.provide(processA))
+          const options = { ...fast, concurrency: 16 }
+          const stopA = yield* startDispatcher(options).pipe(Effect.provide(processA))
+          const stopB = yield* startDispatcher(options).pipe(Effect.provide(processB))
+          yield* receiver.waitFor(events, 40)
+          // Time for a duplicate to show, were there one.
+          yield* Effect.sleep("500 millis")
+          yield* stopA
+          yield* stopB
+          const received = yield* receiver.received
+          expect(received).toHaveLength(events)
+          expect(new Set(received.map((r) => r.headers["webhook-id"])).size).toBe(events)
+          expect(received.every((r) => r.verified === true)).toBe(true)
+          const succeeded = yield* Effect.flatMap(WebhookDeliveries, (d) =>
+            d.support.list(code, { status: "Succeeded" })
+          ).pipe(Effect.provide(processA))
+          expect(succeeded.totalCount).toBe(events)
+        })
+      )
+    })
+  }
+)

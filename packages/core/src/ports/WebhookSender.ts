@@ -1,0 +1,26 @@
+import { Context, type Effect, type Redacted } from "effect"
+
+/** One signed POST of a webhook body. */
+export interface OutgoingWebhook {
+  readonly url: string
+  readonly secret: Redacted.Redacted<string>
+  /** The `webhook-id`: the same on every attempt of the delivery. */
+  readonly messageId: string
+  /** The `webhook-timestamp`: this attempt's. */
+  readonly timestamp: Date
+  readonly body: string
+}
+
+/** What came of an attempt: a receiver's answer, or why there was none. */
+export interface SendOutcome {
+  readonly responseStatus: number | null
+  readonly responseBody: string | null
+  readonly durationMs: number
+  readonly error: string | null
+}
+
+/** Sends webhooks per Standard Webhooks; every failure is an outcome, never an error. */
+export class WebhookSender extends Context.Tag("core/WebhookSender")<
+  WebhookSender,
+  { readonly send: (message: OutgoingWebhook) => Effect.Effect<SendOutcome> }
+>() {}

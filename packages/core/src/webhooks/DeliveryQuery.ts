@@ -1,0 +1,39 @@
+import { Effect, Schema } from "effect"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "../contacts/ContactQuery.js"
+import type { ValidationFailed } from "../Errors.js"
+import type { WebhookId } from "../Ids.js"
+import { decodeInput } from "../Validation.js"
+import type { DeliveryStatus } from "./WebhookDelivery.js"
+
+/** A page of deliveries as a caller asks for it; an absent member takes its default. */
+export interface DeliveryListRequest {
+  readonly status?: DeliveryStatus | undefined
+  readonly offset?: number | undefined
+  readonly limit?: number | undefined
+}
+
+/** A page of deliveries as a store is asked for it: newest first. */
+export interface DeliveryQuery {
+  /** Only this webhook's deliveries; null for every webhook of the tenant. */
+  readonly webhookId: WebhookId | null
+  readonly status: DeliveryStatus | null
+  readonly offset: number
+  readonly limit: number
+}
+
+const checkPaging = decodeInput(
+  Schema.Struct({ offset: PageOffset, limit: PageLimit }).annotations({ parseOptions: { errors: "all" } })
+)
+
+export const deliveryQuery = (
+  webhookId: WebhookId | null,
+  request: DeliveryListRequest
+): Effect.Effect<DeliveryQuery, ValidationFailed> =>
+  checkPaging({ offset: request.offset ?? 0, limit: request.limit ?? DEFAULT_PAGE_SIZE }).pipe(
+    Effect.map(({ limit, offset }) => ({
+      webhookId,
+      status: request.status ?? null,
+      offset,
+      limit: Math.min(limit, MAX_PAGE_SIZE)
+    }))
+  )

@@ -1,0 +1,49 @@
+import type { WebhookWithSecret } from "@cisbook/core/usecases/Webhooks"
+import type { Webhook } from "@cisbook/core/webhooks/Webhook"
+import type { DeliveryDetail, WebhookDelivery } from "@cisbook/core/webhooks/WebhookDelivery"
+import {
+  CreatedWebhookDto,
+  DeliveryAttemptDto,
+  WebhookDeliveryDetailDto,
+  WebhookDeliveryDto,
+  WebhookDto
+} from "@cisbook/sdk/WebhookDtos"
+
+const webhookFields = (webhook: Webhook) => ({
+  id: webhook.id,
+  url: webhook.url,
+  description: webhook.description,
+  eventTypes: webhook.eventTypes,
+  enabled: webhook.enabled,
+  createdAt: webhook.createdAt
+})
+
+export const webhookDto = (webhook: Webhook) => new WebhookDto(webhookFields(webhook))
+
+export const createdWebhookDto = ({ secret, webhook }: WebhookWithSecret) =>
+  new CreatedWebhookDto({ ...webhookFields(webhook), secret })
+
+const deliveryFields = (d: WebhookDelivery) => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  eventId: d.eventId,
+  eventType: d.eventType,
+  status: d.status,
+  attempts: d.attempts,
+  createdAt: d.createdAt,
+  lastAttemptAt: d.lastAttemptAt,
+  nextAttemptAt: d.nextAttemptAt,
+  responseStatus: d.responseStatus,
+  responseBody: d.responseBody
+})
+
+export const deliveryDto = (delivery: WebhookDelivery) => new WebhookDeliveryDto(deliveryFields(delivery))
+
+export const deliveryDetailDto = ({ attemptLog, delivery }: DeliveryDetail) =>
+  new WebhookDeliveryDetailDto({
+    ...deliveryFields(delivery),
+    attemptLog: attemptLog.map(
+      (a) =>
+        new DeliveryAttemptDto({ at: a.at, responseStatus: a.responseStatus, durationMs: a.durationMs, error: a.error })
+    )
+  })
