@@ -1,5 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
-import { WebhookDispatcherLive } from "@cisbook/adapters/webhooks/WebhookDispatcher"
+import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Config, Layer } from "effect"
 import { createServer } from "node:http"

@@ -1,4 +1,4 @@
-import { webhookDispatcher } from "@cisbook/adapters/webhooks/WebhookDispatcher"
+import { webhookDispatcher } from "../src/workers/WebhookDispatcher.js"
 import { EventType } from "@cisbook/core/Event"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { assert, describe, expect, layer } from "@effect/vitest"

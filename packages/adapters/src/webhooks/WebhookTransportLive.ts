@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { destinationGuard } from "./DestinationGuardLive.js"
 import { httpWebhookSender } from "./HttpWebhookSender.js"
-import { AllowPrivateTargets } from "./WebhookConfig.js"
+import { AllowPrivateTargets } from "./AllowPrivateTargets.js"
 
 /** Where webhooks may go, and how they are sent there. */
 export const webhookTransport = (options: { readonly allowPrivateTargets: boolean }) =>

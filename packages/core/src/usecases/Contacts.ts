@@ -38,8 +38,12 @@ export interface ContactListPage {
   readonly limit: number
 }
 
-/** Two racing creates can pick the same code; the loser picks again, this many times at most. */
-const CODE_ATTEMPTS = 5
+/**
+ * Racing creates of one name pick the same code; each loser reads the issued codes again and
+ * picks anew. A loser only loses once the winner has committed, so every round issues a code
+ * and this has to outlast only the number of creates racing for one name.
+ */
+const CODE_ATTEMPTS = 100
 
 const subcontractorMustSupply = (roles: { readonly isSupplier: boolean; readonly isCisSubcontractor: boolean }) =>
   roles.isCisSubcontractor && !roles.isSupplier

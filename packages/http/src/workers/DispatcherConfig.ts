@@ -1,8 +1,5 @@
 import { Config, Duration } from "effect"
 
-/** WEBHOOK_ALLOW_PRIVATE_TARGETS: plain http and private addresses, for development and tests. */
-export const AllowPrivateTargets = Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS"), false)
-
 export interface DispatcherOptions {
   /** How long to wait before looking again when nothing was due. */
   readonly pollInterval: Duration.Duration

@@ -1,7 +1,7 @@
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
 import type { ClaimedDelivery, RecordedAttempt } from "@cisbook/core/ports/DeliveryRepo"
 import { Duration, Effect, FiberSet, Layer, Queue } from "effect"
-import { DispatcherConfig, type DispatcherOptions } from "./WebhookConfig.js"
+import { DispatcherConfig, type DispatcherOptions } from "./DispatcherConfig.js"
 
 /**
  * The dispatcher: runs while its layer lives, keeping up to `concurrency` deliveries in flight.
