@@ -1,4 +1,5 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
+import { chosenDatabases, type Database } from "../Databases.js"
 import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
@@ -9,16 +10,11 @@ import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { HttpAppLive } from "@cisbook/http/HttpAppLive"
 import { largeImportCsv } from "@cisbook/testkit/ImportFixtures"
-import { PGlite } from "@electric-sql/pglite"
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { execFile } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { createServer } from "node:http"
 import * as os from "node:os"
@@ -27,50 +23,9 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import pg from "pg"
 
 const MiB = 1024 * 1024
 const ROWS = Number(process.env["BENCH_ROWS"] ?? 10_000)
-const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
-
-interface Database {
-  readonly label: string
-  readonly pool: pg.Pool
-  readonly close: () => Promise<void>
-}
-
-const postgres = async (): Promise<Database> => {
-  const name = `cisbook_bench_${randomBytes(4).toString("hex")}`
-  const admin = new pg.Client({ connectionString: ADMIN_URL })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
-  pool.on("error", () => undefined)
-  return {
-    label: "PostgreSQL 15",
-    pool,
-    close: async () => {
-      await pool.end()
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
-      await admin.end()
-    }
-  }
-}
-
-const pglite = async (): Promise<Database> => {
-  const db = await PGlite.create("memory://", { extensions: { pg_trgm, btree_gin } })
-  const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
-  return {
-    label: "PGlite (embedded)",
-    pool,
-    close: async () => {
-      await pool.end()
-      await db.close()
-    }
-  }
-}
 
 // The heap a run leaves behind is read after a full collection, which needs gc() exposed.
 v8.setFlagsFromString("--expose-gc")
@@ -180,13 +135,11 @@ const table = (rows: ReadonlyArray<ImportRow>) =>
   ].join("\n")
 
 export const main = async () => {
-  const databases = { postgres, pglite }
-  const chosen = (process.env["BENCH_DATABASES"] ?? "postgres,pglite").split(",") as Array<keyof typeof databases>
   const sizes = (process.env["BENCH_SIZES"] ?? `1000,${ROWS}`).split(",").map(Number)
   const results: Array<ImportRow> = []
-  for (const name of chosen) {
+  for (const open of chosenDatabases()) {
     for (const rows of sizes) {
-      const result = await Effect.runPromise(run(await databases[name](), rows))
+      const result = await Effect.runPromise(run(await open(), rows))
       console.error(table([result]).split("\n")[2])
       results.push(result)
     }

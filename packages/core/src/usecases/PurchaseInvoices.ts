@@ -1,9 +1,8 @@
 import { Effect, Option } from "effect"
-import { isContactCodeShape, normaliseContactCode } from "../contacts/ContactCode.js"
 import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../Errors.js"
 import { isUuid, PurchaseInvoiceId } from "../Ids.js"
 import { invoiceErrors, type NewPurchaseInvoice } from "../invoices/InvoiceInput.js"
-import { type InvoiceListRequest, invoicePaging } from "../invoices/InvoiceQuery.js"
+import type { InvoiceListRequest } from "../invoices/InvoiceQuery.js"
 import { PurchaseInvoice } from "../invoices/PurchaseInvoice.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactRepo } from "../ports/ContactRepo.js"
@@ -13,6 +12,7 @@ import { Transactor } from "../ports/Transactor.js"
 import type { User } from "../User.js"
 import { failIfAny } from "../Validation.js"
 import { invoicedContact } from "./InvoicedContact.js"
+import { invoicePage } from "./InvoicePage.js"
 import { Tenants } from "./Tenants.js"
 
 export interface PurchaseInvoiceListPage {
@@ -96,14 +96,7 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
     ): Effect.Effect<PurchaseInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        const paging = yield* invoicePaging(request)
-        if (request.contact === undefined) {
-          return { ...(yield* repo.list(tenant.id, { ...paging, contactId: null })), ...paging }
-        }
-        const code = normaliseContactCode(request.contact)
-        const contact = isContactCodeShape(code) ? yield* contacts.findByCode(tenant.id, code) : Option.none()
-        if (Option.isNone(contact)) return { items: [], totalCount: 0, ...paging }
-        return { ...(yield* repo.list(tenant.id, { ...paging, contactId: contact.value.id })), ...paging }
+        return yield* invoicePage(contacts, tenant, request, (query) => repo.list(tenant.id, query))
       }).pipe(Effect.withSpan("PurchaseInvoices.list"))
 
     return { create, get, list } as const

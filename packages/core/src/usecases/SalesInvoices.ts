@@ -1,12 +1,11 @@
 import { Effect, Option } from "effect"
-import { isContactCodeShape, normaliseContactCode } from "../contacts/ContactCode.js"
 import { Conflict, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../Event.js"
 import { isUuid, SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
 import { deductionShare } from "../invoices/DeductionSplit.js"
 import { invoiceErrors, type NewPayment, type NewSalesInvoice } from "../invoices/InvoiceInput.js"
 import { salesInvoiceNumber, salesInvoiceSequence } from "../invoices/InvoiceNumber.js"
-import { type InvoiceListRequest, invoicePaging } from "../invoices/InvoiceQuery.js"
+import type { InvoiceListRequest } from "../invoices/InvoiceQuery.js"
 import { formatPounds } from "../invoices/Money.js"
 import { type ReportPeriod, reportPeriod } from "../invoices/ReportPeriod.js"
 import { type ReportedPayment, SalesInvoice, SalesInvoicePayment } from "../invoices/SalesInvoice.js"
@@ -21,6 +20,7 @@ import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
 import { failIfAny } from "../Validation.js"
 import { invoicedContact } from "./InvoicedContact.js"
+import { invoicePage } from "./InvoicePage.js"
 import { Tenants } from "./Tenants.js"
 
 export interface SalesInvoiceListPage {
@@ -145,14 +145,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
     ): Effect.Effect<SalesInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        const paging = yield* invoicePaging(request)
-        if (request.contact === undefined) {
-          return { ...(yield* repo.list(tenant.id, { ...paging, contactId: null })), ...paging }
-        }
-        const code = normaliseContactCode(request.contact)
-        const contact = isContactCodeShape(code) ? yield* contacts.findByCode(tenant.id, code) : Option.none()
-        if (Option.isNone(contact)) return { items: [], totalCount: 0, ...paging }
-        return { ...(yield* repo.list(tenant.id, { ...paging, contactId: contact.value.id })), ...paging }
+        return yield* invoicePage(contacts, tenant, request, (query) => repo.list(tenant.id, query))
       }).pipe(Effect.withSpan("SalesInvoices.list"))
 
     /**
