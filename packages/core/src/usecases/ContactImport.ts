@@ -1,4 +1,4 @@
-import { Cause, Chunk, Effect, Exit, Option, Schema, Stream } from "effect"
+import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
 import { Contact } from "../contacts/Contact.js"
 import { contactCodeBase, generateContactCode } from "../contacts/ContactCode.js"
 import { creationEvents, draftContact } from "../contacts/ContactDraft.js"
@@ -8,16 +8,15 @@ import { importedVerification, importNote } from "../contacts/import/ImportedVer
 import type { ImportFile } from "../contacts/import/ImportFile.js"
 import { analysedImportRows, checkImportFile } from "../contacts/import/ImportFileCheck.js"
 import { importTemplateCsv } from "../contacts/import/ImportTemplate.js"
-import { type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { type Forbidden, type NotFound, ValidationFailed } from "../Errors.js"
 import { ContactId, type TenantId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactRepo } from "../ports/ContactRepo.js"
 import type { DuplicateKey } from "../ports/DuplicateKey.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
-import { TenantRepo } from "../ports/TenantRepo.js"
 import { Transactor } from "../ports/Transactor.js"
-import { type Tenant, TenantCode } from "../Tenant.js"
+import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
 import { Tenants } from "./Tenants.js"
 
@@ -50,8 +49,6 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 const selectionsProblem = (detail: string) => ValidationFailed.one("selections", detail)
 
-const isTenantCode = Schema.is(TenantCode)
-
 const failedRow = (rowId: number, reason: string): ImportRowResult => ({
   rowId,
   status: "Failed",
@@ -67,21 +64,11 @@ interface Draft {
 export class ContactImport extends Effect.Service<ContactImport>()("core/ContactImport", {
   effect: Effect.gen(function* () {
     const tenants = yield* Tenants
-    const tenantRepo = yield* TenantRepo
     const repo = yield* ContactRepo
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const ids = yield* IdGenerator
-
-    /** A tenant by code, for support staff (the admin CLI): no membership needed. */
-    const tenantForSupport = (code: string): Effect.Effect<Tenant, NotFound> => {
-      const notFound = new NotFound({ detail: `There is no tenant with the code ${code}.` })
-      if (!isTenantCode(code)) return Effect.fail(notFound)
-      return tenantRepo
-        .findByCode(code)
-        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
-    }
 
     /** The file's data rows, each analysed. A verification may be dated up to a day ahead (time zones). */
     const analysedRows = (file: ImportFile, columns: ImportColumnIndexes) =>
@@ -275,7 +262,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
 
     /** {@link analyse} for support staff. */
     const analyseAsSupport = (tenantCode: string, file: ImportFile) =>
-      tenantForSupport(tenantCode).pipe(Effect.flatMap((tenant) => analyseFor(tenant, file)))
+      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => analyseFor(tenant, file)))
 
     /** {@link importRows} for support staff, telling `progress` after each batch. */
     const importAsSupport = (
@@ -284,7 +271,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       rowIds: Iterable<number>,
       progress: ImportProgress = noProgress
     ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed> =>
-      tenantForSupport(tenantCode).pipe(Effect.flatMap((tenant) => importFor(tenant, file, rowIds, progress)))
+      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => importFor(tenant, file, rowIds, progress)))
 
     return { template, analyse, importRows, analyseAsSupport, importAsSupport } as const
   })
