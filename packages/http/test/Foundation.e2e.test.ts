@@ -1,5 +1,6 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, describe, expect, layer } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect } from "effect"
 import { client, e2e, IdentityProvider, signUp, SqlTestPorts, uniqueEmail, uniqueTenantCode } from "./E2E.js"
 
@@ -33,6 +34,9 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("foundation over HTTP", (it)
         )
         expect(doc.body?.components.securitySchemes).toHaveProperty("apiKey")
         expect(doc.body?.components.securitySchemes).toHaveProperty("bearer")
+        const validation = yield* Effect.promise(() => new Validator().validate(doc.body ?? {}))
+        expect(validation.errors).toBeUndefined()
+        expect(validation.valid).toBe(true)
         const docs = yield* Effect.flatMap(HttpClient.HttpClient, (http) => http.get("/docs"))
         expect(docs.status).toBe(200)
         expect(docs.headers["content-type"]).toContain("text/html")
