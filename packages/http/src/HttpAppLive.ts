@@ -12,6 +12,7 @@ import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
+import { requestLogger } from "./RequestLogger.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide([
@@ -29,12 +30,14 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
 )
 
 /** The HTTP application: the API, its problem bodies, OpenAPI at /openapi.json and docs at /docs. */
-export const HttpAppLive = HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+export const HttpAppLive = HttpApiBuilder.serve(requestLogger).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ProblemDetailsMiddleware),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,
-  // No tracer exporter is configured, so spans would be built and thrown away on every request.
+  // No tracer exporter is configured, so spans would be built and thrown away on every request
+  // (the request span alone parses the URL and copies every header to annotate it).
+  HttpMiddleware.withTracerDisabledWhen(() => true),
   Layer.provide(Layer.setTracerEnabled(false))
 )

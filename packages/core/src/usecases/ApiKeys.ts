@@ -67,7 +67,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
           yield* byHash.set(hash, { key: new ApiKey({ ...apiKey, lastUsedAt: now }), user })
         }
         return user
-      }).pipe(Effect.withSpan("ApiKeys.authenticate"))
+      }) // No span: this runs on every request, and a span costs ~20 µs of CPU even with tracing off.
 
     return { issue, list, revoke, authenticate } as const
   })
