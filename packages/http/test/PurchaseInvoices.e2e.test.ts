@@ -1,22 +1,6 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { e2e, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
-
-const raw = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string, body?: unknown) =>
-  Effect.flatMap(HttpClient.HttpClient, (http) => {
-    const base = HttpClientRequest.make(method)(url)
-    const authed = key === undefined ? base : HttpClientRequest.setHeader(base, "x-api-key", key)
-    return http.execute(body === undefined ? authed : HttpClientRequest.bodyUnsafeJson(authed, body))
-  }).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text) => ({
-        status: response.status,
-        contentType: response.headers["content-type"] ?? "",
-        body: text === "" ? undefined : (JSON.parse(text) as any)
-      }))
-    )
-  )
+import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 
 /** A user owning a new tenant with a supplier JOHNSMIT (a CIS subcontractor) and a customer ACME. */
 const owner = (name: string) =>
@@ -61,7 +45,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
         cisDeduction: 400.4,
         createdAt: expect.stringMatching(/Z$/)
       })
-      expect(yield* raw(key, "GET", `/tenants/${tenant}/purchase-invoices/${res.body.id}`)).toMatchObject({
+      expect(yield* raw(key, "GET", `/tenants/${tenant}/purchase-invoices/${res.body?.id}`)).toMatchObject({
         status: 200,
         body: res.body
       })
@@ -90,7 +74,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
       expect((yield* raw(key, "POST", url, invoice)).status).toBe(201)
       const again = yield* raw(key, "POST", url, invoice)
       expect(again).toMatchObject({ status: 409, body: { title: "Conflict" } })
-      expect(again.body.detail).toBe(`JOHNSMIT already has a purchase invoice numbered JS-0012 in ${tenant}.`)
+      expect(again.body?.detail).toBe(`JOHNSMIT already has a purchase invoice numbered JS-0012 in ${tenant}.`)
       // Another supplier may use the same number.
       yield* api.contacts.createContact({ path: { tenant }, payload: { name: "Bricks", isSupplier: true } })
       expect((yield* raw(key, "POST", url, { ...invoice, contact: "BRICKS" })).status).toBe(201)
@@ -101,9 +85,9 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
       })
       const bad = yield* raw(key, "POST", url, { ...invoice, number: " ", subtotal: 1.234, cisDeduction: 3000 })
       expect(bad.status).toBe(400)
-      expect(Object.keys(bad.body.errors).sort()).toEqual(["number", "subtotal"])
+      expect(Object.keys(bad.body?.errors).sort()).toEqual(["number", "subtotal"])
       const deduction = yield* raw(key, "POST", url, { ...invoice, number: "X", cisDeduction: 2500.01 })
-      expect(deduction.body.errors).toEqual({
+      expect(deduction.body?.errors).toEqual({
         cisDeduction: ["Must not be more than subtotal: the deduction is taken from the amount net of VAT"]
       })
       expect((yield* api.purchaseInvoices.listPurchaseInvoices({ path: { tenant }, urlParams: {} })).totalCount).toBe(2)
@@ -123,7 +107,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("purchase invoices over HTTP
         vatRegistered: false
       })
       expect(noSupplier.status).toBe(409)
-      expect(noSupplier.body.detail).toContain("purchase invoices")
+      expect(noSupplier.body?.detail).toContain("purchase invoices")
       const deleted = yield* Effect.flip(api.contacts.deleteContact({ path: { tenant, code: "JOHNSMIT" } }))
       assert(deleted._tag === "Conflict")
       expect(deleted.detail).toBe("JOHNSMIT has purchase invoices, so it cannot be deleted.")

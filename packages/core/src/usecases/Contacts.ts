@@ -17,7 +17,7 @@ import {
 } from "../contacts/ContactDraft.js"
 import type { ContactReplacement, NewContact } from "../contacts/ContactInput.js"
 import { type ContactListRequest, contactQuery } from "../contacts/ContactQuery.js"
-import { Conflict, type FieldErrors, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../Errors.js"
 import { ContactId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactActivity } from "../ports/ContactActivity.js"
@@ -27,7 +27,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactor } from "../ports/Transactor.js"
 import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
-import { describeFieldErrors } from "../Validation.js"
+import { failIfAny } from "../Validation.js"
 import { Tenants } from "./Tenants.js"
 
 export interface ContactListPage {
@@ -49,11 +49,6 @@ const subcontractorMustSupply = (roles: { readonly isSupplier: boolean; readonly
   roles.isCisSubcontractor && !roles.isSupplier
     ? { isSupplier: ["A CIS subcontractor is always also a supplier: set isSupplier to true"] }
     : {}
-
-const refuseIfAny = (errors: FieldErrors): Effect.Effect<void, ValidationFailed> =>
-  Object.keys(errors).length === 0
-    ? Effect.void
-    : Effect.fail(new ValidationFailed({ detail: describeFieldErrors(errors), errors }))
 
 export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
   effect: Effect.gen(function* () {
@@ -112,7 +107,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
     ): Effect.Effect<Contact, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        yield* refuseIfAny(
+        yield* failIfAny(
           subcontractorMustSupply({
             isSupplier: input.isSupplier ?? false,
             isCisSubcontractor: input.isCisSubcontractor ?? false
@@ -156,7 +151,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const existing = yield* find(tenant, code)
-        yield* refuseIfAny({
+        yield* failIfAny({
           ...subcontractorMustSupply(input),
           ...(input.isCisSubcontractor && !input.cisDetails
             ? { cisDetails: ["Required when isCisSubcontractor is true"] }
