@@ -33,3 +33,15 @@ export type WebhookId = typeof WebhookId.Type
 
 export const DeliveryId = Uuid.pipe(Schema.brand("DeliveryId"))
 export type DeliveryId = typeof DeliveryId.Type
+
+export const MailId = Uuid.pipe(Schema.brand("MailId"))
+export type MailId = typeof MailId.Type
+
+export const ConnectionId = Uuid.pipe(Schema.brand("ConnectionId"))
+export type ConnectionId = typeof ConnectionId.Type
+
+export const MonthlyReturnId = Uuid.pipe(Schema.brand("MonthlyReturnId"))
+export type MonthlyReturnId = typeof MonthlyReturnId.Type
+
+export const BillingInvoiceId = Uuid.pipe(Schema.brand("BillingInvoiceId"))
+export type BillingInvoiceId = typeof BillingInvoiceId.Type
