@@ -8,6 +8,7 @@ import { migrate } from "@cisbook/adapters/sql/Migrations"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookDispatcher } from "@cisbook/http/workers/WebhookDispatcher"
+import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
@@ -106,7 +107,12 @@ const run = (database: Database) => {
   const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
   const App = UseCasesLive.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, webhookTransport({ allowPrivateTargets: true }))
+      Layer.mergeAll(
+        SqlPortsLive,
+        IdentityVerifierLive,
+        webhookTransport({ allowPrivateTargets: true }),
+        SandboxTaxAuthority
+      )
     ),
     Layer.provideMerge(SystemLive),
     Layer.provideMerge(Sql)

@@ -6,12 +6,16 @@ import { DatabaseLive } from "./sql/Database.js"
 import { MigrationsLive } from "./sql/Migrations.js"
 import { SqlPortsLive } from "./sql/SqlPortsLive.js"
 import { SystemLive } from "./system/SystemLive.js"
+import { TaxAuthorityLive } from "./taxauthority/TaxAuthorityLive.js"
 import { WebhookTransportLive } from "./webhooks/WebhookTransportLive.js"
 
 /** Every driven port, from configuration, over the database the layer is given. */
-export const PortsLive = Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, WebhookTransportLive).pipe(
-  Layer.provideMerge(SystemLive)
-)
+export const PortsLive = Layer.mergeAll(
+  SqlPortsLive,
+  IdentityVerifierLive,
+  WebhookTransportLive,
+  TaxAuthorityLive
+).pipe(Layer.provideMerge(SystemLive))
 
 /** The use cases over the configured database, migrated when built. Both binaries stand on it. */
 export const AppLive = UseCasesLive.pipe(

@@ -1,6 +1,7 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
 import { TenantCode } from "@cisbook/core/Tenant"
@@ -15,7 +16,12 @@ import { Effect, Layer } from "effect"
 /** The use cases over the real database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) creates really overlap. */
 const App = UseCasesLive.pipe(
   Layer.provideMerge(
-    Layer.mergeAll(SqlPortsLive, identityVerifierFake({}), webhookTransport({ allowPrivateTargets: false }))
+    Layer.mergeAll(
+      SqlPortsLive,
+      identityVerifierFake({}),
+      webhookTransport({ allowPrivateTargets: false }),
+      SandboxTaxAuthority
+    )
   ),
   Layer.provideMerge(SystemLive),
   Layer.provide(EphemeralDatabase)

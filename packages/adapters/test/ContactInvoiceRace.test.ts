@@ -1,6 +1,7 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
 import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
@@ -21,7 +22,12 @@ import { Effect, Exit, Layer, Option } from "effect"
  */
 const App = UseCasesLive.pipe(
   Layer.provideMerge(
-    Layer.mergeAll(SqlPortsLive, identityVerifierFake({}), webhookTransport({ allowPrivateTargets: false }))
+    Layer.mergeAll(
+      SqlPortsLive,
+      identityVerifierFake({}),
+      webhookTransport({ allowPrivateTargets: false }),
+      SandboxTaxAuthority
+    )
   ),
   Layer.provideMerge(SystemLive),
   Layer.provide(EphemeralDatabase)

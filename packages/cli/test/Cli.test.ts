@@ -82,7 +82,8 @@ describe("cisbook admin CLI", () => {
         "Applied 2_events_and_settings",
         "Applied 3_contacts",
         "Applied 4_webhooks",
-        "Applied 5_invoices"
+        "Applied 5_invoices",
+        "Applied 6_verification_requests"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -274,6 +275,17 @@ describe("cisbook admin CLI", () => {
         expect(failed(bad)[0]).toMatch(/^Error: The file cannot be read as CSV: it is not a text file/)
         expect(failed(yield* cli("contacts", "import", "--tenant", "nobody", "--file", excel, "--all"))).toEqual([
           "Error: There is no tenant with the code nobody."
+        ])
+      })
+    )
+
+    it.live("contacts verify queues an imported subcontractor's verification, and names what it refuses", () =>
+      Effect.gen(function* () {
+        expect(succeeded(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))).toEqual([
+          "Verification of JOHNSMIT (John Smith Groundworks) requested; the server's worker sends it to the tax authority and records the answer on the contact."
+        ])
+        expect(failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "NOPE"))).toEqual([
+          "Error: There is no contact with the code NOPE in acme-builders."
         ])
       })
     )

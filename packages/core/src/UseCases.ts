@@ -8,6 +8,8 @@ import { SalesInvoices } from "./usecases/SalesInvoices.js"
 import { Tenants } from "./usecases/Tenants.js"
 import { TenantSettings } from "./usecases/TenantSettings.js"
 import { Users } from "./usecases/Users.js"
+import { Verifications } from "./usecases/Verifications.js"
+import { VerificationWork } from "./usecases/VerificationWork.js"
 import { WebhookDeliveries } from "./usecases/WebhookDeliveries.js"
 import { WebhookDispatch } from "./usecases/WebhookDispatch.js"
 import { Webhooks } from "./usecases/Webhooks.js"
@@ -21,7 +23,9 @@ export const UseCasesLive = Layer.mergeAll(
   ContactImport.Default,
   Webhooks.Default,
   WebhookDeliveries.Default,
-  WebhookDispatch.Default
+  WebhookDispatch.Default,
+  Verifications.Default,
+  VerificationWork.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

@@ -2,6 +2,7 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { Clock } from "@cisbook/core/ports/Clock"
@@ -14,10 +15,12 @@ import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
+import type { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
 import type { UserRepo } from "@cisbook/core/ports/UserRepo"
+import type { VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
 import type { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import type { WebhookSender } from "@cisbook/core/ports/WebhookSender"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -49,6 +52,8 @@ export type Ports =
   | DeliveryRepo
   | DestinationGuard
   | WebhookSender
+  | VerificationQueue
+  | TaxAuthority
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -63,10 +68,10 @@ const VerifierLive = Layer.unwrapEffect(
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
- * CISBOOK_TEST_DATABASE_URL is set); webhooks may go to private addresses only if told.
+ * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private addresses only if told.
  */
 export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
-  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks)).pipe(
+  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks), SandboxTaxAuthority).pipe(
     Layer.provideMerge(SystemLive),
     Layer.provide(EphemeralDatabase)
   )

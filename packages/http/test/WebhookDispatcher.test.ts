@@ -5,6 +5,7 @@ import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { httpWebhookSender } from "@cisbook/adapters/webhooks/HttpWebhookSender"
 import { webhookDispatcher } from "../src/workers/WebhookDispatcher.js"
+import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
@@ -28,7 +29,12 @@ import { Webhook } from "standardwebhooks"
 const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
+      Layer.mergeAll(
+        SqlPortsLive,
+        webhookTransport({ allowPrivateTargets: true }),
+        identityVerifierFake({}),
+        SandboxTaxAuthority
+      )
     ),
     Layer.provideMerge(SystemLive),
     Layer.provideMerge(database)

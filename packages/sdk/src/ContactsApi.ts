@@ -3,7 +3,7 @@ import { ContactDto } from "@cisbook/core/contacts/ContactView"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
 import { ContactDtoPagedResult, ContactListParams, CreateContactRequest, UpdateContactRequest } from "./ContactDtos.js"
-import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
+import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 
 const codeParam = HttpApiSchema.param("code", Schema.String)
@@ -68,6 +68,19 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
       .annotate(
         OpenApi.Description,
         "409 while the contact has sales or purchase invoices or a connection. Its code is never used again. Records contact.deleted with the contact as it was."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("verifyContact")`/tenants/${tenantParam}/contacts/${codeParam}/verification`
+      .addSuccess(ContactDto, { status: 202 })
+      .addError(ValidationProblem)
+      .addError(RefusedProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "Start a CIS subcontractor's verification with the tax authority")
+      .annotate(
+        OpenApi.Description,
+        "Answers 202 with the contact, its verification NotVerified, source Hmrc and message Verification requested. The request is queued with the change and a worker of the server sends it to the tax authority; the answer replaces the verification (Verified with verificationNumber, taxTreatment and verifiedAt, or Error with the authority's message, a manual one included) and records contact.updated. A contact that is not a CIS subcontractor is 400; an identity not complete for its type is 400 naming each missing member (SoleTrader: firstName, lastName, utr or niNumber; Company: tradingName, utr or companyNumber; Partnership and Trust: tradingName, utr). Asking again while a request waits replaces it. Records contact.updated."
       )
   )
   .middleware(Authenticate)

@@ -11,7 +11,9 @@ import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMem
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
+import { TaxAuthorityMemory } from "./TaxAuthorityFake.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
+import { VerificationQueueMemory } from "./VerificationQueueMemory.js"
 import { WebhookRepoMemory } from "./WebhookRepoMemory.js"
 import { WebhookSenderMemory } from "./WebhookSenderFake.js"
 import { DeliveryStore, WebhookStore } from "./WebhookStores.js"
@@ -34,7 +36,9 @@ export const MemoryPorts = Layer.mergeAll(
   WebhookRepoMemory,
   DeliveryRepoMemory,
   DestinationGuardMemory,
-  WebhookSenderMemory
+  WebhookSenderMemory,
+  VerificationQueueMemory,
+  TaxAuthorityMemory
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(

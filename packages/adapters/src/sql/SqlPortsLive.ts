@@ -10,6 +10,7 @@ import { TenantRepoSql } from "./TenantRepoSql.js"
 import { TenantSettingsRepoSql } from "./TenantSettingsRepoSql.js"
 import { TransactorSql } from "./TransactorSql.js"
 import { UserRepoSql } from "./UserRepoSql.js"
+import { VerificationQueueSql } from "./VerificationQueueSql.js"
 import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
@@ -25,5 +26,6 @@ export const SqlPortsLive = Layer.mergeAll(
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
-  DeliveryRepoSql
+  DeliveryRepoSql,
+  VerificationQueueSql
 )

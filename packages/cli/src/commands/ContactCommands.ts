@@ -8,6 +8,7 @@ import { admin, reported } from "../Admin.js"
 import { progressBar } from "../ProgressBar.js"
 import { parseRowSelection } from "../RowSelection.js"
 import { table } from "../Table.js"
+import { verifyContact } from "./ContactVerifyCommand.js"
 
 /** A command used wrongly, or an import with rows that failed: said on stderr, exit code 1. */
 class ImportRefused extends Data.TaggedError("ImportRefused")<{ readonly message: string }> {}
@@ -117,5 +118,5 @@ const importContacts = Command.make(
 
 export const ContactsCommand = Command.make("contacts").pipe(
   Command.withDescription("Contacts"),
-  Command.withSubcommands([importContacts])
+  Command.withSubcommands([importContacts, verifyContact])
 )

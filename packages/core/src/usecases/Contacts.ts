@@ -1,11 +1,6 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Contact, notVerified } from "../contacts/Contact.js"
-import {
-  contactCodeBase,
-  generateContactCode,
-  isContactCodeShape,
-  normaliseContactCode
-} from "../contacts/ContactCode.js"
+import { contactCodeBase, generateContactCode } from "../contacts/ContactCode.js"
 import {
   contactEvent as event,
   creationEvents,
@@ -17,7 +12,7 @@ import {
 } from "../contacts/ContactDraft.js"
 import type { ContactReplacement, NewContact } from "../contacts/ContactInput.js"
 import { type ContactListRequest, contactQuery } from "../contacts/ContactQuery.js"
-import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../Errors.js"
+import { Conflict, type Forbidden, type NotFound, type ValidationFailed } from "../Errors.js"
 import { ContactId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactActivity } from "../ports/ContactActivity.js"
@@ -28,6 +23,7 @@ import { Transactor } from "../ports/Transactor.js"
 import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
 import { failIfAny } from "../Validation.js"
+import { findContact } from "./TenantContact.js"
 import { Tenants } from "./Tenants.js"
 
 export interface ContactListPage {
@@ -60,19 +56,8 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
     const clock = yield* Clock
     const ids = yield* IdGenerator
 
-    /**
-     * The tenant's contact with the code as it came in a path, in any case. `forUpdate`, inside a
-     * transaction: locked until it ends, so that no invoice can be added for the contact between
-     * the checks of what it is used for and the change.
-     */
-    const find = (tenant: Tenant, code: string, forUpdate = false): Effect.Effect<Contact, NotFound> => {
-      const normalised = normaliseContactCode(code)
-      const notFound = new NotFound({ detail: `There is no contact with the code ${code} in ${tenant.code}.` })
-      if (!isContactCodeShape(normalised)) return Effect.fail(notFound)
-      return (forUpdate ? repo.findByCodeForUpdate : repo.findByCode)(tenant.id, normalised).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
-      )
-    }
+    const find = (tenant: Tenant, code: string, forUpdate = false): Effect.Effect<Contact, NotFound> =>
+      findContact(repo, tenant, code, forUpdate)
 
     /** Inserts the contact under a code generated from its name; a code taken meanwhile is generated again. */
     const insertWithNewCode = (contact: Contact) =>

@@ -1,6 +1,7 @@
 import { contactDto, contactJson } from "@cisbook/core/contacts/ContactView"
 import { CurrentUser } from "@cisbook/core/CurrentUser"
 import { Contacts } from "@cisbook/core/usecases/Contacts"
+import { Verifications } from "@cisbook/core/usecases/Verifications"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
@@ -8,6 +9,7 @@ import { Effect } from "effect"
 export const ContactsHandlers = HttpApiBuilder.group(CisbookApi, "contacts", (handlers) =>
   Effect.gen(function* () {
     const contacts = yield* Contacts
+    const verifications = yield* Verifications
     return (
       handlers
         // A page is encoded directly (contactJson is held equal to the schema's encoding by tests):
@@ -38,6 +40,12 @@ export const ContactsHandlers = HttpApiBuilder.group(CisbookApi, "contacts", (ha
         )
         .handle("deleteContact", ({ path }) =>
           CurrentUser.pipe(Effect.flatMap((user) => contacts.remove(user, path.tenant, path.code)))
+        )
+        .handle("verifyContact", ({ path }) =>
+          CurrentUser.pipe(
+            Effect.flatMap((user) => verifications.request(user, path.tenant, path.code)),
+            Effect.map(contactDto)
+          )
         )
     )
   })

@@ -15,6 +15,7 @@ import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
+import type { VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
 import { User } from "@cisbook/core/User"
@@ -39,6 +40,7 @@ export type ContractPorts =
   | ContactActivity
   | WebhookRepo
   | DeliveryRepo
+  | VerificationQueue
   | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>

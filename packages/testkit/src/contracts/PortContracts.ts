@@ -13,6 +13,7 @@ import { tenantRepoContract } from "./TenantRepoContract.js"
 import { tenantSettingsRepoContract } from "./TenantSettingsRepoContract.js"
 import { transactorContract } from "./TransactorContract.js"
 import { userRepoContract } from "./UserRepoContract.js"
+import { verificationQueueContract } from "./VerificationQueueContract.js"
 import { webhookRepoContract } from "./WebhookRepoContract.js"
 
 /**
@@ -36,5 +37,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
+    describe("VerificationQueue", () => verificationQueueContract(it))
   })
 }

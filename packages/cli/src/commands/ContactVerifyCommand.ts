@@ -1,0 +1,25 @@
+import { Verifications } from "@cisbook/core/usecases/Verifications"
+import { Command, Options } from "@effect/cli"
+import { Console, Effect } from "effect"
+import { admin } from "../Admin.js"
+
+export const verifyContact = Command.make(
+  "verify",
+  {
+    tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")),
+    code: Options.text("code").pipe(Options.withDescription("The code of the CIS subcontractor to verify"))
+  },
+  ({ code, tenant }) =>
+    admin(
+      Effect.gen(function* () {
+        const contact = yield* (yield* Verifications).requestForSupport(tenant, code)
+        yield* Console.log(
+          `Verification of ${contact.code} (${contact.name}) requested; the server's worker sends it to the tax authority and records the answer on the contact.`
+        )
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Start a CIS subcontractor's verification with the tax authority (queued; the server's worker sends it)"
+  )
+)

@@ -1,0 +1,45 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ContactId, TenantId } from "../Ids.js"
+import type { VerificationRequest } from "../taxauthority/Verification.js"
+
+/** A contact's request to the tax authority, as queued in the transaction that asked for it. */
+export interface QueuedVerification {
+  readonly tenantId: TenantId
+  readonly contactId: ContactId
+  readonly contactCode: string
+  /** The identities as they were when asked: what is sent. */
+  readonly request: VerificationRequest
+  readonly requestedAt: Date
+}
+
+/** A due request, leased to one worker. */
+export interface ClaimedVerification extends QueuedVerification {
+  /** Tries so far, this one included. */
+  readonly attempts: number
+  /** Identifies this lease; the request is settled only while the lease is still this one. */
+  readonly leaseToken: string
+}
+
+/**
+ * The outbox of verification requests: one waiting request per contact, worked through by the
+ * verification workers (at least once: a lease that runs out unsettled makes the request due
+ * again). A request whose contact is gone is dropped when it is settled.
+ */
+export class VerificationQueue extends Context.Tag("core/VerificationQueue")<
+  VerificationQueue,
+  {
+    /** Queues the request, due at once; it replaces one the contact has waiting (and any lease on it). */
+    readonly queue: (verification: QueuedVerification) => Effect.Effect<void>
+    /**
+     * Leases up to `limit` requests due at `now` (of every tenant) until `leaseUntil`, earliest
+     * due first; each is leased to one caller however many claim at once.
+     */
+    readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<ClaimedVerification>>
+    /** Removes the request if it is still under this lease; false when it is not (replaced, deleted, or taken over). */
+    readonly complete: (claimed: ClaimedVerification) => Effect.Effect<boolean>
+    /** Makes the request due again at `at`, ending its lease, if it is still under this lease. */
+    readonly postpone: (claimed: ClaimedVerification, at: Date, error: string) => Effect.Effect<void>
+    /** The contact's waiting request, if any. */
+    readonly find: (tenantId: TenantId, contactId: ContactId) => Effect.Effect<Option.Option<QueuedVerification>>
+  }
+>() {}

@@ -1,0 +1,89 @@
+import { Duration, Effect, Option } from "effect"
+import { Contact } from "../contacts/Contact.js"
+import { contactEvent } from "../contacts/ContactDraft.js"
+import { Clock } from "../ports/Clock.js"
+import { ContactRepo } from "../ports/ContactRepo.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { TaxAuthority, type TaxAuthorityUnavailable } from "../ports/TaxAuthority.js"
+import { Transactor } from "../ports/Transactor.js"
+import { type ClaimedVerification, VerificationQueue } from "../ports/VerificationQueue.js"
+import { retryDelay } from "../taxauthority/RetryDelay.js"
+import type { VerificationAnswer } from "../taxauthority/Verification.js"
+import { answeredVerification } from "../taxauthority/VerificationRecord.js"
+
+export type Settled = "Answered" | "Dropped" | "Postponed"
+
+/**
+ * What a verification worker does: lease due requests, send each to the tax authority outside
+ * any transaction, and record the answer on the contact (with contact.updated) in the same
+ * transaction that removes the request. A worker that dies in between leaves the lease to run
+ * out, and the request is sent again (at least once). An authority that cannot be reached
+ * leaves the request waiting, tried again later.
+ */
+export class VerificationWork extends Effect.Service<VerificationWork>()("core/VerificationWork", {
+  effect: Effect.gen(function* () {
+    const queue = yield* VerificationQueue
+    const authority = yield* TaxAuthority
+    const contacts = yield* ContactRepo
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+
+    /** Leases up to `limit` due requests for `lease`. */
+    const claim = (limit: number, lease: Duration.Duration) =>
+      Effect.flatMap(clock.now, (now) => queue.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
+
+    /**
+     * Records the answer, unless the request was replaced, deleted with its contact, or taken
+     * over meanwhile (then the newer request's answer is the one that counts).
+     */
+    const record = (claimed: ClaimedVerification, answer: VerificationAnswer): Effect.Effect<Settled> =>
+      transaction(
+        Effect.gen(function* () {
+          if (!(yield* queue.complete(claimed))) return "Dropped" as const
+          const found = yield* contacts.findByCodeForUpdate(claimed.tenantId, claimed.contactCode)
+          if (Option.isNone(found) || found.value.id !== claimed.contactId) return "Dropped" as const
+          const now = yield* clock.now
+          const answered = new Contact({
+            ...found.value,
+            verification: answeredVerification(answer, now),
+            updatedAt: now
+          })
+          yield* contacts.update(answered)
+          yield* outbox.record(claimed.tenantId, [contactEvent("contact.updated", answered)])
+          return "Answered" as const
+        })
+      )
+
+    const postpone = (claimed: ClaimedVerification, error: TaxAuthorityUnavailable) =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        const delay = retryDelay(claimed.attempts)
+        yield* queue.postpone(claimed, new Date(now.getTime() + Duration.toMillis(delay)), error.message)
+        yield* Effect.logWarning(
+          `The tax authority could not be reached for ${claimed.contactCode}; trying again in ${Duration.format(delay)}: ${error.message}`
+        )
+        return "Postponed" as const
+      })
+
+    /** Sends one leased request and settles it. */
+    const settle = (claimed: ClaimedVerification): Effect.Effect<Settled> =>
+      authority.verify(claimed.request).pipe(
+        Effect.matchEffect({
+          onFailure: (error) => postpone(claimed, error),
+          onSuccess: (answer) => record(claimed, answer)
+        }),
+        Effect.withSpan("VerificationWork.settle")
+      )
+
+    /** Claims up to `limit` due requests and settles them all at once; how many there were. */
+    const workDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
+      claim(limit, lease).pipe(
+        Effect.flatMap((claimed) =>
+          Effect.forEach(claimed, settle, { concurrency: "unbounded", discard: true }).pipe(Effect.as(claimed.length))
+        )
+      )
+
+    return { claim, settle, workDue } as const
+  })
+}) {}

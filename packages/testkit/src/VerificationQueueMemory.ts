@@ -1,0 +1,75 @@
+import type { ContactId, TenantId } from "@cisbook/core/Ids"
+import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { type QueuedVerification, VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
+import { Effect, Layer, Option, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
+
+interface Row {
+  readonly verification: QueuedVerification
+  readonly dueAt: Date
+  readonly attempts: number
+  readonly lease: { readonly token: string; readonly until: Date } | null
+  readonly lastError: string | null
+}
+
+/** Waiting verification requests, oldest first. */
+export class VerificationQueueStore extends Effect.Service<VerificationQueueStore>()("testkit/VerificationQueueStore", {
+  effect: Effect.flatMap(MemoryJournal, (journal) => journal.ref<ReadonlyArray<Row>>([]))
+}) {}
+
+const isFor = (tenantId: TenantId, contactId: ContactId) => (row: Row) =>
+  row.verification.tenantId === tenantId && row.verification.contactId === contactId
+
+const leasedTo = (tenantId: TenantId, contactId: ContactId, token: string) => (row: Row) =>
+  isFor(tenantId, contactId)(row) && row.lease?.token === token
+
+export const VerificationQueueMemory = Layer.effect(
+  VerificationQueue,
+  Effect.gen(function* () {
+    const store = yield* VerificationQueueStore
+    const ids = yield* IdGenerator
+    return VerificationQueue.of({
+      queue: (verification) =>
+        Ref.update(store, (rows) => [
+          ...rows.filter((row) => !isFor(verification.tenantId, verification.contactId)(row)),
+          { verification, dueAt: verification.requestedAt, attempts: 0, lease: null, lastError: null }
+        ]),
+      claimDue: (now, leaseUntil, limit) =>
+        Effect.flatMap(ids.uuid, (token) =>
+          Ref.modify(store, (rows) => {
+            const chosen = new Set(
+              rows
+                .filter((row) => row.dueAt <= now && (row.lease === null || row.lease.until <= now))
+                .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+                .slice(0, limit)
+            )
+            const next = rows.map((row) =>
+              chosen.has(row) ? { ...row, attempts: row.attempts + 1, lease: { token, until: leaseUntil } } : row
+            )
+            const claimed = next
+              .filter((row) => row.lease?.token === token)
+              .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+              .map((row) => ({ ...row.verification, attempts: row.attempts, leaseToken: token }))
+            return [claimed, next] as const
+          })
+        ),
+      complete: (claimed) =>
+        Ref.modify(store, (rows) => {
+          const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
+          return [rows.some(mine), rows.filter((row) => !mine(row))] as const
+        }),
+      postpone: (claimed, at, error) =>
+        Ref.update(store, (rows) =>
+          rows.map((row) =>
+            leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
+              ? { ...row, dueAt: at, lease: null, lastError: error }
+              : row
+          )
+        ),
+      find: (tenantId, contactId) =>
+        Effect.map(Ref.get(store), (rows) =>
+          Option.map(Option.fromNullable(rows.find(isFor(tenantId, contactId))), (row) => row.verification)
+        )
+    })
+  })
+).pipe(Layer.provideMerge(VerificationQueueStore.Default))

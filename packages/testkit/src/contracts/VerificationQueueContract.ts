@@ -1,0 +1,125 @@
+import type { Contact } from "@cisbook/core/contacts/Contact"
+import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { type QueuedVerification, VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
+import type { Tenant } from "@cisbook/core/Tenant"
+import { assert, expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { identity, inserted, subcontractorFields } from "./ContactRepoContract.js"
+import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
+
+const FAR = new Date("2999-01-01T00:00:00Z")
+
+/**
+ * Claims see every tenant's requests, and the store is shared by all the contracts: a claim
+ * test first leases whatever is due (until far in the future), so it sees only its own.
+ */
+const leaseEverythingDue = Effect.flatMap(VerificationQueue, (queue) =>
+  queue.claimDue(FAR, new Date("3000-01-01T00:00:00Z"), 1_000_000)
+)
+
+const subcontractor = (tenant: Tenant) =>
+  Effect.flatMap(fresh, ({ token }) =>
+    inserted(tenant, {
+      code: `S${token.slice(-7).toUpperCase()}`,
+      ...subcontractorFields(identity({ firstName: "Ann", lastName: "Ash", utr: "2234567890" }))
+    })
+  )
+
+const request = (contact: Contact, requestedAt: Date, contractor = identity({ tradingName: "Main" })) =>
+  ({
+    tenantId: contact.tenantId,
+    contactId: contact.id,
+    contactCode: contact.code,
+    request: { contractor, subcontractor: contact.cisDetails! },
+    requestedAt
+  }) satisfies QueuedVerification
+
+export const verificationQueueContract = (it: ContractIt) => {
+  it.effect("keeps one waiting request per contact, with both identities as they were asked, within the tenant", () =>
+    Effect.gen(function* () {
+      const queue = yield* VerificationQueue
+      const tenant = yield* storedTenant
+      const contact = yield* subcontractor(tenant)
+      yield* queue.queue(request(contact, at(0)))
+      const again = request(contact, at(5), identity({ tradingName: "Renamed" }))
+      yield* queue.queue(again)
+      const found = yield* queue.find(tenant.id, contact.id)
+      assert(Option.isSome(found))
+      expect(found.value).toEqual(again)
+      const other = yield* storedTenant
+      expect(yield* queue.find(other.id, contact.id)).toEqual(Option.none())
+    })
+  )
+
+  it.effect("leases due requests, each to one claimer until the lease runs out, earliest first, counting tries", () =>
+    Effect.gen(function* () {
+      const queue = yield* VerificationQueue
+      yield* leaseEverythingDue
+      const tenant = yield* storedTenant
+      const late = yield* subcontractor(tenant)
+      const early = yield* subcontractor(tenant)
+      const notYet = yield* subcontractor(tenant)
+      yield* queue.queue(request(late, at(2)))
+      yield* queue.queue(request(early, at(1)))
+      yield* queue.queue(request(notYet, at(30)))
+      const [a, b] = yield* Effect.all([queue.claimDue(at(10), at(20), 1), queue.claimDue(at(10), at(20), 1)], {
+        concurrency: 2
+      })
+      const claimed = [...(a ?? []), ...(b ?? [])]
+      expect(claimed.map((c) => c.contactId).sort()).toEqual([early.id, late.id].sort())
+      expect(claimed.every((c) => c.attempts === 1)).toBe(true)
+      expect(yield* queue.claimDue(at(19), at(40), 10)).toEqual([])
+      const again = yield* queue.claimDue(at(20), at(40), 10)
+      expect(again.map((c) => c.contactId)).toEqual([early.id, late.id])
+      expect(again.map((c) => c.attempts)).toEqual([2, 2])
+      expect(again[0]).toMatchObject({ contactCode: early.code, request: request(early, at(1)).request })
+      expect((yield* queue.claimDue(at(40), at(50), 10)).map((c) => c.contactId)).toEqual([
+        early.id,
+        late.id,
+        notYet.id
+      ])
+    })
+  )
+
+  it.effect("completes or postpones a request only under its current lease", () =>
+    Effect.gen(function* () {
+      const queue = yield* VerificationQueue
+      yield* leaseEverythingDue
+      const tenant = yield* storedTenant
+      const contact = yield* subcontractor(tenant)
+      yield* queue.queue(request(contact, at(0)))
+      const [stale] = yield* queue.claimDue(at(0), at(1), 1)
+      const [current] = yield* queue.claimDue(at(1), at(2), 1)
+      assert(stale !== undefined && current !== undefined)
+      expect(yield* queue.complete(stale)).toBe(false)
+      yield* queue.postpone(stale, at(100), "ignored")
+      yield* queue.postpone(current, at(60), "The tax authority is down")
+      expect(yield* queue.claimDue(at(59), at(200), 10)).toEqual([])
+      const [retried] = yield* queue.claimDue(at(60), at(200), 10)
+      assert(retried !== undefined)
+      expect(retried.attempts).toBe(3)
+      expect(yield* queue.complete(current)).toBe(false)
+      expect(yield* queue.complete(retried)).toBe(true)
+      expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+    })
+  )
+
+  it.effect(
+    "a request queued again while leased is a new one: the old lease can no longer settle it; its contact can still be deleted",
+    () =>
+      Effect.gen(function* () {
+        const queue = yield* VerificationQueue
+        yield* leaseEverythingDue
+        const tenant = yield* storedTenant
+        const contact = yield* subcontractor(tenant)
+        yield* queue.queue(request(contact, at(0)))
+        const [leased] = yield* queue.claimDue(at(0), at(10), 1)
+        assert(leased !== undefined)
+        yield* queue.queue(request(contact, at(1)))
+        expect(yield* queue.complete(leased)).toBe(false)
+        const [fresh] = yield* queue.claimDue(at(1), at(10), 1)
+        expect(fresh).toMatchObject({ contactId: contact.id, attempts: 1, requestedAt: at(1) })
+        yield* Effect.flatMap(ContactRepo, (repo) => repo.remove(tenant.id, contact.id))
+      })
+  )
+}
