@@ -14,7 +14,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [2, "events_and_settings"],
         [3, "contacts"],
         [4, "webhooks"],
-        [5, "invoices"]
+        [5, "invoices"],
+        [6, "verification_requests"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -35,6 +36,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "tenant_settings",
         "tenants",
         "users",
+        "verification_requests",
         "webhook_deliveries",
         "webhook_delivery_attempts",
         "webhooks"

@@ -103,6 +103,15 @@ export const signUp = (name = "user") =>
 let tenantCounter = 0
 export const uniqueTenantCode = (stem = "t") => `${stem}-${process.pid}-${Date.now().toString(36)}-${++tenantCounter}`
 
+/** A user with a client, owning a new tenant named `${name} Ltd`. */
+export const ownerOfNewTenant = (name: string) =>
+  Effect.gen(function* () {
+    const user = yield* signUp(name)
+    const tenant = uniqueTenantCode(name)
+    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: `${name} Ltd` } })
+    return { ...user, tenant }
+  })
+
 /** A request as a client in another language would send it, and the status, content type and JSON body it gets. */
 export const raw = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string, body?: unknown) =>
   Effect.flatMap(HttpClient.HttpClient, (http) => {

@@ -2,16 +2,7 @@ import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
 import { verificationWorker } from "../src/workers/VerificationWorker.js"
-import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
-
-/** A user with a client, owning a new tenant. */
-const owner = (name: string) =>
-  Effect.gen(function* () {
-    const user = yield* signUp(name)
-    const tenant = uniqueTenantCode(name)
-    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: `${name} Ltd` } })
-    return { ...user, tenant }
-  })
+import { e2e, ownerOfNewTenant as owner, raw, SqlTestPorts } from "./E2E.js"
 
 const utrEndingIn = (last: number) => `${utrCheckDigit(`23456789${last}`)}23456789${last}`
 

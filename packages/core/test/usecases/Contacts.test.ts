@@ -3,7 +3,6 @@ import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
-import type { PlainCisDetails } from "../../src/cis/CisDetailsFormat.js"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
 import type { ContactReplacement, NewContact } from "../../src/contacts/ContactInput.js"
 import { contactDto, contactJson } from "../../src/contacts/ContactView.js"
@@ -13,7 +12,7 @@ import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { TenantCode } from "../../src/Tenant.js"
 import { Contacts } from "../../src/usecases/Contacts.js"
 import { Tenants } from "../../src/usecases/Tenants.js"
-import { aUser, testApp } from "./TestApp.js"
+import { aUser, plainCis, testApp } from "./TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -29,18 +28,7 @@ const setUp = Effect.gen(function* () {
   return { tenants, contacts, owner, tenant, events } as const
 })
 
-const cis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails => ({
-  type: "SoleTrader",
-  title: null,
-  firstName: null,
-  secondName: null,
-  lastName: null,
-  tradingName: null,
-  utr: null,
-  niNumber: null,
-  companyNumber: null,
-  ...fields
-})
+const cis = plainCis
 
 const subcontractor: NewContact = {
   name: "John Smith Groundworks",

@@ -1,6 +1,7 @@
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { Effect, Layer } from "effect"
+import type { PlainCisDetails } from "../../src/cis/CisDetailsFormat.js"
 import { Email } from "../../src/Email.js"
 import { UseCasesLive } from "../../src/UseCases.js"
 import type { IdentityClaims } from "../../src/User.js"
@@ -21,3 +22,17 @@ export const claims = (subject: string, fields: Partial<Omit<IdentityClaims, "su
 /** A user made the way the admin CLI makes one. */
 export const aUser = (email: string, name = "Someone") =>
   Effect.flatMap(Users, (users) => users.create({ email: Email.make(email), name }))
+
+/** A CIS identity as a request carries it: the fields given, every other member null. */
+export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails => ({
+  type: "SoleTrader",
+  title: null,
+  firstName: null,
+  secondName: null,
+  lastName: null,
+  tradingName: null,
+  utr: null,
+  niNumber: null,
+  companyNumber: null,
+  ...fields
+})

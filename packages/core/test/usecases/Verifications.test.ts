@@ -4,7 +4,6 @@ import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
-import type { PlainCisDetails } from "../../src/cis/CisDetailsFormat.js"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
 import { contactJson } from "../../src/contacts/ContactView.js"
 import { Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
@@ -16,23 +15,12 @@ import { Tenants } from "../../src/usecases/Tenants.js"
 import { TenantSettings } from "../../src/usecases/TenantSettings.js"
 import { Verifications } from "../../src/usecases/Verifications.js"
 import { VerificationWork } from "../../src/usecases/VerificationWork.js"
-import { aUser, testApp } from "./TestApp.js"
+import { aUser, plainCis, testApp } from "./TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
 
-const cis = (fields: Partial<PlainCisDetails>): PlainCisDetails => ({
-  type: "SoleTrader",
-  title: null,
-  firstName: null,
-  secondName: null,
-  lastName: null,
-  tradingName: null,
-  utr: null,
-  niNumber: null,
-  companyNumber: null,
-  ...fields
-})
+const cis = plainCis
 
 const john = cis({ firstName: "John", lastName: "Smith", utr: "2234567890" })
 
