@@ -11,7 +11,8 @@ export const EventType = Schema.Literal(
   "contact.deleted",
   "subcontractor.created",
   "sales-invoice.created",
-  "sales-invoice.paid"
+  "sales-invoice.paid",
+  "connection.connected"
 )
 export type EventType = typeof EventType.Type
 

@@ -1,3 +1,4 @@
+import { ConnectionDto } from "@cisbook/core/connections/ConnectionView"
 import { ContactDto } from "@cisbook/core/contacts/ContactView"
 import type { EventType } from "@cisbook/core/Event"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
@@ -30,5 +31,10 @@ export const eventPayloads: { readonly [Type in EventType]: EventPayload } = {
   "sales-invoice.paid": {
     summary: "A payment left nothing due on a sales invoice; data is the invoice, with every payment",
     data: SalesInvoiceDto
+  },
+  "connection.connected": {
+    summary:
+      "A connection was accepted; sent to both tenants, data being the connection as that tenant sees it (its own side, contact and counterparty)",
+    data: ConnectionDto
   }
 }

@@ -1,6 +1,7 @@
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import { Effect, Layer, Ref } from "effect"
+import { ConnectionStore } from "./ConnectionRepoMemory.js"
 import { PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 
@@ -10,10 +11,7 @@ export interface Activity {
   readonly connections?: boolean
 }
 
-/**
- * Stands in for what the memory stores do not hold yet (connections), and lets a test say what
- * a contact has without making it.
- */
+/** Lets a test say what a contact has without making it. */
 export class ContactActivityFake extends Effect.Service<ContactActivityFake>()("testkit/ContactActivityFake", {
   effect: Effect.map(Ref.make(new Map<string, Activity>()), (state) => ({
     state,
@@ -22,13 +20,14 @@ export class ContactActivityFake extends Effect.Service<ContactActivityFake>()("
   }))
 }) {}
 
-/** What the memory invoice stores hold about a contact, or what a test said it has. */
+/** What the memory invoice and connection stores hold about a contact, or what a test said it has. */
 export const ContactActivityMemory = Layer.effect(
   ContactActivity,
   Effect.gen(function* () {
     const { state } = yield* ContactActivityFake
     const sales = yield* SalesInvoiceStore
     const purchases = yield* PurchaseInvoiceStore
+    const connections = yield* ConnectionStore
     const said = (key: keyof Activity, tenantId: TenantId, contactId: ContactId) =>
       Effect.map(Ref.get(state), (all) => all.get(`${tenantId}/${contactId}`)?.[key] ?? false)
     const invoiced =
@@ -42,7 +41,11 @@ export const ContactActivityMemory = Layer.effect(
     return ContactActivity.of({
       hasSalesInvoices: either("salesInvoices", invoiced(Effect.map(Ref.get(sales), (s) => s.invoices))),
       hasPurchaseInvoices: either("purchaseInvoices", invoiced(Ref.get(purchases))),
-      hasConnections: (tenantId, contactId) => said("connections", tenantId, contactId)
+      hasConnections: either("connections", (tenantId, contactId) =>
+        Effect.map(Ref.get(connections), (s) =>
+          s.sides.some((side) => side.tenantId === tenantId && side.contactId === contactId)
+        )
+      )
     })
   })
 ).pipe(Layer.provideMerge(ContactActivityFake.Default))

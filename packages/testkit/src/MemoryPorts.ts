@@ -1,5 +1,7 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
+import { AppLinksFake } from "./AppLinksFake.js"
+import { ConnectionRepoMemory, ConnectionStore } from "./ConnectionRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
@@ -12,16 +14,19 @@ import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { TaxAuthorityMemory } from "./TaxAuthorityFake.js"
+import { TenantMailRecording } from "./TenantMailRecording.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
 import { VerificationQueueMemory } from "./VerificationQueueMemory.js"
 import { WebhookRepoMemory } from "./WebhookRepoMemory.js"
 import { WebhookSenderMemory } from "./WebhookSenderFake.js"
 import { DeliveryStore, WebhookStore } from "./WebhookStores.js"
 
-/** The memory invoice stores, empty. */
-export const InvoiceStoresMemory = Layer.mergeAll(SalesInvoiceStore.Default, PurchaseInvoiceStore.Default).pipe(
-  Layer.provide(MemoryJournal.Default)
-)
+/** The memory stores ContactActivityMemory reads (invoices, connections), empty. */
+export const InvoiceStoresMemory = Layer.mergeAll(
+  SalesInvoiceStore.Default,
+  PurchaseInvoiceStore.Default,
+  ConnectionStore.Default
+).pipe(Layer.provide(MemoryJournal.Default))
 
 /** Every storage and system port, in memory (the identity verifier is chosen per test). */
 export const MemoryPorts = Layer.mergeAll(
@@ -38,7 +43,10 @@ export const MemoryPorts = Layer.mergeAll(
   DestinationGuardMemory,
   WebhookSenderMemory,
   VerificationQueueMemory,
-  TaxAuthorityMemory
+  TaxAuthorityMemory,
+  ConnectionRepoMemory,
+  TenantMailRecording,
+  AppLinksFake
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(
@@ -47,7 +55,8 @@ export const MemoryPorts = Layer.mergeAll(
       SalesInvoiceStore.Default,
       PurchaseInvoiceStore.Default,
       WebhookStore.Default,
-      DeliveryStore.Default
+      DeliveryStore.Default,
+      ConnectionStore.Default
     )
   ),
   Layer.provideMerge(UserRepoMemory),

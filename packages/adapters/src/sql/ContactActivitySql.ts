@@ -20,8 +20,9 @@ export const ContactActivitySql = Layer.effect(
       hasPurchaseInvoices: (tenantId, contactId) =>
         answer(sql`
           SELECT EXISTS (SELECT 1 FROM purchase_invoices WHERE tenant_id = ${tenantId} AND contact_id = ${contactId})`),
-      // The connections capability answers this from its table (not there yet).
-      hasConnections: () => Effect.succeed(false)
+      hasConnections: (tenantId, contactId) =>
+        answer(sql`
+          SELECT EXISTS (SELECT 1 FROM connection_sides WHERE tenant_id = ${tenantId} AND contact_id = ${contactId})`)
     })
   })
 )

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
+import { ConnectionRepoSql } from "./ConnectionRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
@@ -27,5 +28,6 @@ export const SqlPortsLive = Layer.mergeAll(
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
   DeliveryRepoSql,
-  VerificationQueueSql
+  VerificationQueueSql,
+  ConnectionRepoSql
 )

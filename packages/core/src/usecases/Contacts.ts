@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { Contact, notVerified } from "../contacts/Contact.js"
 import { contactCodeBase, generateContactCode } from "../contacts/ContactCode.js"
 import {
+  type ContactDraftInput,
   contactEvent as event,
   creationEvents,
   draftContact,
@@ -70,6 +71,22 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
         Effect.orDie
       )
 
+    /**
+     * Inside the caller's transaction: a contact of the tenant from input already checked, under
+     * a new code, with its creation events.
+     */
+    const createIn = (tenant: Tenant, input: ContactDraftInput): Effect.Effect<Contact> =>
+      Effect.gen(function* () {
+        const draft = draftContact(input, {
+          id: ContactId.make(yield* ids.uuid),
+          tenantId: tenant.id,
+          now: yield* clock.now
+        })
+        const contact = yield* insertWithNewCode(draft)
+        yield* outbox.record(tenant.id, creationEvents(contact))
+        return contact
+      })
+
     const list = (
       user: User,
       tenantCode: string,
@@ -98,14 +115,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
             isCisSubcontractor: input.isCisSubcontractor ?? false
           })
         )
-        const draft = draftContact(input, {
-          id: ContactId.make(yield* ids.uuid),
-          tenantId: tenant.id,
-          now: yield* clock.now
-        })
-        return yield* transaction(
-          Effect.tap(insertWithNewCode(draft), (contact) => outbox.record(tenant.id, creationEvents(contact)))
-        )
+        return yield* transaction(createIn(tenant, input))
       }).pipe(Effect.withSpan("Contacts.create"))
 
     /** The roles the contact gives up that its invoices still need. */
@@ -211,6 +221,6 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
         )
       }).pipe(Effect.withSpan("Contacts.remove"))
 
-    return { list, get, create, update, remove } as const
+    return { list, get, create, createIn, update, remove } as const
   })
 }) {}

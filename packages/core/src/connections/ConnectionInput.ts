@@ -1,0 +1,19 @@
+import type { Email } from "../Email.js"
+import type { ConnectionDirection } from "./Connection.js"
+
+/** A create request, checked: the tenant's contact (a code), the direction, the address to invite. */
+export interface NewConnection {
+  readonly contact: string
+  readonly direction: ConnectionDirection
+  readonly email: Email
+}
+
+export interface ConnectionListRequest {
+  readonly contact?: string | undefined
+  readonly direction?: ConnectionDirection | undefined
+}
+
+/** The receiving tenant's side: its contact for the initiator, or none to create one from the shared details. */
+export interface CounterpartyChoice {
+  readonly contact?: string | null | undefined
+}
