@@ -1,8 +1,5 @@
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import type { TenantId } from "@cisbook/core/Ids"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
@@ -13,25 +10,14 @@ import { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
-import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { type SmtpReceiver, startSmtpReceiver } from "@cisbook/testkit/SmtpReceiver"
-import type { SqlClient } from "@effect/sql"
+import { appOver, eventually } from "./WorkerTestApp.js"
 import { expect, layer } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Exit, Layer, Logger, Ref, Schedule, Scope } from "effect"
+import { ConfigProvider, Duration, Effect, Exit, Layer, Logger, Ref, Scope } from "effect"
 import { mailSender, MailSenderLive } from "../src/workers/MailSender.js"
-
-const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
-  UseCasesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
-    ),
-    Layer.provideMerge(SystemLive),
-    Layer.provideMerge(database)
-  )
 
 const FROM = "mail@cisbook.example"
 const fast = { pollInterval: Duration.millis(20), concurrency: 8, lease: Duration.seconds(60) }
@@ -99,13 +85,6 @@ const startSender = (smtp: SmtpReceiver, options = fast, connections = 2) =>
 const mailsTo = (address: string) =>
   Effect.flatMap(MailOutbox, (outbox) => outbox.list({ status: null, limit: 1000 })).pipe(
     Effect.map((all) => all.filter((m) => m.to === address))
-  )
-
-const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  read.pipe(
-    Effect.filterOrFail(done, (a) => new Error(`Not there yet: ${JSON.stringify(a)}`)),
-    Effect.retry(Schedule.spaced("25 millis").pipe(Schedule.upTo("20 seconds"))),
-    Effect.orDie
   )
 
 /** The real clock moved on by what `shift` holds, for the dispatch of due retries. */

@@ -1,15 +1,5 @@
 import { Config, Duration } from "effect"
-
-const between = (name: string, fallback: number, min: number, max: number) =>
-  Config.withDefault(
-    Config.integer(name).pipe(
-      Config.validate({
-        message: `Must be a whole number from ${min} to ${max}`,
-        validation: (n) => n >= min && n <= max
-      })
-    ),
-    fallback
-  )
+import { wholeNumberBetween as between } from "./WholeNumberConfig.js"
 
 export interface MailSenderOptions {
   readonly pollInterval: Duration.Duration
