@@ -15,7 +15,9 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [3, "contacts"],
         [4, "webhooks"],
         [5, "invoices"],
-        [6, "verification_requests"]
+        [6, "mail"],
+        [7, "verification_requests"],
+        [8, "connections"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -23,11 +25,16 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
       expect(tables.map((t) => t.tableName)).toEqual([
         "api_keys",
+        "connection_sides",
+        "connections",
         "contact_codes",
         "contact_counts",
         "contacts",
         "effect_sql_migrations",
+        "email_templates",
         "events",
+        "mail_attachments",
+        "mail_outbox",
         "memberships",
         "purchase_invoices",
         "sales_invoice_payments",

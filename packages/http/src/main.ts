@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { MailSenderLive } from "./workers/MailSender.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -12,7 +13,7 @@ const ServerLive = NodeHttpServer.layerConfig(createServer, {
   host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
 })
 
-Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, VerificationWorkerLive).pipe(
+Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive, VerificationWorkerLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),

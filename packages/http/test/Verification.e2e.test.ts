@@ -1,8 +1,9 @@
 import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { assert, expect, layer } from "@effect/vitest"
-import { Duration, Effect, Exit, Layer, Schedule, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { verificationWorker } from "../src/workers/VerificationWorker.js"
 import { e2e, ownerOfNewTenant as owner, raw, SqlTestPorts } from "./E2E.js"
+import { eventually } from "./WorkerTestApp.js"
 
 const utrEndingIn = (last: number) => `${utrCheckDigit(`23456789${last}`)}23456789${last}`
 
@@ -27,17 +28,10 @@ const subcontractor = (lastName: string, utr: string) => ({
 const startWorker = Effect.gen(function* () {
   const scope = yield* Effect.acquireRelease(Scope.make(), (s) => Scope.close(s, Exit.void))
   yield* Layer.buildWithScope(
-    verificationWorker({ pollInterval: Duration.millis(20), batch: 10, lease: Duration.seconds(60) }),
+    verificationWorker({ pollInterval: Duration.millis(20), concurrency: 10, lease: Duration.seconds(60) }),
     scope
   )
 })
-
-const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  read.pipe(
-    Effect.filterOrFail(done, (a) => new Error(`Not there yet: ${JSON.stringify(a)}`)),
-    Effect.retry(Schedule.spaced("25 millis").pipe(Schedule.upTo("20 seconds"))),
-    Effect.orDie
-  )
 
 layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("verification over HTTP", (it) => {
   it.scoped("answers 202 requested, and the server's worker records the sandbox's answer on the contact", () =>

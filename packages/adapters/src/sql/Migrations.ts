@@ -5,8 +5,9 @@ import eventsAndSettings from "./migrations/0002_events_and_settings.js"
 import contacts from "./migrations/0003_contacts.js"
 import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
-import verificationRequests from "./migrations/0006_verification_requests.js"
-import connections from "./migrations/0007_connections.js"
+import mail from "./migrations/0006_mail.js"
+import verificationRequests from "./migrations/0007_verification_requests.js"
+import connections from "./migrations/0008_connections.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -15,8 +16,9 @@ const run = Migrator.make({})({
     "0003_contacts": contacts,
     "0004_webhooks": webhooks,
     "0005_invoices": invoices,
-    "0006_verification_requests": verificationRequests,
-    "0007_connections": connections
+    "0006_mail": mail,
+    "0007_verification_requests": verificationRequests,
+    "0008_connections": connections
   })
 })
 

@@ -1,10 +1,13 @@
+import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { ConnectionRepoSql } from "./ConnectionRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
+import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { MailOutboxSql } from "./MailOutboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -15,7 +18,7 @@ import { VerificationQueueSql } from "./VerificationQueueSql.js"
 import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
-export const SqlPortsLive = Layer.mergeAll(
+const RepositoriesSql = Layer.mergeAll(
   UserRepoSql,
   TenantRepoSql,
   ApiKeyRepoSql,
@@ -28,6 +31,11 @@ export const SqlPortsLive = Layer.mergeAll(
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
   DeliveryRepoSql,
+  EmailSettingsRepoSql,
+  MailOutboxSql,
   VerificationQueueSql,
   ConnectionRepoSql
 )
+
+/** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
+export const SqlPortsLive = TenantMailLive.pipe(Layer.provideMerge(RepositoriesSql))

@@ -13,9 +13,14 @@ import { answeredVerification } from "../taxauthority/VerificationRecord.js"
 
 export type Settled = "Answered" | "Dropped" | "Postponed"
 
+/** What the tax authority said about a leased request, or that it could not be reached. */
+export type VerificationAttempt =
+  | { readonly claimed: ClaimedVerification; readonly answer: VerificationAnswer }
+  | { readonly claimed: ClaimedVerification; readonly unavailable: TaxAuthorityUnavailable }
+
 /**
- * What a verification worker does: lease due requests, send each to the tax authority outside
- * any transaction, and record the answer on the contact (with contact.updated) in the same
+ * What a verification worker does: lease due requests, ask the tax authority about each outside
+ * any transaction, and record each answer on the contact (with contact.updated) in the same
  * transaction that removes the request. A worker that dies in between leaves the lease to run
  * out, and the request is sent again (at least once). An authority that cannot be reached
  * leaves the request waiting, tried again later.
@@ -37,7 +42,7 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
      * Records the answer, unless the request was replaced, deleted with its contact, or taken
      * over meanwhile (then the newer request's answer is the one that counts).
      */
-    const record = (claimed: ClaimedVerification, answer: VerificationAnswer): Effect.Effect<Settled> =>
+    const recordAnswer = (claimed: ClaimedVerification, answer: VerificationAnswer): Effect.Effect<Settled> =>
       transaction(
         Effect.gen(function* () {
           if (!(yield* queue.complete(claimed))) return "Dropped" as const
@@ -66,15 +71,25 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
         return "Postponed" as const
       })
 
-    /** Sends one leased request and settles it. */
-    const settle = (claimed: ClaimedVerification): Effect.Effect<Settled> =>
+    /** Asks the tax authority about one leased request; what it answered, to be recorded. */
+    const attempt = (claimed: ClaimedVerification): Effect.Effect<VerificationAttempt> =>
       authority.verify(claimed.request).pipe(
-        Effect.matchEffect({
-          onFailure: (error) => postpone(claimed, error),
-          onSuccess: (answer) => record(claimed, answer)
-        }),
-        Effect.withSpan("VerificationWork.settle")
+        Effect.map((answer) => ({ claimed, answer })),
+        Effect.catchAll((unavailable) => Effect.succeed({ claimed, unavailable })),
+        Effect.withSpan("VerificationWork.attempt")
       )
+
+    /** Records one attempt: the answer on the contact, or the request postponed. */
+    const settleAttempt = (done: VerificationAttempt): Effect.Effect<Settled> =>
+      "answer" in done ? recordAnswer(done.claimed, done.answer) : postpone(done.claimed, done.unavailable)
+
+    /** Records attempts, each in its own transaction. */
+    const recordAll = (attempts: ReadonlyArray<VerificationAttempt>) =>
+      Effect.forEach(attempts, settleAttempt, { discard: true })
+
+    /** Asks about one leased request and records it. */
+    const settle = (claimed: ClaimedVerification): Effect.Effect<Settled> =>
+      Effect.flatMap(attempt(claimed), settleAttempt)
 
     /** Claims up to `limit` due requests and settles them all at once; how many there were. */
     const workDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
@@ -84,6 +99,6 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
         )
       )
 
-    return { claim, settle, workDue } as const
+    return { claim, attempt, record: recordAll, settle, workDue } as const
   })
 }) {}

@@ -1,5 +1,5 @@
 import { Config, Duration } from "effect"
-import { wholeNumberSetting as between } from "./WholeNumberSetting.js"
+import { wholeNumberBetween as between } from "./WholeNumberConfig.js"
 
 export interface DispatcherOptions {
   /** How long to wait before looking again when nothing was due. */

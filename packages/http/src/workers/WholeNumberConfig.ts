@@ -1,7 +1,7 @@
 import { Config } from "effect"
 
-/** An integer setting from `min` to `max`, `fallback` when unset. */
-export const wholeNumberSetting = (name: string, fallback: number, min: number, max: number) =>
+/** A whole-number setting from `min` to `max`, `fallback` when it is not set. */
+export const wholeNumberBetween = (name: string, fallback: number, min: number, max: number) =>
   Config.withDefault(
     Config.integer(name).pipe(
       Config.validate({
