@@ -8,6 +8,7 @@ import { migrate } from "@cisbook/adapters/sql/Migrations"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookDispatcher } from "@cisbook/http/workers/WebhookDispatcher"
+import { AppLinksLive } from "@cisbook/adapters/AppLinksLive"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
@@ -111,7 +112,8 @@ const run = (database: Database) => {
         SqlPortsLive,
         IdentityVerifierLive,
         webhookTransport({ allowPrivateTargets: true }),
-        SandboxTaxAuthority
+        SandboxTaxAuthority,
+        AppLinksLive
       )
     ),
     Layer.provideMerge(SystemLive),

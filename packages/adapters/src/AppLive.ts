@@ -1,5 +1,6 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Layer } from "effect"
+import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
 import { DatabaseLive } from "./sql/Database.js"
@@ -14,7 +15,8 @@ export const PortsLive = Layer.mergeAll(
   SqlPortsLive,
   IdentityVerifierLive,
   WebhookTransportLive,
-  TaxAuthorityLive
+  TaxAuthorityLive,
+  AppLinksLive
 ).pipe(Layer.provideMerge(SystemLive))
 
 /** The use cases over the configured database, migrated when built. Both binaries stand on it. */

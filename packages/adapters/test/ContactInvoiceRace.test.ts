@@ -1,6 +1,7 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
@@ -26,7 +27,8 @@ const App = UseCasesLive.pipe(
       SqlPortsLive,
       identityVerifierFake({}),
       webhookTransport({ allowPrivateTargets: false }),
-      SandboxTaxAuthority
+      SandboxTaxAuthority,
+      AppLinksFake
     )
   ),
   Layer.provideMerge(SystemLive),

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./usecases/ApiKeys.js"
+import { Connections } from "./usecases/Connections.js"
 import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
@@ -17,16 +18,16 @@ import { Webhooks } from "./usecases/Webhooks.js"
 /** Every use case, over whichever ports the composition root provides. */
 export const UseCasesLive = Layer.mergeAll(
   TenantSettings.Default,
-  Contacts.Default,
   SalesInvoices.Default,
   PurchaseInvoices.Default,
   ContactImport.Default,
   Webhooks.Default,
   WebhookDeliveries.Default,
   WebhookDispatch.Default,
-  Verifications.Default,
-  VerificationWork.Default
+  VerificationWork.Default,
+  Connections.Default
 ).pipe(
+  Layer.provideMerge(Layer.mergeAll(Contacts.Default, Verifications.Default)),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),
   Layer.provideMerge(Users.Default)

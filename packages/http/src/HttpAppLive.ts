@@ -2,6 +2,7 @@ import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
+import { ConnectionsHandlers } from "./handlers/ConnectionsHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
@@ -23,7 +24,8 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,
-    WebhooksHandlers
+    WebhooksHandlers,
+    ConnectionsHandlers
   ]),
   Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)

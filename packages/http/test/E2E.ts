@@ -1,4 +1,5 @@
 import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
@@ -7,6 +8,8 @@ import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLiv
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import type { AppLinks } from "@cisbook/core/ports/AppLinks"
+import type { ConnectionRepo } from "@cisbook/core/ports/ConnectionRepo"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
@@ -23,7 +26,9 @@ import type { UserRepo } from "@cisbook/core/ports/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
 import type { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import type { WebhookSender } from "@cisbook/core/ports/WebhookSender"
+import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
@@ -54,6 +59,9 @@ export type Ports =
   | WebhookSender
   | VerificationQueue
   | TaxAuthority
+  | ConnectionRepo
+  | AppLinks
+  | TenantMail
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -71,7 +79,7 @@ const VerifierLive = Layer.unwrapEffect(
  * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private addresses only if told.
  */
 export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
-  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks), SandboxTaxAuthority).pipe(
+  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks), SandboxTaxAuthority, appLinks(APP_URL)).pipe(
     Layer.provideMerge(SystemLive),
     Layer.provide(EphemeralDatabase)
   )

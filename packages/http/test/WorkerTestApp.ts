@@ -1,5 +1,6 @@
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -15,7 +16,8 @@ export const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>)
         SqlPortsLive,
         webhookTransport({ allowPrivateTargets: true }),
         identityVerifierFake({}),
-        SandboxTaxAuthority
+        SandboxTaxAuthority,
+        AppLinksFake
       )
     ),
     Layer.provideMerge(SystemLive),

@@ -1,11 +1,11 @@
-import type { Email } from "../Email.js"
 import type { ConnectionDirection } from "./Connection.js"
 
 /** A create request, checked: the tenant's contact (a code), the direction, the address to invite. */
 export interface NewConnection {
   readonly contact: string
   readonly direction: ConnectionDirection
-  readonly email: Email
+  /** A valid address, lower case (as EmailAddress decodes it). */
+  readonly email: string
 }
 
 export interface ConnectionListRequest {

@@ -10,6 +10,7 @@ import {
 } from "../connections/ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
 import { Conflict, type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { Email } from "../Email.js"
 import { ConnectionId, isUuid } from "../Ids.js"
 import { TenantMail } from "../mail/TenantMail.js"
 import { AppLinks } from "../ports/AppLinks.js"
@@ -126,7 +127,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
                 contactCode: contact.code
               }),
               receiver: null,
-              email: input.email,
+              email: Email.make(input.email),
               shared: new SharedDetails({ name: tenant.name, email: tenant.email ?? user.email, cisDetails }),
               createdAt: yield* clock.now,
               connectedAt: null,
@@ -144,7 +145,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
             yield* mail.queue({
               tenantId: tenant.id,
               type: "ConnectionInvitation",
-              to: input.email,
+              to: connection.email,
               values: {
                 tenantName: tenant.name,
                 contactName: contact.name,

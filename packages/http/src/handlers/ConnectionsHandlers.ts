@@ -1,0 +1,27 @@
+import { CurrentUser } from "@cisbook/core/CurrentUser"
+import { Connections } from "@cisbook/core/usecases/Connections"
+import { CisbookApi } from "@cisbook/sdk/Api"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+
+export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections", (handlers) =>
+  Effect.gen(function* () {
+    const connections = yield* Connections
+    return handlers
+      .handle("listConnections", ({ path, urlParams }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.list(user, path.tenant, urlParams)))
+      )
+      .handle("createConnection", ({ path, payload }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.create(user, path.tenant, payload)))
+      )
+      .handle("getConnection", ({ path }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.get(user, path.tenant, path.connection)))
+      )
+      .handle("deleteConnection", ({ path }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.tenant, path.connection)))
+      )
+      .handle("setConnectionCounterparty", ({ path, payload }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.accept(user, path.tenant, path.connection, payload)))
+      )
+  })
+)
