@@ -87,7 +87,7 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
 export const SqlTestPorts = sqlTestPorts()
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
-export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>
+export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
     Layer.provideMerge(IdentityProviderLive),

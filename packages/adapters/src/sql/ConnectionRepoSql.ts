@@ -90,7 +90,9 @@ export const ConnectionRepoSql = Layer.effect(
 
     /** Pending and sent to the viewer (one of its emails), by another tenant. */
     const sentTo = (viewer: ConnectionViewer) =>
-      sql`(c.status = 'Pending' AND c.email IN ${sql.in(viewer.emails)} AND c.initiator_tenant_id <> ${viewer.tenantId})`
+      viewer.emails.length === 0
+        ? sql`false`
+        : sql`(c.status = 'Pending' AND c.email IN ${sql.in(viewer.emails)} AND c.initiator_tenant_id <> ${viewer.tenantId})`
     const visibleTo = (viewer: ConnectionViewer) =>
       sql`(c.initiator_tenant_id = ${viewer.tenantId} OR c.receiver_tenant_id = ${viewer.tenantId} OR ${sentTo(viewer)})`
     const read = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
@@ -101,23 +103,24 @@ export const ConnectionRepoSql = Layer.effect(
       )
     const directionIs = (direction: ConnectionDirection | null) =>
       direction === null ? sql`true` : sql`c.direction = ${direction}`
-    const insertSide = (tenantId: TenantId, contactId: ContactId, direction: string, connectionId: ConnectionId) =>
-      sideWrite(sql`
-        INSERT INTO connection_sides (tenant_id, contact_id, direction, connection_id)
-        VALUES (${tenantId}, ${contactId}, ${direction}, ${connectionId})`)
 
     return ConnectionRepo.of({
+      // One statement, so that a connection is never stored without its side.
       insert: (c) =>
-        Effect.gen(function* () {
-          yield* sql`
+        sideWrite(sql`
+          WITH inserted AS (
             INSERT INTO connections (id, direction, status, initiator_tenant_id, initiator_contact_id,
               initiator_contact_code, email, shared_name, shared_email, shared_cis_details, created_at)
             VALUES (${c.id}, ${c.direction}, ${c.status}, ${c.initiator.tenantId}, ${c.initiator.contactId},
               ${c.initiator.contactCode}, ${c.email}, ${c.shared.name}, ${c.shared.email},
               ${c.shared.cisDetails === null ? null : JSON.stringify(encodeCisDetails(c.shared.cisDetails))}::jsonb,
-              ${c.createdAt})`.pipe(Effect.orDie)
-          yield* insertSide(c.initiator.tenantId, c.initiator.contactId, c.direction, c.id)
-        }),
+              ${c.createdAt})
+            RETURNING id
+          )
+          INSERT INTO connection_sides (tenant_id, contact_id, direction, connection_id)
+          SELECT ${c.initiator.tenantId}, ${c.initiator.contactId}, ${c.direction}, id FROM inserted`).pipe(
+          Effect.asVoid
+        ),
       findVisible: (viewer, id, forUpdate = false) =>
         read(sql`
           ${sql.literal(selectConnections)} WHERE c.id = ${id} AND ${visibleTo(viewer)}
@@ -132,17 +135,21 @@ export const ConnectionRepoSql = Layer.effect(
         read(sql`
           ${sql.literal(selectConnections)} WHERE ${sentTo(viewer)} AND ${directionIs(direction)}
           ORDER BY c.created_at DESC, c.id DESC`),
+      // One statement: the receiver's side and the connection change together, or not at all.
       connect: (viewer, id, receiver, at) =>
-        Effect.gen(function* () {
-          const updated = yield* sql`
-            UPDATE connections c SET status = 'Connected', receiver_tenant_id = ${receiver.tenantId},
-              receiver_contact_id = ${receiver.contactId}, receiver_contact_code = ${receiver.contactCode},
-              connected_at = ${at}
-            WHERE c.id = ${id} AND ${sentTo(viewer)}
-            RETURNING c.direction`.pipe(Effect.orDie)
-          const [row] = updated as ReadonlyArray<{ readonly direction: string }>
-          if (row !== undefined) yield* insertSide(receiver.tenantId, receiver.contactId, row.direction, id)
-        }),
+        sideWrite(sql`
+          WITH target AS (
+            SELECT c.id, c.direction FROM connections c WHERE c.id = ${id} AND ${sentTo(viewer)}
+          ),
+          side AS (
+            INSERT INTO connection_sides (tenant_id, contact_id, direction, connection_id)
+            SELECT ${receiver.tenantId}, ${receiver.contactId}, direction, id FROM target
+            RETURNING connection_id
+          )
+          UPDATE connections c SET status = 'Connected', receiver_tenant_id = ${receiver.tenantId},
+            receiver_contact_id = ${receiver.contactId}, receiver_contact_code = ${receiver.contactCode},
+            connected_at = ${at}
+          FROM side WHERE c.id = side.connection_id`).pipe(Effect.asVoid),
       reject: (viewer, id, at) =>
         sql`
           UPDATE connections c SET status = 'Rejected', rejected_at = ${at}

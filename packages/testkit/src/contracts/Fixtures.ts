@@ -5,6 +5,7 @@ import { ApiKeyId, TenantId, UserId, WebhookId } from "@cisbook/core/Ids"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { Clock } from "@cisbook/core/ports/Clock"
+import type { ConnectionRepo } from "@cisbook/core/ports/ConnectionRepo"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
@@ -41,6 +42,7 @@ export type ContractPorts =
   | WebhookRepo
   | DeliveryRepo
   | VerificationQueue
+  | ConnectionRepo
   | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>

@@ -1,6 +1,7 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { connectionRepoContract } from "./ConnectionRepoContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
@@ -38,5 +39,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
     describe("VerificationQueue", () => verificationQueueContract(it))
+    describe("ConnectionRepo", () => connectionRepoContract(it))
   })
 }
