@@ -6,6 +6,7 @@ import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
+import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
@@ -33,6 +34,7 @@ export const MemoryPorts = Layer.mergeAll(
   PurchaseInvoiceRepoMemory,
   WebhookRepoMemory,
   DeliveryRepoMemory,
+  MonthlyReturnRepoMemory,
   DestinationGuardMemory,
   WebhookSenderMemory
 ).pipe(

@@ -4,6 +4,7 @@ import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -25,5 +26,6 @@ export const SqlPortsLive = Layer.mergeAll(
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
-  DeliveryRepoSql
+  DeliveryRepoSql,
+  MonthlyReturnRepoSql
 )

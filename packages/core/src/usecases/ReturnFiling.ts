@@ -1,0 +1,59 @@
+import { Duration, Effect } from "effect"
+import { Clock } from "../ports/Clock.js"
+import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "../ports/MonthlyReturnRepo.js"
+import { TaxAuthority } from "../ports/TaxAuthority.js"
+import { Transactor } from "../ports/Transactor.js"
+import { retryDelay } from "../taxauthority/RetryDelay.js"
+
+/**
+ * What a return filer does: lease due returns, submit each to the tax authority outside any
+ * transaction, and record the answer. A filer that dies between the two leaves the lease to run
+ * out, and the return is submitted again (at least once; the tax authority knows a return by its id).
+ */
+export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFiling", {
+  effect: Effect.gen(function* () {
+    const repo = yield* MonthlyReturnRepo
+    const taxAuthority = yield* TaxAuthority
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+
+    const claim = (limit: number, lease: Duration.Duration) =>
+      Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
+
+    /** Submits one leased return; what came of it. */
+    const submit = ({ monthlyReturn, attempts }: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
+      taxAuthority.submitReturn(monthlyReturn).pipe(
+        Effect.flatMap((answer) =>
+          answer._tag === "Accepted"
+            ? Effect.map(clock.now, (at): ReturnOutcome => ({ _tag: "Accepted", at }))
+            : Effect.succeed<ReturnOutcome>(answer)
+        ),
+        Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
+          Effect.logWarning("The tax authority did not take a monthly return; it will be submitted again").pipe(
+            Effect.annotateLogs({ monthlyReturn: monthlyReturn.id, reason: unavailable.message }),
+            Effect.zipRight(clock.now),
+            Effect.map((now): ReturnOutcome => ({
+              _tag: "Retry",
+              nextAttemptAt: new Date(now.getTime() + Duration.toMillis(retryDelay(attempts + 1)))
+            }))
+          )
+        ),
+        Effect.withSpan("ReturnFiling.submit")
+      )
+
+    const record = (claimed: ClaimedReturn, outcome: ReturnOutcome) => transaction(repo.record(claimed, outcome))
+
+    /** Claims up to `limit` due returns, submits them all at once, and records each answer; how many there were. */
+    const fileDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
+      claim(limit, lease).pipe(
+        Effect.flatMap((claimed) =>
+          Effect.forEach(claimed, (one) => Effect.flatMap(submit(one), (outcome) => record(one, outcome)), {
+            concurrency: "unbounded"
+          })
+        ),
+        Effect.map((recorded) => recorded.length)
+      )
+
+    return { claim, submit, record, fileDue } as const
+  })
+}) {}
