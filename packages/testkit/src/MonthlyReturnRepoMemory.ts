@@ -1,7 +1,7 @@
 import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
-import { MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
+import { answered, type MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -85,21 +85,10 @@ export const MonthlyReturnRepoMemory = Layer.effect(
         Ref.modify(rows, (all) => {
           const row = all.find(is(claimed))
           if (!row) return [false, all]
-          const r = row.monthlyReturn
           const next: Row =
             outcome._tag === "Retry"
               ? { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
-              : {
-                  ...row,
-                  nextAttemptAt: null,
-                  lease: null,
-                  monthlyReturn: new MonthlyReturn({
-                    ...r,
-                    status: outcome._tag,
-                    acceptedAt: outcome._tag === "Accepted" ? outcome.at : null,
-                    rejectionReason: outcome._tag === "Rejected" ? outcome.reason : null
-                  })
-                }
+              : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
           return [true, all.map((one) => (one === row ? next : one))]
         })
     })

@@ -54,3 +54,15 @@ export const returnTotals = (lines: ReadonlyArray<ReturnLine>): ReturnTotals =>
     }),
     { grossAmount: 0, materials: 0, deducted: 0 }
   )
+
+/** The return as the tax authority's answer leaves it. */
+export const answered = (
+  r: MonthlyReturn,
+  answer: { readonly _tag: "Accepted"; readonly at: Date } | { readonly _tag: "Rejected"; readonly reason: string }
+): MonthlyReturn =>
+  new MonthlyReturn({
+    ...r,
+    status: answer._tag,
+    acceptedAt: answer._tag === "Accepted" ? answer.at : null,
+    rejectionReason: answer._tag === "Rejected" ? answer.reason : null
+  })

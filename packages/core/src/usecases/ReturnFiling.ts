@@ -1,5 +1,8 @@
 import { Duration, Effect } from "effect"
 import { Clock } from "../ports/Clock.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { answered } from "../returns/MonthlyReturn.js"
+import { monthlyReturnJson } from "../returns/MonthlyReturnView.js"
 import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "../ports/MonthlyReturnRepo.js"
 import { TaxAuthority } from "../ports/TaxAuthority.js"
 import { Transactor } from "../ports/Transactor.js"
@@ -16,6 +19,7 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
     const taxAuthority = yield* TaxAuthority
     const { transaction } = yield* Transactor
     const clock = yield* Clock
+    const outbox = yield* EventOutbox
 
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
@@ -41,7 +45,20 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
         Effect.withSpan("ReturnFiling.submit")
       )
 
-    const record = (claimed: ClaimedReturn, outcome: ReturnOutcome) => transaction(repo.record(claimed, outcome))
+    /**
+     * Records the outcome and, with an answer, the event that announces it, in one transaction;
+     * nothing when the lease was taken over.
+     */
+    const record = (claimed: ClaimedReturn, outcome: ReturnOutcome) =>
+      transaction(
+        Effect.gen(function* () {
+          const recorded = yield* repo.record(claimed, outcome)
+          if (!recorded || outcome._tag === "Retry") return
+          const type = outcome._tag === "Accepted" ? "monthly-return.accepted" : "monthly-return.rejected"
+          const data = monthlyReturnJson(answered(claimed.monthlyReturn, outcome))
+          yield* outbox.record(claimed.monthlyReturn.tenantId, [{ type, data }])
+        })
+      )
 
     /** Claims up to `limit` due returns, submits them all at once, and records each answer; how many there were. */
     const fileDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>

@@ -1,4 +1,5 @@
 import { assert, describe, expect, it } from "@effect/vitest"
+import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { Duration, Effect, Layer } from "effect"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
@@ -180,6 +181,18 @@ describe("ReturnFiling", () => {
         rejectionReason: "Deductions do not add up"
       })
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+      const tenantId = (yield* returns.get(owner, TENANT, accepted.id)).tenantId
+      const events = (yield* Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenantId))).filter((e) =>
+        e.type.startsWith("monthly-return.")
+      )
+      expect(
+        events
+          .map((e) => [e.type, (e.data as { id: string; status: string }).id, (e.data as { status: string }).status])
+          .sort()
+      ).toEqual([
+        ["monthly-return.accepted", accepted.id, "Accepted"],
+        ["monthly-return.rejected", rejected.id, "Rejected"]
+      ])
       // A rejected month may be filed again.
       yield* returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-07-05" })
     }).pipe(Effect.provide(app(authority)))
