@@ -14,7 +14,9 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [2, "events_and_settings"],
         [3, "contacts"],
         [4, "webhooks"],
-        [5, "invoices"]
+        [5, "invoices"],
+        [6, "mail"],
+        [7, "monthly_returns"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -26,8 +28,12 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "contact_counts",
         "contacts",
         "effect_sql_migrations",
+        "email_templates",
         "events",
+        "mail_attachments",
+        "mail_outbox",
         "memberships",
+        "monthly_returns",
         "purchase_invoices",
         "sales_invoice_payments",
         "sales_invoice_sequences",
