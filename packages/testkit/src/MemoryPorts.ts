@@ -10,6 +10,7 @@ import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
+import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
@@ -36,7 +37,8 @@ export const MemoryPorts = Layer.mergeAll(
   DeliveryRepoMemory,
   MonthlyReturnRepoMemory,
   DestinationGuardMemory,
-  WebhookSenderMemory
+  WebhookSenderMemory,
+  TenantMailRecording
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(

@@ -3,6 +3,7 @@ import { Clock } from "../ports/Clock.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { answered } from "../returns/MonthlyReturn.js"
 import { monthlyReturnJson } from "../returns/MonthlyReturnView.js"
+import { StatementMail } from "../returns/StatementMail.js"
 import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "../ports/MonthlyReturnRepo.js"
 import { TaxAuthority } from "../ports/TaxAuthority.js"
 import { Transactor } from "../ports/Transactor.js"
@@ -14,12 +15,14 @@ import { retryDelay } from "../taxauthority/RetryDelay.js"
  * out, and the return is submitted again (at least once; the tax authority knows a return by its id).
  */
 export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFiling", {
+  dependencies: [StatementMail.Default],
   effect: Effect.gen(function* () {
     const repo = yield* MonthlyReturnRepo
     const taxAuthority = yield* TaxAuthority
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const outbox = yield* EventOutbox
+    const statements = yield* StatementMail
 
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
@@ -46,19 +49,25 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       )
 
     /**
-     * Records the outcome and, with an answer, the event that announces it, in one transaction;
-     * nothing when the lease was taken over.
+     * Records the outcome and, with an answer, the event that announces it (and for an accepted
+     * return the statements to mail), in one transaction; nothing when the lease was taken over.
      */
     const record = (claimed: ClaimedReturn, outcome: ReturnOutcome) =>
-      transaction(
-        Effect.gen(function* () {
-          const recorded = yield* repo.record(claimed, outcome)
-          if (!recorded || outcome._tag === "Retry") return
-          const type = outcome._tag === "Accepted" ? "monthly-return.accepted" : "monthly-return.rejected"
-          const data = monthlyReturnJson(answered(claimed.monthlyReturn, outcome))
-          yield* outbox.record(claimed.monthlyReturn.tenantId, [{ type, data }])
-        })
-      )
+      Effect.gen(function* () {
+        if (outcome._tag === "Retry") return yield* transaction(repo.record(claimed, outcome))
+        const result = answered(claimed.monthlyReturn, outcome)
+        const toMail = outcome._tag === "Accepted" ? yield* statements.prepare(result) : []
+        return yield* transaction(
+          Effect.gen(function* () {
+            const recorded = yield* repo.record(claimed, outcome)
+            if (!recorded) return false
+            const type = outcome._tag === "Accepted" ? "monthly-return.accepted" : "monthly-return.rejected"
+            yield* outbox.record(result.tenantId, [{ type, data: monthlyReturnJson(result) }])
+            yield* statements.queue(result, toMail)
+            return true
+          })
+        )
+      })
 
     /** Claims up to `limit` due returns, submits them all at once, and records each answer; how many there were. */
     const fileDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>

@@ -1,10 +1,15 @@
 import { assert, describe, expect, it } from "@effect/vitest"
+import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
+import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
 import { Conflict, Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { Email } from "../../src/Email.js"
+import { EmailSettings } from "../../src/mail/EmailSettings.js"
 import { ContactRepo } from "../../src/ports/ContactRepo.js"
+import { EmailSettingsRepo } from "../../src/ports/EmailSettingsRepo.js"
 import { TaxAuthority, TaxAuthorityUnavailable } from "../../src/ports/TaxAuthority.js"
 import type { ReturnSubmission } from "../../src/taxauthority/ReturnSubmission.js"
 import { TenantCode } from "../../src/Tenant.js"
@@ -47,8 +52,24 @@ const taxAuthority = (answer: (submission: ReturnSubmission) => "Accepted" | "Un
   return { submitted, layer }
 }
 
-const app = (authority = taxAuthority(() => "Accepted")) =>
-  Layer.provideMerge(ReturnFiling.Default, testApp()).pipe(Layer.provide(authority.layer))
+/** Email settings with automatic statements on or off; nothing else of them is read here. */
+const emailSettings = (autoEmailStatements: boolean) =>
+  Layer.succeed(
+    EmailSettingsRepo,
+    EmailSettingsRepo.of({
+      getSettings: () => Effect.succeed(Option.some(new EmailSettings({ signature: null, autoEmailStatements }))),
+      setSettings: () => Effect.die("not used"),
+      listTemplates: () => Effect.die("not used"),
+      saveTemplate: () => Effect.die("not used"),
+      deleteTemplate: () => Effect.die("not used"),
+      mailContext: () => Effect.die("not used")
+    })
+  )
+
+const app = (authority = taxAuthority(() => "Accepted"), autoEmailStatements = false) =>
+  Layer.provideMerge(ReturnFiling.Default, testApp()).pipe(
+    Layer.provide([authority.layer, emailSettings(autoEmailStatements), DocumentRendererFake])
+  )
 
 /** A subcontractor made verified as the tax authority's answer would leave it. */
 const verifiedSubcontractor = (
@@ -71,7 +92,8 @@ const verifiedSubcontractor = (
       verificationNumber: treatment === "Unmatched" ? "V1234567890/A" : "V1234567890",
       source: "Hmrc"
     })
-    yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+    const email = treatment === "Net" ? Email.make(`${name.toLowerCase()}@example.com`) : null
+    yield* (yield* ContactRepo).update(new Contact({ ...created, email, verification }))
     return created.code
   })
 
@@ -216,4 +238,80 @@ describe("ReturnFiling", () => {
       expect(flaky.submitted).toHaveLength(2)
     }).pipe(Effect.provide(app(flaky)))
   })
+
+  it.effect("mails each subcontractor with an email address its statement, with the PDF, when the tenant says so", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      yield* returns.file(owner, TENANT, june(net, high))
+      yield* filing.fileDue(10, Duration.minutes(1))
+      const mails = yield* QueuedMailRequests
+      const [only, ...rest] = yield* mails
+      expect(rest).toEqual([])
+      expect(only).toMatchObject({
+        type: "CisStatement",
+        to: "bricks@example.com",
+        values: {
+          tenantName: "Lovelace Builders Ltd",
+          contactName: "Bricks",
+          taxMonthEnd: "2026-06-05",
+          grossAmount: 100000,
+          materials: 40000,
+          deducted: 12000
+        }
+      })
+      const [attachment] = only!.attachments ?? []
+      expect(attachment?.filename).toBe(`statement-${net}-2026-06-05.pdf`)
+      expect(attachment?.contentType).toBe("application/pdf")
+      expect(JSON.parse(new TextDecoder().decode(attachment!.content))).toMatchObject({
+        contractor: { name: "Lovelace Builders Ltd", utr: "8456789123" },
+        periodEnd: "2026-06-05",
+        subcontractor: { code: net, name: "Bricks", utr: "2234567890", verificationNumber: null },
+        liableToDeduction: 60000,
+        deducted: 12000,
+        netPaid: 88000
+      })
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(() => "Accepted"),
+          true
+        )
+      )
+    )
+  )
+
+  it.effect("mails no statement when the tenant does not email them automatically", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* returns.file(owner, TENANT, june(net, high))
+      yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
+      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual(["Accepted"])
+      expect(yield* yield* QueuedMailRequests).toEqual([])
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(() => "Accepted"),
+          false
+        )
+      )
+    )
+  )
+
+  it.effect("mails no statement for a rejected return", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* returns.file(owner, TENANT, june(net, high))
+      yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
+      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual(["Rejected"])
+      expect(yield* yield* QueuedMailRequests).toEqual([])
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(() => "UTR unknown"),
+          true
+        )
+      )
+    )
+  )
 })
