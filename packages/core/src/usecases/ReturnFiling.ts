@@ -9,6 +9,12 @@ import { TaxAuthority } from "../ports/TaxAuthority.js"
 import { Transactor } from "../ports/Transactor.js"
 import { retryDelay } from "../taxauthority/RetryDelay.js"
 
+/** A return submitted under a lease, and what came of it, to be recorded. */
+export interface SubmittedReturn {
+  readonly claimed: ClaimedReturn
+  readonly outcome: ReturnOutcome
+}
+
 /**
  * What a return filer does: lease due returns, submit each to the tax authority outside any
  * transaction, and record the answer. A filer that dies between the two leaves the lease to run
@@ -28,12 +34,12 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
 
     /** Submits one leased return; what came of it. */
-    const submit = ({ monthlyReturn, attempts }: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
+    const outcomeOf = ({ monthlyReturn, attempts }: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
       taxAuthority.submitReturn(monthlyReturn).pipe(
-        Effect.flatMap((answer) =>
-          answer._tag === "Accepted"
+        Effect.flatMap((reply) =>
+          reply._tag === "Accepted"
             ? Effect.map(clock.now, (at): ReturnOutcome => ({ _tag: "Accepted", at }))
-            : Effect.succeed<ReturnOutcome>(answer)
+            : Effect.succeed<ReturnOutcome>(reply)
         ),
         Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
           Effect.logWarning("The tax authority did not take a monthly return; it will be submitted again").pipe(
@@ -52,7 +58,7 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
      * Records the outcome and, with an answer, the event that announces it (and for an accepted
      * return the statements to mail), in one transaction; nothing when the lease was taken over.
      */
-    const record = (claimed: ClaimedReturn, outcome: ReturnOutcome) =>
+    const recordOne = ({ claimed, outcome }: SubmittedReturn) =>
       Effect.gen(function* () {
         if (outcome._tag === "Retry") return yield* transaction(repo.record(claimed, outcome))
         const result = answered(claimed.monthlyReturn, outcome)
@@ -69,15 +75,19 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
         )
       })
 
+    const submit = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
+      Effect.map(outcomeOf(claimed), (outcome) => ({ claimed, outcome }))
+
+    /** Records submissions, one transaction each (an accepted return may carry many statements). */
+    const record = (submitted: ReadonlyArray<SubmittedReturn>) =>
+      Effect.forEach(submitted, recordOne, { discard: true })
+
     /** Claims up to `limit` due returns, submits them all at once, and records each answer; how many there were. */
     const fileDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
       claim(limit, lease).pipe(
-        Effect.flatMap((claimed) =>
-          Effect.forEach(claimed, (one) => Effect.flatMap(submit(one), (outcome) => record(one, outcome)), {
-            concurrency: "unbounded"
-          })
-        ),
-        Effect.map((recorded) => recorded.length)
+        Effect.flatMap((claimed) => Effect.forEach(claimed, submit, { concurrency: "unbounded" })),
+        Effect.tap(record),
+        Effect.map((submitted) => submitted.length)
       )
 
     return { claim, submit, record, fileDue } as const
