@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { MailSenderLive } from "./workers/MailSender.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Layer } from "effect"
@@ -9,7 +10,7 @@ import { LoggerLive } from "./LoggerLive.js"
 
 const ServerLive = NodeHttpServer.layerConfig(createServer, ListenConfig)
 
-Layer.merge(HttpAppLive, WebhookDispatcherLive).pipe(
+Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),
