@@ -281,37 +281,27 @@ describe("ReturnFiling", () => {
     )
   )
 
-  it.effect("mails no statement when the tenant does not email them automatically", () =>
+  const noStatements = (answer: "Accepted" | "UTR unknown", autoEmailStatements: boolean) =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
       yield* returns.file(owner, TENANT, june(net, high))
       yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
-      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual(["Accepted"])
+      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual([
+        answer === "Accepted" ? "Accepted" : "Rejected"
+      ])
       expect(yield* yield* QueuedMailRequests).toEqual([])
     }).pipe(
       Effect.provide(
         app(
-          taxAuthority(() => "Accepted"),
-          false
+          taxAuthority(() => answer),
+          autoEmailStatements
         )
       )
     )
+
+  it.effect("mails no statement when the tenant does not email them automatically", () =>
+    noStatements("Accepted", false)
   )
 
-  it.effect("mails no statement for a rejected return", () =>
-    Effect.gen(function* () {
-      const { owner, returns, net, high } = yield* setUp
-      yield* returns.file(owner, TENANT, june(net, high))
-      yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
-      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual(["Rejected"])
-      expect(yield* yield* QueuedMailRequests).toEqual([])
-    }).pipe(
-      Effect.provide(
-        app(
-          taxAuthority(() => "UTR unknown"),
-          true
-        )
-      )
-    )
-  )
+  it.effect("mails no statement for a rejected return", () => noStatements("UTR unknown", true))
 })
