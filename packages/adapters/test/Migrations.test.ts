@@ -16,8 +16,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [4, "webhooks"],
         [5, "invoices"],
         [6, "mail"],
-        [7, "verification_requests"],
-        [8, "connections"]
+        [6, "mail"],
+        [7, "monthly_returns"],
+        [8, "verification_requests"],
+        [9, "connections"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -36,6 +38,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "mail_attachments",
         "mail_outbox",
         "memberships",
+        "monthly_returns",
         "purchase_invoices",
         "sales_invoice_payments",
         "sales_invoice_sequences",

@@ -84,8 +84,10 @@ describe("cisbook admin CLI", () => {
         "Applied 4_webhooks",
         "Applied 5_invoices",
         "Applied 6_mail",
-        "Applied 7_verification_requests",
-        "Applied 8_connections"
+        "Applied 6_mail",
+        "Applied 7_monthly_returns",
+        "Applied 8_verification_requests",
+        "Applied 9_connections"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.

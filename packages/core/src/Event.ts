@@ -12,6 +12,8 @@ export const EventType = Schema.Literal(
   "subcontractor.created",
   "sales-invoice.created",
   "sales-invoice.paid",
+  "monthly-return.accepted",
+  "monthly-return.rejected",
   "connection.connected"
 )
 export type EventType = typeof EventType.Type

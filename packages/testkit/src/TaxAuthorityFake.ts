@@ -10,7 +10,10 @@ export const matchedNet: VerificationAnswer = {
   taxTreatment: "Net"
 }
 
-/** Stands in for the tax authority: keeps what was asked, and answers as a test says (matched, Net, by default). */
+/**
+ * Stands in for the tax authority: keeps the verifications asked for, and answers them as a test
+ * says (matched, Net, by default); accepts every return.
+ */
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
   effect: Effect.gen(function* () {
     const asked = yield* Ref.make<ReadonlyArray<VerificationRequest>>([])
@@ -33,5 +36,7 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
 
 export const TaxAuthorityMemory = Layer.effect(
   TaxAuthority,
-  Effect.map(TaxAuthorityFake, (fake) => TaxAuthority.of({ verify: fake.verify }))
+  Effect.map(TaxAuthorityFake, (fake) =>
+    TaxAuthority.of({ verify: fake.verify, submitReturn: () => Effect.succeed({ _tag: "Accepted" }) })
+  )
 ).pipe(Layer.provideMerge(TaxAuthorityFake.Default))

@@ -6,8 +6,9 @@ import contacts from "./migrations/0003_contacts.js"
 import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
 import mail from "./migrations/0006_mail.js"
-import verificationRequests from "./migrations/0007_verification_requests.js"
-import connections from "./migrations/0008_connections.js"
+import monthlyReturns from "./migrations/0007_monthly_returns.js"
+import verificationRequests from "./migrations/0008_verification_requests.js"
+import connections from "./migrations/0009_connections.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -17,8 +18,9 @@ const run = Migrator.make({})({
     "0004_webhooks": webhooks,
     "0005_invoices": invoices,
     "0006_mail": mail,
-    "0007_verification_requests": verificationRequests,
-    "0008_connections": connections
+    "0007_monthly_returns": monthlyReturns,
+    "0008_verification_requests": verificationRequests,
+    "0009_connections": connections
   })
 })
 

@@ -8,6 +8,7 @@ import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
+import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -33,6 +34,7 @@ const RepositoriesSql = Layer.mergeAll(
   DeliveryRepoSql,
   EmailSettingsRepoSql,
   MailOutboxSql,
+  MonthlyReturnRepoSql,
   VerificationQueueSql,
   ConnectionRepoSql
 )

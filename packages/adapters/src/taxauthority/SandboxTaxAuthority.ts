@@ -3,6 +3,7 @@ import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import type { VerificationAnswer } from "@cisbook/core/taxauthority/Verification"
 import { Effect, Layer } from "effect"
+import { sandboxReturnAnswer } from "./SandboxReturnAnswer.js"
 
 /** The UTR's last digit picks the treatment: 0–6 Net, 7–8 Gross, 9 Unmatched; no UTR cannot be matched. */
 const treatmentOf = (utr: string | null): TaxTreatment => {
@@ -49,8 +50,11 @@ export const sandboxAnswer = (details: CisDetails): VerificationAnswer => {
   return { _tag: "Matched", verificationNumber: `V${digitsOf(details)}${suffix}`, taxTreatment }
 }
 
-/** TAX_AUTHORITY=sandbox: deterministic answers, no network. */
+/** TAX_AUTHORITY=sandbox: deterministic answers to verifications and returns, no network. */
 export const SandboxTaxAuthority = Layer.succeed(
   TaxAuthority,
-  TaxAuthority.of({ verify: (request) => Effect.succeed(sandboxAnswer(request.subcontractor)) })
+  TaxAuthority.of({
+    verify: (request) => Effect.succeed(sandboxAnswer(request.subcontractor)),
+    submitReturn: (submission) => Effect.succeed(sandboxReturnAnswer(submission))
+  })
 )
