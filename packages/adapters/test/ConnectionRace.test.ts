@@ -1,35 +1,15 @@
-import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
 import { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Connections } from "@cisbook/core/usecases/Connections"
 import { Contacts } from "@cisbook/core/usecases/Contacts"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
-import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
-import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { UseCasesOverSql } from "./UseCasesOverSql.js"
+import { Effect, Exit } from "effect"
 
-/** The use cases over the real database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) creates really overlap. */
-const App = UseCasesLive.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      SqlPortsLive,
-      identityVerifierFake({}),
-      webhookTransport({ allowPrivateTargets: false }),
-      SandboxTaxAuthority,
-      AppLinksFake
-    )
-  ),
-  Layer.provideMerge(SystemLive),
-  Layer.provide(EphemeralDatabase)
-)
+const App = UseCasesOverSql
 
 const RACERS = 20
 

@@ -1,39 +1,20 @@
-import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
 import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Contacts } from "@cisbook/core/usecases/Contacts"
 import { SalesInvoices } from "@cisbook/core/usecases/SalesInvoices"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
-import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Exit, Layer, Option } from "effect"
+import { UseCasesOverSql } from "./UseCasesOverSql.js"
+import { Effect, Exit, Option } from "effect"
 
 /**
  * The use cases over the real database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) with a pool of
  * connections, so that racing transactions really overlap.
  */
-const App = UseCasesLive.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      SqlPortsLive,
-      identityVerifierFake({}),
-      webhookTransport({ allowPrivateTargets: false }),
-      SandboxTaxAuthority,
-      AppLinksFake
-    )
-  ),
-  Layer.provideMerge(SystemLive),
-  Layer.provide(EphemeralDatabase)
-)
+const App = UseCasesOverSql
 
 const ROUNDS = 12
 

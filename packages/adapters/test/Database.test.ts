@@ -42,7 +42,6 @@ describe("embedded database", () => {
         [4, "webhooks"],
         [5, "invoices"],
         [6, "mail"],
-        [6, "mail"],
         [7, "monthly_returns"],
         [8, "verification_requests"],
         [9, "connections"]

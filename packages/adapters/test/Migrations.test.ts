@@ -16,7 +16,6 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [4, "webhooks"],
         [5, "invoices"],
         [6, "mail"],
-        [6, "mail"],
         [7, "monthly_returns"],
         [8, "verification_requests"],
         [9, "connections"]

@@ -84,7 +84,6 @@ describe("cisbook admin CLI", () => {
         "Applied 4_webhooks",
         "Applied 5_invoices",
         "Applied 6_mail",
-        "Applied 6_mail",
         "Applied 7_monthly_returns",
         "Applied 8_verification_requests",
         "Applied 9_connections"

@@ -79,4 +79,8 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
       )
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Connections") {}
+  .annotate(OpenApi.Title, "Connections")
+  .annotate(
+    OpenApi.Description,
+    "Connections between tenants: a subcontractor shares its CIS details with a contractor (Out), or a contractor invites a subcontractor (In); the tenant invited by email accepts or rejects"
+  ) {}

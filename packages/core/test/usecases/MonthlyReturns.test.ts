@@ -67,8 +67,9 @@ const emailSettings = (autoEmailStatements: boolean) =>
   )
 
 const app = (authority = taxAuthority(() => "Accepted"), autoEmailStatements = false) =>
-  Layer.provideMerge(ReturnFiling.Default, testApp()).pipe(
-    Layer.provide([authority.layer, emailSettings(autoEmailStatements), DocumentRendererFake])
+  // The test's tax authority goes to the filing itself: the memory ports have one of their own.
+  Layer.provideMerge(ReturnFiling.Default.pipe(Layer.provide(authority.layer)), testApp()).pipe(
+    Layer.provide([emailSettings(autoEmailStatements), DocumentRendererFake])
   )
 
 /** A subcontractor made verified as the tax authority's answer would leave it. */

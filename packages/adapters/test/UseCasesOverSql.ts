@@ -1,0 +1,24 @@
+import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import { Layer } from "effect"
+
+/** The use cases over a throwaway database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) concurrent calls really overlap. */
+export const UseCasesOverSql = UseCasesLive.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      SqlPortsLive,
+      identityVerifierFake({}),
+      webhookTransport({ allowPrivateTargets: false }),
+      SandboxTaxAuthority,
+      AppLinksFake
+    )
+  ),
+  Layer.provideMerge(SystemLive),
+  Layer.provide(EphemeralDatabase)
+)
