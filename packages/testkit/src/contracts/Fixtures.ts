@@ -17,7 +17,7 @@ import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
-import { User } from "@cisbook/core/User"
+import { User, type UserWithEmail } from "@cisbook/core/User"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { Vitest } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -64,7 +64,7 @@ export const newUser = (
         name: `User ${token.slice(-6)}`,
         subject: fields.subject ? `subject|${token}` : null,
         createdAt: fields.createdAt ?? at(0)
-      })
+      }) as UserWithEmail
   )
 
 export const newTenant = (
