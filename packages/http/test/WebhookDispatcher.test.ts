@@ -1,4 +1,5 @@
 import { postgresDatabase } from "@cisbook/adapters/sql/Database"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { EphemeralDatabase, temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
@@ -28,7 +29,12 @@ import { Webhook } from "standardwebhooks"
 const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
+      Layer.mergeAll(
+        SqlPortsLive,
+        webhookTransport({ allowPrivateTargets: true }),
+        identityVerifierFake({}),
+        BillingProvidersFake
+      )
     ),
     Layer.provideMerge(SystemLive),
     Layer.provideMerge(database)

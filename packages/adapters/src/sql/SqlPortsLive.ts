@@ -1,9 +1,12 @@
 import { Layer } from "effect"
+import { GoCardlessSandboxSql } from "../gocardless/sandbox/GoCardlessSandbox.js"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
+import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { MandateRepoSql } from "./MandateRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -25,5 +28,8 @@ export const SqlPortsLive = Layer.mergeAll(
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
-  DeliveryRepoSql
+  DeliveryRepoSql,
+  BillingProfileRepoSql,
+  MandateRepoSql,
+  GoCardlessSandboxSql
 )
