@@ -161,29 +161,13 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
               : refusedBy(error)
           )
         )
+        // The flow's row is the caller's one live slot (setups are 409 while it lasts), so the
+        // completed mandate can never meet another live one of theirs.
         const completed = yield* refreshed(new Mandate({ ...flow, reference, completedAt: now }))
-        const kept = yield* keepEarlierLive(completed, reference)
-        if (kept !== completed) return kept
+        yield* repo.update(completed).pipe(Effect.orDie)
         yield* waiting.putForward(user.id, reference)
         return completed
       }).pipe(Effect.withSpan("Mandates.complete"))
-
-    /**
-     * Stores a completed mandate. Should the caller meanwhile hold another live mandate, that one
-     * is kept and answered, and the new one is cancelled with the provider.
-     */
-    const keepEarlierLive = (completed: Mandate, reference: string): Effect.Effect<Mandate, Refused> =>
-      repo.update(completed).pipe(
-        Effect.as(completed),
-        Effect.catchTag("DuplicateKey", () =>
-          Effect.gen(function* () {
-            yield* provider.cancelMandate(reference).pipe(Effect.mapError(refusedBy))
-            yield* repo.update(new Mandate({ ...completed, status: "Cancelled" })).pipe(Effect.orDie)
-            const live = yield* repo.live(completed.userId)
-            return Option.isSome(live) ? live.value : completed
-          })
-        )
-      )
 
     /** The caller's latest mandate, its status refreshed from the provider. */
     const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>

@@ -17,6 +17,8 @@ import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
+import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
 import { User, type UserWithEmail } from "@cisbook/core/User"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { Vitest } from "@effect/vitest"
@@ -39,6 +41,8 @@ export type ContractPorts =
   | ContactActivity
   | WebhookRepo
   | DeliveryRepo
+  | BillingProfileRepo
+  | MandateRepo
   | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
