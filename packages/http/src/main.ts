@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { MailSenderLive } from "./workers/MailSender.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Config, Layer } from "effect"
@@ -11,7 +12,7 @@ const ServerLive = NodeHttpServer.layerConfig(createServer, {
   host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
 })
 
-Layer.merge(HttpAppLive, WebhookDispatcherLive).pipe(
+Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),

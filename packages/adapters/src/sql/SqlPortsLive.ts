@@ -1,3 +1,4 @@
+import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { GoCardlessSandboxSql } from "../gocardless/sandbox/GoCardlessSandbox.js"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
@@ -5,7 +6,9 @@ import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
+import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
@@ -16,7 +19,7 @@ import { UserRepoSql } from "./UserRepoSql.js"
 import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
-export const SqlPortsLive = Layer.mergeAll(
+const RepositoriesSql = Layer.mergeAll(
   UserRepoSql,
   TenantRepoSql,
   ApiKeyRepoSql,
@@ -29,7 +32,12 @@ export const SqlPortsLive = Layer.mergeAll(
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
   DeliveryRepoSql,
+  EmailSettingsRepoSql,
+  MailOutboxSql,
   BillingProfileRepoSql,
   MandateRepoSql,
   GoCardlessSandboxSql
 )
+
+/** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
+export const SqlPortsLive = TenantMailLive.pipe(Layer.provideMerge(RepositoriesSql))
