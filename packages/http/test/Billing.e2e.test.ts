@@ -1,5 +1,6 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
+import { DirectDebit } from "@cisbook/core/ports/DirectDebit"
 import { Effect } from "effect"
 import { client, e2e, IdentityProvider, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 
@@ -271,6 +272,93 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
         )
         expect(res.status).toBe(404)
         expect(yield* res.text).toMatch(/no such direct debit setup/)
+      })
+    )
+  })
+
+  describe("payments on a mandate, through the same adapter against the sandbox", () => {
+    it.effect(
+      "creates idempotently, checks the charge date, retries a failed one, and cancels pending ones with the mandate",
+      () =>
+        Effect.gen(function* () {
+          const { api, setup } = yield* startedSetup
+          yield* postBankDetails(setup.redirectUrl, goodBank)
+          const mandate = yield* api.billing.completeMandateSetup({
+            payload: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
+          })
+          const reference = mandate.reference ?? ""
+          const provider = yield* DirectDebit
+          const request = {
+            amount: 1200,
+            currency: "GBP" as const,
+            mandateId: reference,
+            description: "CB-000001",
+            chargeDate: null
+          }
+          const first = yield* provider.createPayment(request, `invoice-${reference}`)
+          expect(first).toMatchObject({
+            status: "pending_submission",
+            amount: 1200,
+            chargeDate: mandate.nextPossibleChargeDate
+          })
+          expect((yield* provider.createPayment(request, `invoice-${reference}`)).id).toBe(first.id)
+          const early = yield* Effect.flip(
+            provider.createPayment({ ...request, chargeDate: "2000-01-01" }, "too-early")
+          )
+          expect(early).toMatchObject({
+            reason: "validation_failed",
+            message: expect.stringMatching(/^charge_date must be on or after/)
+          })
+
+          const second = yield* provider.createPayment({ ...request, amount: 500 }, `second-${reference}`)
+          expect((yield* Effect.flip(provider.retryPayment(second.id))).reason).toBe("payment_not_failed")
+          expect((yield* simulate("payment_failed", second.id)).status).toBe(200)
+          expect((yield* provider.retryPayment(second.id)).status).toBe("pending_submission")
+          yield* simulate("payment_paid_out", second.id)
+          expect((yield* provider.getPayment(second.id)).status).toBe("paid_out")
+
+          yield* api.billing.cancelMandate()
+          expect((yield* provider.getPayment(first.id)).status).toBe("cancelled")
+          expect((yield* provider.getPayment(second.id)).status).toBe("paid_out")
+          const inactive = yield* Effect.flip(provider.createPayment(request, "after-cancel"))
+          expect(inactive.reason).toBe("mandate_is_inactive")
+        })
+    )
+
+    it.effect("answers GoCardless's error shape for an unknown resource and a reused key", () =>
+      Effect.gen(function* () {
+        const unknown = yield* raw(undefined, "GET", "/sandbox/gocardless/payments/PM0000NOPE00")
+        expect(unknown.status).toBe(404)
+        expect(unknown.body?.error).toMatchObject({
+          type: "invalid_api_usage",
+          code: 404,
+          errors: [{ reason: "resource_not_found" }]
+        })
+        const flow = {
+          redirect_flows: {
+            session_token: "sess_x",
+            success_redirect_url: SUCCESS_URL,
+            prefilled_customer: { email: "a@example.com" }
+          }
+        }
+        const post = (key: string) =>
+          Effect.flatMap(HttpClient.HttpClient, (http) =>
+            http.execute(
+              HttpClientRequest.post("/sandbox/gocardless/redirect_flows").pipe(
+                HttpClientRequest.setHeader("Idempotency-Key", key),
+                HttpClientRequest.bodyUnsafeJson(flow)
+              )
+            )
+          ).pipe(Effect.flatMap((res) => Effect.map(res.json, (body) => ({ status: res.status, body: body as any }))))
+        const key = `key-${uniqueTenantCode()}`
+        const created = yield* post(key)
+        expect(created.status).toBe(201)
+        const again = yield* post(key)
+        expect(again.status).toBe(409)
+        expect(again.body.error.errors[0]).toMatchObject({
+          reason: "idempotent_creation_conflict",
+          links: { conflicting_resource_id: created.body.redirect_flows.id }
+        })
       })
     )
   })

@@ -149,14 +149,9 @@ describe("Mandates.complete", () => {
 describe("Mandates.get and cancel", () => {
   it.effect("get is 404 before any setup, then follows the provider's status", () =>
     Effect.gen(function* () {
-      const user = yield* aUser("ada@example.com")
-      const mandates = yield* Mandates
-      expect(yield* Effect.flip(mandates.get(user))).toBeInstanceOf(NotFound)
-      const { complete } = yield* Effect.gen(function* () {
-        const setup = yield* mandates.setup(user, { successRedirectUrl })
-        yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
-        return { complete: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken } }
-      })
+      const stranger = yield* aUser("bob@example.com")
+      expect(yield* Effect.flip((yield* Mandates).get(stranger))).toBeInstanceOf(NotFound)
+      const { complete, mandates, user } = yield* finishedSetup()
       const mandate = yield* mandates.complete(user, complete)
       yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "active")
       expect((yield* mandates.get(user)).status).toBe("Active")
