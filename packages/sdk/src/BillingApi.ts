@@ -76,4 +76,8 @@ export class BillingApi extends HttpApiGroup.make("billing")
       )
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Billing") {}
+  .annotate(OpenApi.Title, "Billing")
+  .annotate(
+    OpenApi.Description,
+    "Billing of the calling user (not of a tenant): their billing address and their GoCardless direct debit mandate."
+  ) {}

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Mandate } from "../billing/Mandate.js"
 import { flowExpiry } from "../billing/MandateFlow.js"
 import { prefilledCustomer } from "../billing/Prefill.js"
@@ -16,7 +16,6 @@ import { MandateRepo } from "../ports/MandateRepo.js"
 import { WaitingInvoices } from "../ports/WaitingInvoices.js"
 import type { User } from "../User.js"
 import { decodeInput } from "../Validation.js"
-import { Schema } from "effect"
 
 export interface MandateSetup {
   readonly redirectFlowId: string

@@ -262,8 +262,8 @@ const makeSandbox = Effect.gen(function* () {
           ...(payment["currency"] !== "GBP" ? [{ field: "currency", message: "must be GBP for a Bacs mandate" }] : []),
           ...(mandateId === undefined ? [{ field: "links.mandate", message: "is required" }] : [])
         ]
-        if (problems.length > 0) return validationFailed(problems, "/payments")
-        const mandate = yield* store.load("mandates", mandateId!)
+        if (problems.length > 0 || mandateId === undefined) return validationFailed(problems, "/payments")
+        const mandate = yield* store.load("mandates", mandateId)
         if (mandate === undefined)
           return validationFailed([{ field: "links.mandate", message: "does not exist" }], "/payments")
         if (!liveMandate.includes(String(mandate["status"]))) {
@@ -361,10 +361,10 @@ const makeSandbox = Effect.gen(function* () {
     store.transaction(
       Effect.gen(function* () {
         const page = yield* flowPage(id)
-        if (page._tag !== "Form") return page
+        const flow = yield* store.load("redirect_flows", id)
+        if (page._tag !== "Form" || flow === undefined) return page
         const checked = checkBankDetails(form)
         if ("error" in checked) return { ...page, error: checked.error }
-        const flow = (yield* store.load("redirect_flows", id))!
         yield* store.save({
           ...flow,
           _internal: {
