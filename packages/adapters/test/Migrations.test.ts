@@ -16,7 +16,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [4, "webhooks"],
         [5, "invoices"],
         [6, "mail"],
-        [7, "billing"]
+        [7, "monthly_returns"],
+        [8, "billing"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -37,6 +38,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "mail_outbox",
         "mandates",
         "memberships",
+        "monthly_returns",
         "purchase_invoices",
         "sales_invoice_payments",
         "sales_invoice_sequences",

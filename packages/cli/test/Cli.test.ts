@@ -89,7 +89,8 @@ describe("cisbook admin CLI", () => {
         "Applied 4_webhooks",
         "Applied 5_invoices",
         "Applied 6_mail",
-        "Applied 7_billing"
+        "Applied 7_monthly_returns",
+        "Applied 8_billing"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.

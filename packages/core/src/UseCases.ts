@@ -5,6 +5,7 @@ import { Mandates } from "./usecases/Mandates.js"
 import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
+import { MonthlyReturns } from "./usecases/MonthlyReturns.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
 import { Tenants } from "./usecases/Tenants.js"
@@ -24,6 +25,7 @@ export const UseCasesLive = Layer.mergeAll(
   Webhooks.Default,
   WebhookDeliveries.Default,
   WebhookDispatch.Default,
+  MonthlyReturns.Default,
   BillingProfiles.Default,
   Mandates.Default
 ).pipe(

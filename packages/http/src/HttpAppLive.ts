@@ -6,6 +6,7 @@ import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
+import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
 import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
@@ -26,6 +27,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,
     WebhooksHandlers,
+    MonthlyReturnsHandlers,
     BillingHandlers
   ]),
   Layer.provide(ContactImportHandlers),

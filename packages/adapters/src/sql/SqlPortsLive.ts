@@ -9,6 +9,7 @@ import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
+import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
@@ -34,6 +35,7 @@ const RepositoriesSql = Layer.mergeAll(
   DeliveryRepoSql,
   EmailSettingsRepoSql,
   MailOutboxSql,
+  MonthlyReturnRepoSql,
   BillingProfileRepoSql,
   MandateRepoSql,
   GoCardlessSandboxSql
