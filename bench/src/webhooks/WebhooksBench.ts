@@ -15,6 +15,7 @@ import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
@@ -112,6 +113,7 @@ const run = (database: Database) => {
         SqlPortsLive,
         IdentityVerifierLive,
         webhookTransport({ allowPrivateTargets: true }),
+        BillingProvidersFake,
         SandboxTaxAuthority,
         AppLinksLive
       )

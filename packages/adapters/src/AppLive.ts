@@ -1,5 +1,7 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Layer } from "effect"
+import { WaitingInvoicesNone } from "./billing/WaitingInvoicesNone.js"
+import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
 import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
@@ -15,6 +17,8 @@ export const PortsLive = Layer.mergeAll(
   SqlPortsLive,
   IdentityVerifierLive,
   WebhookTransportLive,
+  DirectDebitLive,
+  WaitingInvoicesNone,
   TaxAuthorityLive,
   AppLinksLive
 ).pipe(Layer.provideMerge(SystemLive))

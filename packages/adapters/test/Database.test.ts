@@ -43,8 +43,9 @@ describe("embedded database", () => {
         [5, "invoices"],
         [6, "mail"],
         [7, "monthly_returns"],
-        [8, "verification_requests"],
-        [9, "connections"]
+        [8, "billing"],
+        [9, "verification_requests"],
+        [10, "connections"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

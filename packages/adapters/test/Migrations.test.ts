@@ -17,8 +17,9 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [5, "invoices"],
         [6, "mail"],
         [7, "monthly_returns"],
-        [8, "verification_requests"],
-        [9, "connections"]
+        [8, "billing"],
+        [9, "verification_requests"],
+        [10, "connections"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -26,6 +27,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
       expect(tables.map((t) => t.tableName)).toEqual([
         "api_keys",
+        "billing_profiles",
         "connection_sides",
         "connections",
         "contact_codes",
@@ -34,8 +36,11 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "effect_sql_migrations",
         "email_templates",
         "events",
+        "gocardless_sandbox_idempotency_keys",
+        "gocardless_sandbox_resources",
         "mail_attachments",
         "mail_outbox",
+        "mandates",
         "memberships",
         "monthly_returns",
         "purchase_invoices",

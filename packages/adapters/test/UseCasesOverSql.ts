@@ -5,6 +5,7 @@ import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAu
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { Layer } from "effect"
 
@@ -16,7 +17,8 @@ export const UseCasesOverSql = UseCasesLive.pipe(
       identityVerifierFake({}),
       webhookTransport({ allowPrivateTargets: false }),
       SandboxTaxAuthority,
-      AppLinksFake
+      AppLinksFake,
+      BillingProvidersFake
     )
   ),
   Layer.provideMerge(SystemLive),

@@ -1,5 +1,7 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./usecases/ApiKeys.js"
+import { BillingProfiles } from "./usecases/BillingProfiles.js"
+import { Mandates } from "./usecases/Mandates.js"
 import { Connections } from "./usecases/Connections.js"
 import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
@@ -26,6 +28,8 @@ export const UseCasesLive = Layer.mergeAll(
   WebhookDeliveries.Default,
   WebhookDispatch.Default,
   MonthlyReturns.Default,
+  BillingProfiles.Default,
+  Mandates.Default,
   VerificationWork.Default,
   Connections.Default
 ).pipe(

@@ -2,6 +2,7 @@ import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { type SmtpReceiver, startSmtpReceiver } from "@cisbook/testkit/SmtpReceiver"
+import { NodeHttpServer } from "@effect/platform-node"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { mailSender } from "../src/workers/MailSender.js"
@@ -55,8 +56,8 @@ const aSubcontractor = (name: string) =>
     return { ...sub, customer }
   })
 
-/** The application, and its SQL ports for the mail sender (one build: the same database). */
-const App = Layer.merge(e2e(SqlTestPorts), SqlTestPorts)
+/** The application, and its SQL ports for the mail sender (one build: the same database and server). */
+const App = Layer.merge(e2e(SqlTestPorts), SqlTestPorts).pipe(Layer.provide(NodeHttpServer.layerTest))
 
 layer(App, { excludeTestServices: true, timeout: "90 seconds" })("connections over HTTP", (it) => {
   it.scoped(

@@ -5,7 +5,14 @@ import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
+import { WaitingInvoicesNone } from "@cisbook/adapters/billing/WaitingInvoicesNone"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import type { DirectDebit } from "@cisbook/core/ports/DirectDebit"
+import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import type { WaitingInvoices } from "@cisbook/core/ports/WaitingInvoices"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { AppLinks } from "@cisbook/core/ports/AppLinks"
@@ -34,13 +41,17 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
 
 export type Ports =
+  | BillingProfileRepo
+  | MandateRepo
+  | DirectDebit
+  | WaitingInvoices
   | UserRepo
   | TenantRepo
   | ApiKeyRepo
@@ -76,20 +87,36 @@ const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
 
+/** The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox does. */
+export const SandboxDirectDebit = Layer.unwrapEffect(
+  HttpServer.addressWith((address) =>
+    Effect.succeed(
+      goCardlessDirectDebit({
+        baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
+        accessToken: Redacted.make("sandbox")
+      })
+    )
+  )
+)
+
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
  * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private addresses only if told.
  */
 export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
-  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks), SandboxTaxAuthority, appLinks(APP_URL)).pipe(
-    Layer.provideMerge(SystemLive),
-    Layer.provide(EphemeralDatabase)
-  )
+  Layer.mergeAll(
+    SqlPortsLive,
+    webhookTransport(webhooks),
+    SandboxDirectDebit,
+    WaitingInvoicesNone,
+    SandboxTaxAuthority,
+    appLinks(APP_URL)
+  ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
-export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E>) =>
+export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
     Layer.provideMerge(IdentityProviderLive),

@@ -4,6 +4,7 @@ import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schedule } from "effect"
@@ -16,6 +17,7 @@ export const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>)
         SqlPortsLive,
         webhookTransport({ allowPrivateTargets: true }),
         identityVerifierFake({}),
+        BillingProvidersFake,
         SandboxTaxAuthority,
         AppLinksFake
       )

@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { BillingApi } from "./BillingApi.js"
 import { ConnectionsApi } from "./ConnectionsApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
@@ -23,6 +24,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(ContactImportApi)
   .add(WebhooksApi)
   .add(MonthlyReturnsApi)
+  .add(BillingApi)
   .add(ConnectionsApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")

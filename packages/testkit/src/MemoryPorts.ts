@@ -1,5 +1,9 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
+import { BillingProfileRepoMemory } from "./BillingProfileRepoMemory.js"
+import { DirectDebitFake } from "./DirectDebitFake.js"
+import { MandateRepoMemory } from "./MandateRepoMemory.js"
+import { WaitingInvoicesRecording } from "./WaitingInvoicesRecording.js"
 import { AppLinksFake } from "./AppLinksFake.js"
 import { ConnectionRepoMemory, ConnectionStore } from "./ConnectionRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
@@ -47,8 +51,12 @@ export const MemoryPorts = Layer.mergeAll(
   VerificationQueueMemory,
   TaxAuthorityMemory,
   ConnectionRepoMemory,
+  AppLinksFake,
   TenantMailRecording,
-  AppLinksFake
+  BillingProfileRepoMemory,
+  MandateRepoMemory,
+  DirectDebitFake,
+  WaitingInvoicesRecording
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(

@@ -7,8 +7,9 @@ import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
 import mail from "./migrations/0006_mail.js"
 import monthlyReturns from "./migrations/0007_monthly_returns.js"
-import verificationRequests from "./migrations/0008_verification_requests.js"
-import connections from "./migrations/0009_connections.js"
+import billing from "./migrations/0008_billing.js"
+import verificationRequests from "./migrations/0009_verification_requests.js"
+import connections from "./migrations/0010_connections.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -19,8 +20,9 @@ const run = Migrator.make({})({
     "0005_invoices": invoices,
     "0006_mail": mail,
     "0007_monthly_returns": monthlyReturns,
-    "0008_verification_requests": verificationRequests,
-    "0009_connections": connections
+    "0008_billing": billing,
+    "0009_verification_requests": verificationRequests,
+    "0010_connections": connections
   })
 })
 

@@ -1,6 +1,8 @@
 import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
+import { GoCardlessSandboxSql } from "../gocardless/sandbox/GoCardlessSandbox.js"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
+import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
 import { ConnectionRepoSql } from "./ConnectionRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
@@ -9,6 +11,7 @@ import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
+import { MandateRepoSql } from "./MandateRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -35,6 +38,9 @@ const RepositoriesSql = Layer.mergeAll(
   EmailSettingsRepoSql,
   MailOutboxSql,
   MonthlyReturnRepoSql,
+  BillingProfileRepoSql,
+  MandateRepoSql,
+  GoCardlessSandboxSql,
   VerificationQueueSql,
   ConnectionRepoSql
 )

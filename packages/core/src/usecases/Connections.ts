@@ -32,7 +32,7 @@ const encodeDto = Schema.encodeSync(ConnectionDtoSchema)
 
 const viewerOf = (tenant: Tenant, user: User): ConnectionViewer => ({
   tenantId: tenant.id,
-  emails: tenant.email === null ? [user.email] : [tenant.email, user.email]
+  emails: [tenant.email, user.email].filter((email) => email !== null)
 })
 
 /** How a side's tenant sees the connection in its events: as itself, by its own emails alone. */

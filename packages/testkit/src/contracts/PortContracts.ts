@@ -1,6 +1,7 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { billingProfileRepoContract, mandateRepoContract } from "./BillingReposContract.js"
 import { connectionRepoContract } from "./ConnectionRepoContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
@@ -40,6 +41,8 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
     describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
+    describe("BillingProfileRepo", () => billingProfileRepoContract(it))
+    describe("MandateRepo", () => mandateRepoContract(it))
     describe("VerificationQueue", () => verificationQueueContract(it))
     describe("ConnectionRepo", () => connectionRepoContract(it))
   })
