@@ -1,6 +1,7 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Layer } from "effect"
 import { WaitingInvoicesNone } from "./billing/WaitingInvoicesNone.js"
+import { DocumentRendererPdf } from "./documents/DocumentRendererPdf.js"
 import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
 import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
@@ -20,7 +21,8 @@ export const PortsLive = Layer.mergeAll(
   DirectDebitLive,
   WaitingInvoicesNone,
   TaxAuthorityLive,
-  AppLinksLive
+  AppLinksLive,
+  DocumentRendererPdf
 ).pipe(Layer.provideMerge(SystemLive))
 
 /** The use cases over the configured database, migrated when built. Both binaries stand on it. */

@@ -1,5 +1,6 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { MailSenderLive } from "./workers/MailSender.js"
+import { ReturnFilerLive } from "./workers/ReturnFiler.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -11,7 +12,7 @@ import { LoggerLive } from "./LoggerLive.js"
 
 const ServerLive = NodeHttpServer.layerConfig(createServer, ListenConfig)
 
-Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive, VerificationWorkerLive).pipe(
+Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive, VerificationWorkerLive, ReturnFilerLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),

@@ -29,5 +29,7 @@ export const returnFiler = (options: ReturnFilerOptions) =>
 
 /** The filer as RETURN_FILER, RETURN_POLL_INTERVAL_MS, RETURN_CONCURRENCY and RETURN_LEASE_SECONDS say. */
 export const ReturnFilerLive = Layer.unwrapEffect(
-  Effect.map(ReturnFilerConfig, ({ enabled, ...options }) => (enabled ? returnFiler(options) : Layer.empty))
+  Effect.map(ReturnFilerConfig, ({ enabled, ...options }) =>
+    enabled ? returnFiler(options).pipe(Layer.provide(ReturnFiling.Default)) : Layer.empty
+  )
 )
