@@ -1,15 +1,19 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Config, Layer } from "effect"
-import { createServer } from "node:http"
+import { Config, Effect, Layer } from "effect"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { LoggerLive } from "./LoggerLive.js"
+import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
 
-const ServerLive = NodeHttpServer.layerConfig(createServer, {
-  port: Config.withDefault(Config.port("PORT"), 3000),
-  host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
-})
+const ServerLive = Layer.unwrapEffect(
+  Effect.map(ServerLimitsConfig, (limits) =>
+    NodeHttpServer.layerConfig(() => makeNodeServer(limits), {
+      port: Config.withDefault(Config.port("PORT"), 3000),
+      host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
+    })
+  )
+)
 
 Layer.merge(HttpAppLive, WebhookDispatcherLive).pipe(
   Layer.provide(AppLive),
