@@ -40,7 +40,8 @@ describe("embedded database", () => {
         [2, "events_and_settings"],
         [3, "contacts"],
         [4, "webhooks"],
-        [5, "invoices"]
+        [5, "invoices"],
+        [6, "mail"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

@@ -14,7 +14,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [2, "events_and_settings"],
         [3, "contacts"],
         [4, "webhooks"],
-        [5, "invoices"]
+        [5, "invoices"],
+        [6, "mail"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -26,7 +27,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "contact_counts",
         "contacts",
         "effect_sql_migrations",
+        "email_templates",
         "events",
+        "mail_attachments",
+        "mail_outbox",
         "memberships",
         "purchase_invoices",
         "sales_invoice_payments",

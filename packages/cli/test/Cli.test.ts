@@ -82,7 +82,8 @@ describe("cisbook admin CLI", () => {
         "Applied 2_events_and_settings",
         "Applied 3_contacts",
         "Applied 4_webhooks",
-        "Applied 5_invoices"
+        "Applied 5_invoices",
+        "Applied 6_mail"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.

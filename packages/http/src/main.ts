@@ -1,21 +1,18 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { MailSenderLive } from "./workers/MailSender.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Config, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpAppLive } from "./HttpAppLive.js"
+import { ListenConfig } from "./ListenConfig.js"
 import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
 
 const ServerLive = Layer.unwrapEffect(
-  Effect.map(ServerLimitsConfig, (limits) =>
-    NodeHttpServer.layerConfig(() => makeNodeServer(limits), {
-      port: Config.withDefault(Config.port("PORT"), 3000),
-      host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
-    })
-  )
+  Effect.map(ServerLimitsConfig, (limits) => NodeHttpServer.layerConfig(() => makeNodeServer(limits), ListenConfig))
 )
 
-Layer.merge(HttpAppLive, WebhookDispatcherLive).pipe(
+Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),

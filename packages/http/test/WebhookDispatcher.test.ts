@@ -1,38 +1,23 @@
 import { postgresDatabase } from "@cisbook/adapters/sql/Database"
 import { EphemeralDatabase, temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { httpWebhookSender } from "@cisbook/adapters/webhooks/HttpWebhookSender"
 import { webhookDispatcher } from "../src/workers/WebhookDispatcher.js"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { WebhookSender } from "@cisbook/core/ports/WebhookSender"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { WebhookDeliveries } from "@cisbook/core/usecases/WebhookDeliveries"
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
 import { Webhooks } from "@cisbook/core/usecases/Webhooks"
-import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { startWebhookReceiver, type WebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
-import type { SqlClient } from "@effect/sql"
+import { appOver, eventually } from "./WorkerTestApp.js"
 import { describe, expect, layer } from "@effect/vitest"
-import { Config, Duration, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
+import { Config, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { Webhook } from "standardwebhooks"
-
-/** The use cases over the SQL ports and the real HTTP sender; private targets allowed (the receiver is on loopback). */
-const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
-  UseCasesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
-    ),
-    Layer.provideMerge(SystemLive),
-    Layer.provideMerge(database)
-  )
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 8, lease: Duration.seconds(60) }
 
@@ -56,13 +41,6 @@ const startDispatcher = (options: Parameters<typeof webhookDispatcher>[0]) =>
     yield* Layer.buildWithScope(webhookDispatcher(options), scope)
     return Scope.close(scope, Exit.void)
   })
-
-const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  read.pipe(
-    Effect.filterOrFail(done, (a) => new Error(`Not there yet: ${JSON.stringify(a)}`)),
-    Effect.retry(Schedule.spaced("25 millis").pipe(Schedule.upTo("20 seconds"))),
-    Effect.orDie
-  )
 
 const detail = (code: string, id: string) =>
   Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.support.list(code, { limit: 50 })).pipe(

@@ -5,6 +5,7 @@ import eventsAndSettings from "./migrations/0002_events_and_settings.js"
 import contacts from "./migrations/0003_contacts.js"
 import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
+import mail from "./migrations/0006_mail.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -12,7 +13,8 @@ const run = Migrator.make({})({
     "0002_events_and_settings": eventsAndSettings,
     "0003_contacts": contacts,
     "0004_webhooks": webhooks,
-    "0005_invoices": invoices
+    "0005_invoices": invoices,
+    "0006_mail": mail
   })
 })
 

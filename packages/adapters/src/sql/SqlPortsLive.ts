@@ -1,9 +1,12 @@
+import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
+import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { MailOutboxSql } from "./MailOutboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -13,7 +16,7 @@ import { UserRepoSql } from "./UserRepoSql.js"
 import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
-export const SqlPortsLive = Layer.mergeAll(
+const RepositoriesSql = Layer.mergeAll(
   UserRepoSql,
   TenantRepoSql,
   ApiKeyRepoSql,
@@ -25,5 +28,10 @@ export const SqlPortsLive = Layer.mergeAll(
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,
-  DeliveryRepoSql
+  DeliveryRepoSql,
+  EmailSettingsRepoSql,
+  MailOutboxSql
 )
+
+/** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
+export const SqlPortsLive = TenantMailLive.pipe(Layer.provideMerge(RepositoriesSql))

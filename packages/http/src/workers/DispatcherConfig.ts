@@ -1,4 +1,5 @@
 import { Config, Duration } from "effect"
+import { wholeNumberBetween as between } from "./WholeNumberConfig.js"
 
 export interface DispatcherOptions {
   /** How long to wait before looking again when nothing was due. */
@@ -8,17 +9,6 @@ export interface DispatcherOptions {
   /** How long a claimed delivery is held; unrecorded by then, it is due again. */
   readonly lease: Duration.Duration
 }
-
-const between = (name: string, fallback: number, min: number, max: number) =>
-  Config.withDefault(
-    Config.integer(name).pipe(
-      Config.validate({
-        message: `Must be a whole number from ${min} to ${max}`,
-        validation: (n) => n >= min && n <= max
-      })
-    ),
-    fallback
-  )
 
 /** WEBHOOK_DISPATCHER (on unless false) and its settings. */
 export const DispatcherConfig = Config.all({

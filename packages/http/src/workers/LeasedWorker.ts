@@ -1,0 +1,77 @@
+import { type Duration, Effect, FiberSet, Queue, type Scope } from "effect"
+
+export interface LeasedWorkerOptions {
+  /** How long to wait before looking again when nothing was due. */
+  readonly pollInterval: Duration.Duration
+  /** How many items one process works on at once. */
+  readonly concurrency: number
+}
+
+/** What a worker does with its outbox: lease due items, work on one, record what came of some. */
+export interface LeasedWork<Claimed, Done> {
+  /** What the worker does, for its log lines ("webhook deliveries"). */
+  readonly name: string
+  readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<Claimed>>
+  readonly attempt: (claimed: Claimed) => Effect.Effect<Done>
+  readonly record: (done: ReadonlyArray<Done>) => Effect.Effect<void>
+}
+
+/** The most outcomes recorded in one statement. */
+const RECORD_BATCH = 200
+
+/**
+ * The one shape of the server's workers: runs while its scope lives, keeping up to
+ * `concurrency` items in flight. Whenever a slot is free it claims due items for the free
+ * slots (SKIP LOCKED, so any number of processes can run it); when fewer were due it waits
+ * `pollInterval`. Finished items are recorded in batches, as fast as the database takes them.
+ * Closing the scope (SIGTERM) stops it at once: finished items are recorded, items in flight
+ * are abandoned unrecorded, and their leases run out, so another process takes them again.
+ */
+export const runLeasedWorker = <Claimed, Done>(
+  work: LeasedWork<Claimed, Done>,
+  options: LeasedWorkerOptions
+): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const slots = yield* Effect.makeSemaphore(options.concurrency)
+    const finished = yield* Queue.unbounded<Done>()
+    const record = (done: ReadonlyArray<Done>) =>
+      work
+        .record(done)
+        .pipe(Effect.catchAllCause((cause) => Effect.logError(`Finished ${work.name} could not be recorded`, cause)))
+    // Closed in reverse: the loop stops, items in flight are abandoned, then what finished is recorded.
+    yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(finished), (rest) => record([...rest])))
+    const inFlight = yield* FiberSet.make()
+    // A batch once taken is recorded, even while the worker stops.
+    yield* Effect.uninterruptibleMask((restore) =>
+      restore(Queue.takeBetween(finished, 1, RECORD_BATCH)).pipe(Effect.flatMap((batch) => record([...batch])))
+    ).pipe(Effect.forever, Effect.forkScoped)
+
+    const run = (claimed: Claimed) =>
+      work.attempt(claimed).pipe(
+        Effect.flatMap((done) => Queue.offer(finished, done)),
+        Effect.ensuring(slots.release(1))
+      )
+
+    // Slots are claimed for a quarter of them at least, so that a busy worker claims in
+    // batches rather than one item per finished one.
+    const least = Math.max(1, Math.floor(options.concurrency / 4))
+
+    /** One claim for every free slot; true when it filled them all (more may be due). */
+    const round = Effect.gen(function* () {
+      const more = yield* slots.take(least)
+      yield* slots.take(more)
+      const free = least + more
+      const claimed = yield* work.claim(free).pipe(Effect.onError(() => slots.release(free)))
+      yield* slots.release(free - claimed.length)
+      for (const item of claimed) yield* FiberSet.run(inFlight, run(item))
+      return claimed.length === free
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.as(Effect.logError(`Could not claim due ${work.name}`, cause), false))
+    )
+
+    yield* round.pipe(
+      Effect.flatMap((busy) => (busy ? Effect.void : Effect.sleep(options.pollInterval))),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  })

@@ -1,0 +1,25 @@
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import type { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schedule } from "effect"
+
+/** The use cases over the SQL ports and the real HTTP sender; private targets allowed (receivers are on loopback). */
+export const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
+    ),
+    Layer.provideMerge(SystemLive),
+    Layer.provideMerge(database)
+  )
+
+/** Reads until `done` holds, for up to 20 seconds, as a worker gets there in its own time. */
+export const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
+  read.pipe(
+    Effect.filterOrFail(done, (a) => new Error(`Not there yet: ${JSON.stringify(a)}`)),
+    Effect.retry(Schedule.spaced("25 millis").pipe(Schedule.upTo("20 seconds"))),
+    Effect.orDie
+  )
