@@ -1,55 +1,26 @@
-import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Net from "node:net"
-import { e2e, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
-
-/** A request with a body sent byte for byte as given, answering status, content type and JSON body. */
-const send = (
-  key: string,
-  method: "GET" | "POST" | "PUT",
-  url: string,
-  body?: string,
-  contentType = "application/json"
-) =>
-  Effect.flatMap(HttpClient.HttpClient, (http) => {
-    const request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeader("x-api-key", key))
-    return http.execute(body === undefined ? request : HttpClientRequest.bodyText(request, body, contentType))
-  }).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text) => ({
-        status: response.status,
-        contentType: response.headers["content-type"] ?? "",
-        body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>)
-      }))
-    )
-  )
-
-const owner = (name: string) =>
-  Effect.gen(function* () {
-    const user = yield* signUp(name)
-    const tenant = uniqueTenantCode(name)
-    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: `${name} Ltd` } })
-    return { ...user, tenant }
-  })
+import { e2e, raw, rawText, SqlTestPorts, tenantOwner } from "./E2E.js"
 
 const contactCount = (key: string, tenant: string) =>
-  Effect.map(send(key, "GET", `/tenants/${tenant}/contacts`), (res) => res.body?.totalCount as number)
+  Effect.map(raw(key, "GET", `/tenants/${tenant}/contacts`), (res) => res.body?.totalCount as number)
 
 layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => {
   describe("text no store can hold", () => {
     it.effect("refuses a NUL character in a body member or a query parameter with a 400 naming it", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* owner("nul")
-        const body = yield* send(key, "POST", `/tenants/${tenant}/contacts`, '{"name":"a\\u0000b"}')
+        const { key, tenant } = yield* tenantOwner("nul")
+        const body = yield* rawText(key, "POST", `/tenants/${tenant}/contacts`, '{"name":"a\\u0000b"}')
         expect(body).toMatchObject({
           status: 400,
           contentType: expect.stringMatching(/^application\/problem\+json/),
           body: { errors: { name: ["Must not contain the NUL character (U+0000)"] } }
         })
-        const query = yield* send(key, "GET", `/tenants/${tenant}/contacts?search=abc%00def`)
+        const query = yield* raw(key, "GET", `/tenants/${tenant}/contacts?search=abc%00def`)
         expect(query).toMatchObject({ status: 400, body: { errors: { search: [expect.stringContaining("NUL")] } } })
-        const path = yield* send(key, "GET", `/tenants/${tenant}/contacts/a%00b`)
+        const path = yield* raw(key, "GET", `/tenants/${tenant}/contacts/a%00b`)
         expect(path).toMatchObject({ status: 400, body: { errors: { $: [expect.stringContaining("NUL")] } } })
         expect(yield* contactCount(key, tenant)).toBe(0)
       })
@@ -57,8 +28,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("refuses a lone surrogate in any member, nested ones too, and keeps well-formed pairs", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* owner("surrogate")
-        const lone = yield* send(
+        const { key, tenant } = yield* tenantOwner("surrogate")
+        const lone = yield* rawText(
           key,
           "PUT",
           `/tenants/${tenant}/settings/cis-details`,
@@ -73,14 +44,14 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
             }
           }
         })
-        const nested = yield* send(
+        const nested = yield* rawText(
           key,
           "POST",
           `/tenants/${tenant}/contacts`,
           '{"name":"n","cisDetails":{"\\ud800":1}}'
         )
         expect(nested).toMatchObject({ status: 400, body: { errors: { "cisDetails.\ud800": [expect.any(String)] } } })
-        const pair = yield* send(key, "POST", `/tenants/${tenant}/contacts`, '{"name":"Smile \\ud83d\\ude00"}')
+        const pair = yield* rawText(key, "POST", `/tenants/${tenant}/contacts`, '{"name":"Smile \\ud83d\\ude00"}')
         expect(pair).toMatchObject({ status: 201, body: { name: "Smile 😀" } })
       })
     )
@@ -89,8 +60,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
   describe("bounds", () => {
     it.effect("answers JSON nested 3,000 deep with a 400, not a stack overflow", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* owner("deep")
-        const deep = yield* send(key, "POST", `/tenants/${tenant}/contacts`, "[".repeat(3000) + "]".repeat(3000))
+        const { key, tenant } = yield* tenantOwner("deep")
+        const deep = yield* rawText(key, "POST", `/tenants/${tenant}/contacts`, "[".repeat(3000) + "]".repeat(3000))
         expect(deep.status).toBe(400)
         expect(Object.values(deep.body?.errors ?? {})).toEqual([["Must not nest deeper than 32 levels"]])
       })
@@ -98,15 +69,15 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("refuses a string over the global bound, and a CIS name over its own, storing nothing", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* owner("long")
-        const huge = yield* send(
+        const { key, tenant } = yield* tenantOwner("long")
+        const huge = yield* rawText(
           key,
           "POST",
           `/tenants/${tenant}/contacts`,
           JSON.stringify({ name: "n", notes: "x".repeat(10_001) })
         )
         expect(huge).toMatchObject({ status: 400, body: { errors: { notes: ["Must be at most 10000 characters"] } } })
-        const title = yield* send(
+        const title = yield* rawText(
           key,
           "PUT",
           `/tenants/${tenant}/settings/cis-details`,
@@ -146,7 +117,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers a chunked JSON body over the limit with 413, not a reset, and reads no further", () =>
       Effect.gen(function* () {
-        const { key } = yield* owner("chunked")
+        const { key } = yield* tenantOwner("chunked")
         const head = `POST /tenants HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`
         const chunked = yield* flood(head, (block) =>
           Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from("\r\n")])
@@ -170,8 +141,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers an empty boundary with a 400", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* owner("boundary")
-        const res = yield* send(
+        const { key, tenant } = yield* tenantOwner("boundary")
+        const res = yield* rawText(
           key,
           "POST",
           `/tenants/${tenant}/contacts/import`,
@@ -184,10 +155,10 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers a body cut short, in a file or in a part's headers, with a 400 at once", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* owner("truncated")
+        const { key, tenant } = yield* tenantOwner("truncated")
         for (const body of [`${head}Name,Email\r\nA,a@example.com\r\n`, "--abc\r\nContent-Dispos"]) {
           for (const path of ["contacts/import", "contacts/import/analyze"]) {
-            const res = yield* send(
+            const res = yield* rawText(
               key,
               "POST",
               `/tenants/${tenant}/${path}`,
