@@ -26,4 +26,8 @@ export class CisbookApi extends HttpApi.make("cisbook")
     OpenApi.Description,
     "The service behind a UK construction-industry tax (CIS) bookkeeping application. Errors are RFC 9457 problem details."
   )
+  .annotate(OpenApi.Servers, [
+    { url: "/", description: "The server that serves this document" },
+    { url: "http://localhost:3000", description: "A server started with pnpm start on this machine" }
+  ])
   .annotate(OpenApi.Transform, completeDocument) {}
