@@ -5,6 +5,7 @@ import { AuthenticateLive } from "./AuthenticateLive.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
+import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
 import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
@@ -23,7 +24,8 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,
-    WebhooksHandlers
+    WebhooksHandlers,
+    MonthlyReturnsHandlers
   ]),
   Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)

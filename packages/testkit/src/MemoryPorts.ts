@@ -6,9 +6,11 @@ import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
+import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
+import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
@@ -33,8 +35,10 @@ export const MemoryPorts = Layer.mergeAll(
   PurchaseInvoiceRepoMemory,
   WebhookRepoMemory,
   DeliveryRepoMemory,
+  MonthlyReturnRepoMemory,
   DestinationGuardMemory,
-  WebhookSenderMemory
+  WebhookSenderMemory,
+  TenantMailRecording
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(

@@ -9,6 +9,7 @@ import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
@@ -39,6 +40,7 @@ export type ContractPorts =
   | ContactActivity
   | WebhookRepo
   | DeliveryRepo
+  | MonthlyReturnRepo
   | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>

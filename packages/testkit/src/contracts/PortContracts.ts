@@ -7,6 +7,7 @@ import { contactRepoContract } from "./ContactRepoContract.js"
 import { deliveryRepoContract } from "./DeliveryRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
+import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
@@ -36,5 +37,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
+    describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
   })
 }
