@@ -7,12 +7,13 @@ import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
 import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
+import { UploadDirectoryLive } from "./UploadDirectory.js"
 
 const ServerLive = Layer.unwrapEffect(
   Effect.map(ServerLimitsConfig, (limits) => NodeHttpServer.layerConfig(() => makeNodeServer(limits), ListenConfig))
 )
 
-Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive).pipe(
+Layer.mergeAll(HttpAppLive.pipe(Layer.provide(UploadDirectoryLive)), WebhookDispatcherLive, MailSenderLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),
