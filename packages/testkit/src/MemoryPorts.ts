@@ -1,5 +1,9 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
+import { BillingProfileRepoMemory } from "./BillingProfileRepoMemory.js"
+import { DirectDebitFake } from "./DirectDebitFake.js"
+import { MandateRepoMemory } from "./MandateRepoMemory.js"
+import { WaitingInvoicesRecording } from "./WaitingInvoicesRecording.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
@@ -38,7 +42,11 @@ export const MemoryPorts = Layer.mergeAll(
   MonthlyReturnRepoMemory,
   DestinationGuardMemory,
   WebhookSenderMemory,
-  TenantMailRecording
+  TenantMailRecording,
+  BillingProfileRepoMemory,
+  MandateRepoMemory,
+  DirectDebitFake,
+  WaitingInvoicesRecording
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(

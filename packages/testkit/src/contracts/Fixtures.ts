@@ -18,7 +18,9 @@ import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
-import { User } from "@cisbook/core/User"
+import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import { User, type UserWithEmail } from "@cisbook/core/User"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { Vitest } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -41,6 +43,8 @@ export type ContractPorts =
   | WebhookRepo
   | DeliveryRepo
   | MonthlyReturnRepo
+  | BillingProfileRepo
+  | MandateRepo
   | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
@@ -66,7 +70,7 @@ export const newUser = (
         name: `User ${token.slice(-6)}`,
         subject: fields.subject ? `subject|${token}` : null,
         createdAt: fields.createdAt ?? at(0)
-      })
+      }) as UserWithEmail
   )
 
 export const newTenant = (
