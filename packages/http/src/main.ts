@@ -4,15 +4,24 @@ import { ReturnFilerLive } from "./workers/ReturnFiler.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
-import { createServer } from "node:http"
+import { Effect, Layer } from "effect"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
 import { LoggerLive } from "./LoggerLive.js"
+import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
+import { UploadDirectoryLive } from "./UploadDirectory.js"
 
-const ServerLive = NodeHttpServer.layerConfig(createServer, ListenConfig)
+const ServerLive = Layer.unwrapEffect(
+  Effect.map(ServerLimitsConfig, (limits) => NodeHttpServer.layerConfig(() => makeNodeServer(limits), ListenConfig))
+)
 
-Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive, VerificationWorkerLive, ReturnFilerLive).pipe(
+Layer.mergeAll(
+  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive)),
+  WebhookDispatcherLive,
+  MailSenderLive,
+  VerificationWorkerLive,
+  ReturnFilerLive
+).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),
