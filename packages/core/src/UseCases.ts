@@ -5,6 +5,7 @@ import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
+import { TenantEmailSettings } from "./usecases/TenantEmailSettings.js"
 import { Tenants } from "./usecases/Tenants.js"
 import { TenantSettings } from "./usecases/TenantSettings.js"
 import { Users } from "./usecases/Users.js"
@@ -15,6 +16,7 @@ import { Webhooks } from "./usecases/Webhooks.js"
 /** Every use case, over whichever ports the composition root provides. */
 export const UseCasesLive = Layer.mergeAll(
   TenantSettings.Default,
+  TenantEmailSettings.Default,
   Contacts.Default,
   SalesInvoices.Default,
   PurchaseInvoices.Default,

@@ -4,6 +4,7 @@ import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
+import { EmailSettingsHandlers } from "./handlers/EmailSettingsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
 import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
@@ -20,6 +21,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     MeHandlers,
     TenantsHandlers,
     SettingsHandlers,
+    EmailSettingsHandlers,
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
+import { EmailSettingsApi } from "./EmailSettingsApi.js"
 import { MeApi } from "./MeApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
 import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
@@ -15,6 +16,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(MeApi)
   .add(TenantsApi)
   .add(SettingsApi)
+  .add(EmailSettingsApi)
   .add(ContactsApi)
   .add(SalesInvoicesApi)
   .add(PurchaseInvoicesApi)

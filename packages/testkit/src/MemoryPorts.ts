@@ -1,10 +1,13 @@
+import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
+import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
+import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
@@ -22,20 +25,24 @@ export const InvoiceStoresMemory = Layer.mergeAll(SalesInvoiceStore.Default, Pur
 )
 
 /** Every storage and system port, in memory (the identity verifier is chosen per test). */
-export const MemoryPorts = Layer.mergeAll(
-  TenantRepoMemory,
-  ApiKeyRepoMemory,
-  EventOutboxMemory,
-  RecordedEventsMemory,
-  TenantSettingsRepoMemory,
-  ContactActivityMemory,
-  SalesInvoiceRepoMemory,
-  PurchaseInvoiceRepoMemory,
-  WebhookRepoMemory,
-  DeliveryRepoMemory,
-  DestinationGuardMemory,
-  WebhookSenderMemory
-).pipe(
+export const MemoryPorts = TenantMailLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMemory)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      TenantRepoMemory,
+      ApiKeyRepoMemory,
+      EventOutboxMemory,
+      RecordedEventsMemory,
+      TenantSettingsRepoMemory,
+      ContactActivityMemory,
+      SalesInvoiceRepoMemory,
+      PurchaseInvoiceRepoMemory,
+      WebhookRepoMemory,
+      DeliveryRepoMemory,
+      DestinationGuardMemory,
+      WebhookSenderMemory
+    )
+  ),
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(
     Layer.mergeAll(
