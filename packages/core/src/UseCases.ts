@@ -4,6 +4,7 @@ import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
+import { SalesInvoiceMail } from "./usecases/SalesInvoiceMail.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
 import { TenantEmailSettings } from "./usecases/TenantEmailSettings.js"
 import { Tenants } from "./usecases/Tenants.js"
@@ -19,6 +20,7 @@ export const UseCasesLive = Layer.mergeAll(
   TenantEmailSettings.Default,
   Contacts.Default,
   SalesInvoices.Default,
+  SalesInvoiceMail.Default,
   PurchaseInvoices.Default,
   ContactImport.Default,
   Webhooks.Default,
