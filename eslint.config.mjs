@@ -7,7 +7,7 @@ const allowed = {
   sdk: ["core"],
   adapters: ["core"],
   testkit: ["core"],
-  http: ["core", "sdk", "adapters", "testkit"],
+  http: ["core", "sdk", "adapters"],
   cli: ["core", "sdk", "adapters"]
 }
 const ours = Object.keys(allowed)

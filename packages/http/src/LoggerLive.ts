@@ -1,10 +1,14 @@
 import { Config, Effect, Layer, Logger, LogLevel } from "effect"
+import { logLevelConfig } from "./LogLevelConfig.js"
 
-/** logfmt lines at LOG_LEVEL (default Info); LOG_FORMAT=json for one JSON object a line. */
+/** LOG_LEVEL (default Info) and LOG_FORMAT (logfmt, or json for one JSON object a line). */
+export const LoggingConfig = Config.all({
+  level: Config.withDefault(logLevelConfig("LOG_LEVEL"), LogLevel.Info),
+  format: Config.withDefault(Config.literal("logfmt", "json")("LOG_FORMAT"), "logfmt")
+})
+
 export const LoggerLive = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const level = yield* Config.withDefault(Config.logLevel("LOG_LEVEL"), LogLevel.Info)
-    const format = yield* Config.withDefault(Config.literal("logfmt", "json")("LOG_FORMAT"), "logfmt")
-    return Layer.merge(format === "json" ? Logger.json : Logger.logFmt, Logger.minimumLogLevel(level))
-  })
+  Effect.map(LoggingConfig, ({ format, level }) =>
+    Layer.merge(format === "json" ? Logger.json : Logger.logFmt, Logger.minimumLogLevel(level))
+  )
 )

@@ -2,15 +2,13 @@ import { AppLive } from "@cisbook/adapters/AppLive"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Config, Layer } from "effect"
+import { Layer } from "effect"
 import { createServer } from "node:http"
 import { HttpAppLive } from "./HttpAppLive.js"
+import { ListenConfig } from "./ListenConfig.js"
 import { LoggerLive } from "./LoggerLive.js"
 
-const ServerLive = NodeHttpServer.layerConfig(createServer, {
-  port: Config.withDefault(Config.port("PORT"), 3000),
-  host: Config.withDefault(Config.string("HOST"), "0.0.0.0")
-})
+const ServerLive = NodeHttpServer.layerConfig(createServer, ListenConfig)
 
 Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive).pipe(
   Layer.provide(AppLive),

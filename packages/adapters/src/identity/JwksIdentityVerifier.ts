@@ -68,13 +68,15 @@ const bearerOff = Layer.succeed(
   })
 )
 
-/** Bearer tokens are accepted when AUTH_JWKS_URL is set; AUTH_ISSUER and AUTH_AUDIENCE are then required. */
+/** AUTH_JWKS_URL turns bearer tokens on; AUTH_ISSUER and AUTH_AUDIENCE are then required. */
+export const IdentityProviderConfig = Effect.gen(function* () {
+  const jwksUrl = yield* Config.option(Config.url("AUTH_JWKS_URL"))
+  if (Option.isNone(jwksUrl)) return Option.none<JwksOptions>()
+  const issuer = yield* Config.string("AUTH_ISSUER")
+  const audience = yield* Config.string("AUTH_AUDIENCE")
+  return Option.some<JwksOptions>({ jwksUrl: jwksUrl.value, issuer, audience })
+})
+
 export const IdentityVerifierLive = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const jwksUrl = yield* Config.option(Config.url("AUTH_JWKS_URL"))
-    if (Option.isNone(jwksUrl)) return bearerOff
-    const issuer = yield* Config.string("AUTH_ISSUER")
-    const audience = yield* Config.string("AUTH_AUDIENCE")
-    return jwksIdentityVerifier({ jwksUrl: jwksUrl.value, issuer, audience })
-  })
+  Effect.map(IdentityProviderConfig, Option.match({ onNone: () => bearerOff, onSome: jwksIdentityVerifier }))
 )

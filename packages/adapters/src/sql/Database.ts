@@ -1,7 +1,8 @@
 import * as path from "node:path"
 import { PgClient } from "@effect/sql-pg"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, type Redacted } from "effect"
 import { clientOptions } from "./ClientOptions.js"
+import { DatabaseConfig } from "./DatabaseConfig.js"
 import { lockDataDir } from "./DataDirLock.js"
 import { pgliteClient } from "./PgliteClient.js"
 
@@ -15,10 +16,7 @@ export const embeddedDatabase = (dataDir: string) =>
 
 /** PostgreSQL at DATABASE_URL when it is set; otherwise the embedded database in DATA_DIR (default ./data). */
 export const DatabaseLive = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const url = yield* Config.option(Config.redacted("DATABASE_URL"))
-    const server = Option.filter(url, (u) => Redacted.value(u).trim() !== "")
-    if (Option.isSome(server)) return postgresDatabase(server.value)
-    return embeddedDatabase(yield* Config.withDefault(Config.string("DATA_DIR"), "./data"))
-  })
+  Effect.map(DatabaseConfig, (choice) =>
+    choice._tag === "Server" ? postgresDatabase(choice.url) : embeddedDatabase(choice.dataDir)
+  )
 )

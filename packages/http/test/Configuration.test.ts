@@ -1,0 +1,158 @@
+import { LookupCacheTtl } from "@cisbook/core/LookupCache"
+import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
+import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
+import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Duration, Effect, LogLevel, Option, Redacted } from "effect"
+import { ListenConfig } from "../src/ListenConfig.js"
+import { LoggingConfig } from "../src/LoggerLive.js"
+import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
+
+/** Reads `config` from exactly these environment variables. */
+const withEnv =
+  (env: Record<string, string>) =>
+  <A, E, R>(config: Effect.Effect<A, E, R>) =>
+    Effect.withConfigProvider(config, ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+const refused = <A, E, R>(env: Record<string, string>, config: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(withEnv(env)(config)), String)
+
+describe("the settings the README documents", () => {
+  it.effect("LOG_LEVEL takes the README's names and Effect's own, in any case; default Info", () =>
+    Effect.gen(function* () {
+      const level = (value: string) => Effect.map(withEnv({ LOG_LEVEL: value })(LoggingConfig), (c) => c.level)
+      expect(yield* level("Trace")).toBe(LogLevel.Trace)
+      expect(yield* level("Debug")).toBe(LogLevel.Debug)
+      expect(yield* level("Info")).toBe(LogLevel.Info)
+      expect(yield* level("Warning")).toBe(LogLevel.Warning)
+      expect(yield* level("Error")).toBe(LogLevel.Error)
+      expect(yield* level("WARN")).toBe(LogLevel.Warning)
+      expect(yield* level("warning")).toBe(LogLevel.Warning)
+      expect(yield* level("FATAL")).toBe(LogLevel.Fatal)
+      expect(yield* level("None")).toBe(LogLevel.None)
+      expect(yield* level("ALL")).toBe(LogLevel.All)
+      expect((yield* withEnv({})(LoggingConfig)).level).toBe(LogLevel.Info)
+      expect(yield* refused({ LOG_LEVEL: "Loud" }, LoggingConfig)).toContain(
+        "Expected one of Trace, Debug, Info, Warning, Error (or Fatal, None, All) but received Loud"
+      )
+    })
+  )
+
+  it.effect("LOG_FORMAT is logfmt or json; default logfmt", () =>
+    Effect.gen(function* () {
+      const format = (env: Record<string, string>) => Effect.map(withEnv(env)(LoggingConfig), (c) => c.format)
+      expect(yield* format({ LOG_FORMAT: "json" })).toBe("json")
+      expect(yield* format({ LOG_FORMAT: "logfmt" })).toBe("logfmt")
+      expect(yield* format({})).toBe("logfmt")
+      expect(yield* refused({ LOG_FORMAT: "xml" }, LoggingConfig)).toContain("LOG_FORMAT")
+    })
+  )
+
+  it.effect("PORT and HOST; default 3000 and 0.0.0.0", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(ListenConfig)).toEqual({ port: 3000, host: "0.0.0.0" })
+      expect(yield* withEnv({ PORT: "8080", HOST: "127.0.0.1" })(ListenConfig)).toEqual({
+        port: 8080,
+        host: "127.0.0.1"
+      })
+      expect(yield* refused({ PORT: "70000" }, ListenConfig)).toContain("PORT")
+      expect(yield* refused({ PORT: "http" }, ListenConfig)).toContain("PORT")
+    })
+  )
+
+  it.effect(
+    "DATABASE_URL chooses a PostgreSQL server; without it (or blank) the embedded database in DATA_DIR, default ./data",
+    () =>
+      Effect.gen(function* () {
+        const url = "postgres://postgres@127.0.0.1:5432/cisbook"
+        const server = yield* withEnv({ DATABASE_URL: url, DATA_DIR: "/var/cisbook" })(DatabaseConfig)
+        expect(server._tag === "Server" && Redacted.value(server.url)).toBe(url)
+        expect(yield* withEnv({})(DatabaseConfig)).toEqual({ _tag: "Embedded", dataDir: "./data" })
+        expect(yield* withEnv({ DATABASE_URL: " ", DATA_DIR: "/var/cisbook" })(DatabaseConfig)).toEqual({
+          _tag: "Embedded",
+          dataDir: "/var/cisbook"
+        })
+      })
+  )
+
+  it.effect("AUTH_JWKS_URL turns bearer tokens on and then needs AUTH_ISSUER and AUTH_AUDIENCE; off by default", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(IdentityProviderConfig)).toEqual(Option.none())
+      const jwks = "https://id.example.com/.well-known/jwks.json"
+      expect(
+        yield* withEnv({ AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/", AUTH_AUDIENCE: "cisbook" })(
+          IdentityProviderConfig
+        )
+      ).toEqual(Option.some({ jwksUrl: new URL(jwks), issuer: "https://id.example.com/", audience: "cisbook" }))
+      expect(yield* refused({ AUTH_JWKS_URL: jwks, AUTH_AUDIENCE: "cisbook" }, IdentityProviderConfig)).toContain(
+        "AUTH_ISSUER"
+      )
+      expect(
+        yield* refused({ AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/" }, IdentityProviderConfig)
+      ).toContain("AUTH_AUDIENCE")
+      expect(yield* refused({ AUTH_JWKS_URL: "not a url" }, IdentityProviderConfig)).toContain("AUTH_JWKS_URL")
+    })
+  )
+
+  it.effect("AUTH_CACHE_SECONDS is 0 or more seconds; default 10", () =>
+    Effect.gen(function* () {
+      const ttl = (env: Record<string, string>) => withEnv(env)(Effect.provide(LookupCacheTtl, LookupCacheTtlLive))
+      expect(yield* ttl({})).toEqual(Duration.seconds(10))
+      expect(yield* ttl({ AUTH_CACHE_SECONDS: "0" })).toEqual(Duration.seconds(0))
+      expect(yield* ttl({ AUTH_CACHE_SECONDS: "300" })).toEqual(Duration.seconds(300))
+      expect(
+        yield* refused({ AUTH_CACHE_SECONDS: "-1" }, Effect.provide(LookupCacheTtl, LookupCacheTtlLive))
+      ).toContain("must be 0 or more")
+    })
+  )
+
+  it.effect("WEBHOOK_ALLOW_PRIVATE_TARGETS is true or false; default false", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(AllowPrivateTargets)).toBe(false)
+      expect(yield* withEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" })(AllowPrivateTargets)).toBe(true)
+      expect(yield* withEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" })(AllowPrivateTargets)).toBe(false)
+      expect(yield* refused({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" }, AllowPrivateTargets)).toContain(
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS"
+      )
+    })
+  )
+
+  it.effect(
+    "WEBHOOK_DISPATCHER, _CONCURRENCY (1–1000), _POLL_INTERVAL_MS (10–60000) and _LEASE_SECONDS (30–3600); defaults true, 50, 1000, 60",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(DispatcherConfig)).toEqual({
+          enabled: true,
+          concurrency: 50,
+          pollInterval: Duration.millis(1000),
+          lease: Duration.seconds(60)
+        })
+        expect(
+          yield* withEnv({
+            WEBHOOK_DISPATCHER: "false",
+            WEBHOOK_CONCURRENCY: "1000",
+            WEBHOOK_POLL_INTERVAL_MS: "250",
+            WEBHOOK_LEASE_SECONDS: "30"
+          })(DispatcherConfig)
+        ).toEqual({
+          enabled: false,
+          concurrency: 1000,
+          pollInterval: Duration.millis(250),
+          lease: Duration.seconds(30)
+        })
+        expect(
+          (yield* withEnv({ WEBHOOK_CONCURRENCY: "1", WEBHOOK_LEASE_SECONDS: "3600" })(DispatcherConfig)).lease
+        ).toEqual(Duration.seconds(3600))
+        expect(yield* refused({ WEBHOOK_CONCURRENCY: "0" }, DispatcherConfig)).toContain(
+          "Must be a whole number from 1 to 1000"
+        )
+        expect(yield* refused({ WEBHOOK_CONCURRENCY: "1001" }, DispatcherConfig)).toContain("from 1 to 1000")
+        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "29" }, DispatcherConfig)).toContain("from 30 to 3600")
+        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "3601" }, DispatcherConfig)).toContain("from 30 to 3600")
+        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "9" }, DispatcherConfig)).toContain("from 10 to 60000")
+        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "60001" }, DispatcherConfig)).toContain("from 10 to 60000")
+        expect(yield* refused({ WEBHOOK_DISPATCHER: "sometimes" }, DispatcherConfig)).toContain("WEBHOOK_DISPATCHER")
+      })
+  )
+})
