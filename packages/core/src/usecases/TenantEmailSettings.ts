@@ -1,5 +1,5 @@
 import { Effect, Option, Schema } from "effect"
-import { type FieldErrors, NotFound, ValidationFailed } from "../Errors.js"
+import { type FieldErrors, type NotFound, ValidationFailed } from "../Errors.js"
 import { EmailSettings } from "../mail/EmailSettings.js"
 import { EmailSettingsInput, EmailTemplateInput } from "../mail/EmailSettingsInput.js"
 import { type EmailTemplate, emailTemplate, isDefault } from "../mail/EmailTemplate.js"
