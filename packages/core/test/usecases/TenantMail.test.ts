@@ -19,6 +19,18 @@ const statement: TemplateValues["CisStatement"] = {
   deducted: 40000
 }
 
+/** The tenant acme-builders, with the email address given, and its owner. */
+const acme = (email: Email | null) =>
+  Effect.gen(function* () {
+    const owner = yield* aUser("owner@example.com")
+    const { tenant } = yield* (yield* Tenants).create(owner, {
+      code: TenantCode.make("acme-builders"),
+      name: "Acme Builders",
+      email
+    })
+    return { owner, tenant } as const
+  })
+
 /** Everything the outbox holds, as a sender would claim it. */
 const outboxMails = Effect.flatMap(MailOutbox, (outbox) =>
   outbox.claimDue(new Date("2100-01-01"), new Date("2100-01-02"), 100)
@@ -38,12 +50,7 @@ const queue = (tenantId: Parameters<TenantMail["Type"]["queue"]>[0]["tenantId"],
 
 it.effect("renders the default template, replies to the tenant's email, and keeps the attachment", () =>
   Effect.gen(function* () {
-    const owner = yield* aUser("owner@example.com")
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make("acme-builders"),
-      name: "Acme Builders",
-      email: "office@acme.example" as Email
-    })
+    const { owner, tenant } = yield* acme("office@acme.example" as Email)
     const queued = yield* queue(tenant.id, owner.email)
     expect(queued).toMatchObject({
       to: "john@smith.example",
@@ -63,12 +70,7 @@ it.effect("renders the default template, replies to the tenant's email, and keep
 
 it.effect("renders the tenant's customised template with its signature, replying to the acting user", () =>
   Effect.gen(function* () {
-    const owner = yield* aUser("owner@example.com")
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make("acme-builders"),
-      name: "Acme Builders",
-      email: null
-    })
+    const { owner, tenant } = yield* acme(null)
     const settings = yield* TenantEmailSettings
     yield* settings.setSettings(owner, "acme-builders", { signature: "Ada", autoEmailStatements: true })
     yield* settings.setTemplate(owner, "acme-builders", "CisStatement", {
@@ -87,12 +89,7 @@ it.effect("renders the tenant's customised template with its signature, replying
 
 it.effect("queues nothing when the transaction it is part of fails", () =>
   Effect.gen(function* () {
-    const owner = yield* aUser("owner@example.com")
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make("acme-builders"),
-      name: "Acme Builders",
-      email: null
-    })
+    const { tenant } = yield* acme(null)
     const { transaction } = yield* Transactor
     yield* transaction(Effect.zipRight(queue(tenant.id, null), Effect.fail("no"))).pipe(Effect.flip)
     expect(yield* outboxMails).toEqual([])
