@@ -15,7 +15,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [3, "contacts"],
         [4, "webhooks"],
         [5, "invoices"],
-        [6, "mail"]
+        [6, "mail"],
+        [7, "monthly_returns"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -32,6 +33,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "mail_attachments",
         "mail_outbox",
         "memberships",
+        "monthly_returns",
         "purchase_invoices",
         "sales_invoice_payments",
         "sales_invoice_sequences",

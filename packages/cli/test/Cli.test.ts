@@ -83,7 +83,8 @@ describe("cisbook admin CLI", () => {
         "Applied 3_contacts",
         "Applied 4_webhooks",
         "Applied 5_invoices",
-        "Applied 6_mail"
+        "Applied 6_mail",
+        "Applied 7_monthly_returns"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.

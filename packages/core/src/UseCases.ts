@@ -3,6 +3,7 @@ import { ApiKeys } from "./usecases/ApiKeys.js"
 import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
+import { MonthlyReturns } from "./usecases/MonthlyReturns.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
 import { SalesInvoiceMail } from "./usecases/SalesInvoiceMail.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
@@ -25,7 +26,8 @@ export const UseCasesLive = Layer.mergeAll(
   ContactImport.Default,
   Webhooks.Default,
   WebhookDeliveries.Default,
-  WebhookDispatch.Default
+  WebhookDispatch.Default,
+  MonthlyReturns.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

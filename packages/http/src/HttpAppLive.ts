@@ -6,6 +6,7 @@ import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { EmailSettingsHandlers } from "./handlers/EmailSettingsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
+import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
 import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
@@ -25,7 +26,8 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,
-    WebhooksHandlers
+    WebhooksHandlers,
+    MonthlyReturnsHandlers
   ]),
   Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)

@@ -9,6 +9,7 @@ import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
 import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
@@ -50,6 +51,7 @@ export type Ports =
   | PurchaseInvoiceRepo
   | WebhookRepo
   | DeliveryRepo
+  | MonthlyReturnRepo
   | DestinationGuard
   | WebhookSender
   | EmailSettingsRepo

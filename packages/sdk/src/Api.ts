@@ -3,6 +3,7 @@ import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
 import { EmailSettingsApi } from "./EmailSettingsApi.js"
 import { MeApi } from "./MeApi.js"
+import { MonthlyReturnsApi } from "./MonthlyReturnsApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
 import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
 import { SettingsApi } from "./SettingsApi.js"
@@ -22,10 +23,15 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(PurchaseInvoicesApi)
   .add(ContactImportApi)
   .add(WebhooksApi)
+  .add(MonthlyReturnsApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(
     OpenApi.Description,
     "The service behind a UK construction-industry tax (CIS) bookkeeping application. Errors are RFC 9457 problem details."
   )
+  .annotate(OpenApi.Servers, [
+    { url: "/", description: "The server that serves this document" },
+    { url: "http://localhost:3000", description: "A server started with pnpm start on this machine" }
+  ])
   .annotate(OpenApi.Transform, completeDocument) {}

@@ -71,4 +71,8 @@ export class ContactImportApi extends HttpApiGroup.make("contactImport")
       )
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Contact import") {}
+  .annotate(OpenApi.Title, "Contact import")
+  .annotate(
+    OpenApi.Description,
+    "Subcontractors from a CSV file: the template, an analysis that creates nothing, and the import of chosen rows."
+  ) {}

@@ -43,6 +43,10 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "One contact, by its code in any case")
+      .annotate(
+        OpenApi.Description,
+        "Codes are matched without regard to case; 404 for a code the tenant does not have."
+      )
   )
   .add(
     HttpApiEndpoint.put("updateContact")`/tenants/${tenantParam}/contacts/${codeParam}`
@@ -71,4 +75,5 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
       )
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Contacts") {}
+  .annotate(OpenApi.Title, "Contacts")
+  .annotate(OpenApi.Description, "Customers, suppliers and CIS subcontractors of a tenant, each known by a code.") {}

@@ -83,6 +83,7 @@ export const withWebhooks = (spec: Json): Json => {
       type,
       {
         post: {
+          operationId: `webhook.${type}`,
           summary,
           description:
             "Delivered at least once: a delivery that fails (no 2xx within 15 s; redirects are not followed) is tried again 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure.",

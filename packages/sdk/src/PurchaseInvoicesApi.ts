@@ -35,6 +35,7 @@ export class PurchaseInvoicesApi extends HttpApiGroup.make("purchaseInvoices")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "A page of the tenant's purchase invoices, newest issue date first")
+      .annotate(OpenApi.Description, "contact filters by supplier; offset and limit choose the page.")
   )
   .add(
     HttpApiEndpoint.get("getPurchaseInvoice")`/tenants/${tenantParam}/purchase-invoices/${invoiceParam}`
@@ -42,6 +43,8 @@ export class PurchaseInvoicesApi extends HttpApiGroup.make("purchaseInvoices")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "One purchase invoice")
+      .annotate(OpenApi.Description, "Amounts are pounds with at most 2 decimal places.")
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Purchase invoices") {}
+  .annotate(OpenApi.Title, "Purchase invoices")
+  .annotate(OpenApi.Description, "Invoices from suppliers.") {}

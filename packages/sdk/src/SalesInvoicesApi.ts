@@ -75,6 +75,10 @@ export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "A page of the tenant's sales invoices, newest issue date first (without payments)")
+      .annotate(
+        OpenApi.Description,
+        "contact filters by customer; offset and limit choose the page. Payments are left out: get one invoice for them."
+      )
   )
   .add(
     HttpApiEndpoint.get("getSalesInvoice")`/tenants/${tenantParam}/sales-invoices/${invoiceParam}`
@@ -82,6 +86,10 @@ export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "One sales invoice, with its payments")
+      .annotate(
+        OpenApi.Description,
+        "Amounts are pounds with at most 2 decimal places; amountDue is what is still to be paid."
+      )
   )
   .add(
     HttpApiEndpoint.post("createSalesInvoicePayment")`/tenants/${tenantParam}/sales-invoices/${invoiceParam}/payments`
@@ -124,4 +132,5 @@ export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
       )
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Sales invoices") {}
+  .annotate(OpenApi.Title, "Sales invoices")
+  .annotate(OpenApi.Description, "Invoices to customers, the payments received, and the payments report.") {}

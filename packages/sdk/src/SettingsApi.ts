@@ -11,6 +11,10 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "The tenant's CIS details; every member null until they are set")
+      .annotate(
+        OpenApi.Description,
+        "The tenant's own CIS identity as a contractor: UTR, NI number, company number and names."
+      )
   )
   .add(
     HttpApiEndpoint.put("updateCisDetails")`/tenants/${tenantParam}/settings/cis-details`
@@ -26,4 +30,5 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       )
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Settings") {}
+  .annotate(OpenApi.Title, "Settings")
+  .annotate(OpenApi.Description, "A tenant's settings: its CIS details.") {}

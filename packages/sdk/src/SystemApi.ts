@@ -8,5 +8,10 @@ export class SystemApi extends HttpApiGroup.make("system")
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(Health)
       .annotate(OpenApi.Summary, "Liveness check; needs no credentials")
+      .annotate(
+        OpenApi.Description,
+        "Answers 200 while the process is up. It does not touch the database, so a load balancer may call it often."
+      )
   )
-  .annotate(OpenApi.Title, "System") {}
+  .annotate(OpenApi.Title, "System")
+  .annotate(OpenApi.Description, "The service's own state.") {}

@@ -27,6 +27,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(Schema.Array(WebhookDto))
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "The tenant's webhooks, oldest first")
+      .annotate(OpenApi.Description, "Each webhook's url, event types and enabled flag; never its secret.")
   )
   .add(
     HttpApiEndpoint.post("createWebhook")`/tenants/${tenantParam}/webhooks`
@@ -44,6 +45,8 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("getWebhook")`/tenants/${tenantParam}/webhooks/${webhookParam}`
       .addSuccess(WebhookDto)
       .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "One webhook")
+      .annotate(OpenApi.Description, "Its url, description, event types and enabled flag; never its secret.")
   )
   .add(
     HttpApiEndpoint.put("replaceWebhook")`/tenants/${tenantParam}/webhooks/${webhookParam}`
@@ -62,6 +65,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "Delete a webhook and its deliveries")
+      .annotate(OpenApi.Description, "Deliveries not yet sent are dropped with it.")
   )
   .add(
     HttpApiEndpoint.post("rotateWebhookSecret")`/tenants/${tenantParam}/webhooks/${webhookParam}/rotate-secret`
@@ -88,12 +92,17 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addError(ValidationProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "A page of the webhook's deliveries, newest first")
+      .annotate(
+        OpenApi.Description,
+        "status filters; offset and limit choose the page. Each delivery with its status, attempts, next attempt time and the latest answer's status."
+      )
   )
   .add(
     HttpApiEndpoint.get("getWebhookDelivery")`/tenants/${tenantParam}/webhooks/deliveries/${deliveryParam}`
       .addSuccess(WebhookDeliveryDetailDto)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "One delivery, with the receiver's answer and every attempt")
+      .annotate(OpenApi.Description, "The receiver's status and the first 4 KiB of its answer, for every attempt.")
   )
   .add(
     HttpApiEndpoint.post("retryWebhookDelivery")`/tenants/${tenantParam}/webhooks/deliveries/${deliveryParam}/retry`

@@ -1,4 +1,3 @@
-import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
@@ -9,9 +8,11 @@ import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
+import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
+import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
@@ -24,9 +25,11 @@ export const InvoiceStoresMemory = Layer.mergeAll(SalesInvoiceStore.Default, Pur
   Layer.provide(MemoryJournal.Default)
 )
 
-/** Every storage and system port, in memory (the identity verifier is chosen per test). */
-export const MemoryPorts = TenantMailLive.pipe(
-  Layer.provideMerge(Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMemory)),
+/**
+ * Every storage and system port, in memory (the identity verifier is chosen per test). TenantMail
+ * records what was asked (TenantMailRecording); TenantMailLive over these fakes renders for real.
+ */
+export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMemory).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       TenantRepoMemory,
@@ -39,8 +42,10 @@ export const MemoryPorts = TenantMailLive.pipe(
       PurchaseInvoiceRepoMemory,
       WebhookRepoMemory,
       DeliveryRepoMemory,
+      MonthlyReturnRepoMemory,
       DestinationGuardMemory,
-      WebhookSenderMemory
+      WebhookSenderMemory,
+      TenantMailRecording
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

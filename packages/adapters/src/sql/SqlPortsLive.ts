@@ -7,6 +7,7 @@ import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
+import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -30,7 +31,8 @@ const RepositoriesSql = Layer.mergeAll(
   WebhookRepoSql,
   DeliveryRepoSql,
   EmailSettingsRepoSql,
-  MailOutboxSql
+  MailOutboxSql,
+  MonthlyReturnRepoSql
 )
 
 /** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */

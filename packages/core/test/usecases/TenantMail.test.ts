@@ -1,8 +1,9 @@
 import { expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import type { Email } from "../../src/Email.js"
 import type { TemplateValues } from "../../src/mail/TemplateValues.js"
 import { TenantMail } from "../../src/mail/TenantMail.js"
+import { TenantMailLive } from "../../src/mail/TenantMailLive.js"
 import { MailOutbox } from "../../src/ports/MailOutbox.js"
 import { Transactor } from "../../src/ports/Transactor.js"
 import { TenantCode } from "../../src/Tenant.js"
@@ -18,6 +19,9 @@ const statement: TemplateValues["CisStatement"] = {
   materials: 50000,
   deducted: 40000
 }
+
+/** The use cases over the memory ports, with the real TenantMail over the memory outbox. */
+const app = () => Layer.provideMerge(TenantMailLive, testApp())
 
 /** The tenant acme-builders, with the email address given, and its owner. */
 const acme = (email: Email | null) =>
@@ -65,7 +69,7 @@ it.effect("renders the default template, replies to the tenant's email, and keep
     expect(mail?.attachments).toEqual([
       { filename: "statement.pdf", contentType: "application/pdf", content: new Uint8Array([1, 2]) }
     ])
-  }).pipe(Effect.provide(testApp()))
+  }).pipe(Effect.provide(app()))
 )
 
 it.effect("renders the tenant's customised template with its signature, replying to the acting user", () =>
@@ -84,7 +88,7 @@ it.effect("renders the tenant's customised template with its signature, replying
       body: "John Smith: £400.00 deducted.\n\n-- \nAda",
       replyTo: "owner@example.com"
     })
-  }).pipe(Effect.provide(testApp()))
+  }).pipe(Effect.provide(app()))
 )
 
 it.effect("queues nothing when the transaction it is part of fails", () =>
@@ -93,5 +97,5 @@ it.effect("queues nothing when the transaction it is part of fails", () =>
     const { transaction } = yield* Transactor
     yield* transaction(Effect.zipRight(queue(tenant.id, null), Effect.fail("no"))).pipe(Effect.flip)
     expect(yield* outboxMails).toEqual([])
-  }).pipe(Effect.provide(testApp()))
+  }).pipe(Effect.provide(app()))
 )

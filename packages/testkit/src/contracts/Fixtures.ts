@@ -11,6 +11,7 @@ import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
@@ -41,6 +42,7 @@ export type ContractPorts =
   | ContactActivity
   | WebhookRepo
   | DeliveryRepo
+  | MonthlyReturnRepo
   | Clock
   | EmailSettingsRepo
   | MailOutbox

@@ -9,6 +9,7 @@ import { emailSettingsRepoContract } from "./EmailSettingsRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
 import { mailOutboxContract } from "./MailOutboxContract.js"
+import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
@@ -40,5 +41,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("DeliveryRepo", () => deliveryRepoContract(it))
     describe("EmailSettingsRepo", () => emailSettingsRepoContract(it))
     describe("MailOutbox", () => mailOutboxContract(it))
+    describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
   })
 }

@@ -1,0 +1,48 @@
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { promisify } from "node:util"
+import { CisbookApi } from "@cisbook/sdk/Api"
+import { OpenApi } from "@effect/platform"
+import { describe, expect, it } from "vitest"
+
+interface LintProblem {
+  readonly ruleId: string
+  readonly severity: "error" | "warn"
+  readonly message: string
+}
+
+const redocly = path.resolve(import.meta.dirname, "../node_modules/.bin/redocly")
+
+/** Runs `redocly lint` with its recommended rules on `document`; its JSON report's problems. */
+const lint = async (document: unknown): Promise<ReadonlyArray<LintProblem>> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cisbook-openapi-"))
+  try {
+    const file = path.join(dir, "openapi.json")
+    fs.writeFileSync(file, JSON.stringify(document))
+    const run = await promisify(execFile)(redocly, ["lint", file, "--format=json", "--extends=recommended"], {
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }
+    }).catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? "" }))
+    return (JSON.parse(run.stdout) as { problems: ReadonlyArray<LintProblem> }).problems
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe("the OpenAPI document", () => {
+  it("passes redocly's recommended rules without an error", async () => {
+    const problems = await lint(OpenApi.fromApi(CisbookApi))
+    expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([])
+  })
+
+  it("gives every operation a summary and a description, every tag a description, and names its servers", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap(
+      (item: any) => Object.values(item) as Array<any>
+    )
+    expect(operations.filter((o) => !o.summary || !o.description).map((o) => o.operationId)).toEqual([])
+    expect(document.tags.filter((t: any) => !t.description).map((t: any) => t.name)).toEqual([])
+    expect(document.servers.length).toBeGreaterThan(0)
+  })
+})
