@@ -59,6 +59,7 @@ export class EmailSettingsApi extends HttpApiGroup.make("emailSettings")
       .addError(ValidationProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "One email template of the tenant, with its defaults and placeholders")
+      .annotate(OpenApi.Description, `An unknown type is 400. ${notMember}`)
   )
   .add(
     HttpApiEndpoint.put("updateEmailTemplate")`/tenants/${tenantParam}/settings/email/templates/${typeParam}`
@@ -81,4 +82,8 @@ export class EmailSettingsApi extends HttpApiGroup.make("emailSettings")
       .annotate(OpenApi.Description, `Answers with the template as it now is. ${notMember}`)
   )
   .middleware(Authenticate)
-  .annotate(OpenApi.Title, "Email settings") {}
+  .annotate(OpenApi.Title, "Email settings")
+  .annotate(
+    OpenApi.Description,
+    "A tenant's email: the signature under every mail, automatic statements, and the four templates (connection invitations, CIS statements, sales invoices, payment reminders) with their placeholders. Mail is written to an outbox with the change that causes it and sent over SMTP by the server."
+  ) {}
