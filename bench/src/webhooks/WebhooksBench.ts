@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
@@ -21,25 +19,15 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
+import { startHelperProcess } from "../HelperProcess.js"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
 
 /** The receiver in its own process, and a way to ask it what it got. */
-const startReceiver = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly stop: () => void }>((resume) => {
-    const tsx = path.join(
-      path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")),
-      "dist",
-      "loader.mjs"
-    )
-    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "ReceiverProcess.ts")
-    const child = spawn(process.execPath, ["--import", tsx, script], { stdio: ["ignore", "pipe", "inherit"] })
-    child.stdout.once("data", (data: Buffer) =>
-      resume(Effect.succeed({ url: `http://127.0.0.1:${String(data).trim()}`, stop: () => child.kill() }))
-    )
-  }),
-  (receiver) => Effect.sync(receiver.stop)
+const startReceiver = Effect.map(
+  startHelperProcess(path.join(path.dirname(fileURLToPath(import.meta.url)), "ReceiverProcess.ts")),
+  ({ firstLine }) => ({ url: `http://127.0.0.1:${firstLine}` })
 )
 
 const call = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))

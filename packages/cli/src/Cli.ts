@@ -2,13 +2,22 @@ import { Command } from "@effect/cli"
 import { ApiKeysCommand } from "./commands/ApiKeyCommands.js"
 import { ContactsCommand } from "./commands/ContactCommands.js"
 import { DbCommand } from "./commands/DbCommands.js"
+import { MailCommand } from "./commands/MailCommands.js"
 import { TenantsCommand } from "./commands/TenantCommands.js"
 import { UsersCommand } from "./commands/UserCommands.js"
 import { WebhooksCommand } from "./commands/WebhookCommands.js"
 
 export const Root = Command.make("cisbook").pipe(
   Command.withDescription("cisbook admin: the support team's tools, over the service's own use cases and database"),
-  Command.withSubcommands([DbCommand, UsersCommand, TenantsCommand, ApiKeysCommand, ContactsCommand, WebhooksCommand])
+  Command.withSubcommands([
+    DbCommand,
+    UsersCommand,
+    TenantsCommand,
+    ApiKeysCommand,
+    ContactsCommand,
+    WebhooksCommand,
+    MailCommand
+  ])
 )
 
 export const run = Command.run(Root, { name: "cisbook", version: "0.1.0" })

@@ -5,6 +5,7 @@ import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
 import { MonthlyReturns } from "./usecases/MonthlyReturns.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
+import { MailSupport } from "./usecases/MailSupport.js"
 import { SalesInvoiceMail } from "./usecases/SalesInvoiceMail.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
 import { TenantEmailSettings } from "./usecases/TenantEmailSettings.js"
@@ -22,6 +23,7 @@ export const UseCasesLive = Layer.mergeAll(
   Contacts.Default,
   SalesInvoices.Default,
   SalesInvoiceMail.Default,
+  MailSupport.Default,
   PurchaseInvoices.Default,
   ContactImport.Default,
   Webhooks.Default,
