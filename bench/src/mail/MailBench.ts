@@ -1,26 +1,20 @@
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import { TenantMail } from "@cisbook/core/mail/TenantMail"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { mailSender } from "@cisbook/http/workers/MailSender"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
 import { startHelperProcess } from "../HelperProcess.js"
+import { runOver } from "../WorkerBenchApp.js"
 
 const MAILS = Number(process.env["BENCH_MAILS"] ?? 10_000)
 const CONCURRENCY = Number(process.env["BENCH_MAIL_CONCURRENCY"] ?? 100)
@@ -112,21 +106,7 @@ const measure = (database: Database) =>
     return { database: database.label, mails: MAILS, queueSeconds, drainSeconds } satisfies Row
   }).pipe(Effect.scoped)
 
-const run = (database: Database) => {
-  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
-  const App = UseCasesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, webhookTransport({ allowPrivateTargets: true }))
-    ),
-    Layer.provideMerge(SystemLive),
-    Layer.provideMerge(Sql)
-  )
-  return measure(database).pipe(
-    Effect.provide(App),
-    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
-    Effect.ensuring(Effect.promise(() => database.close()))
-  )
-}
+const run = (database: Database) => runOver(database)(measure(database))
 
 export const main = async () => {
   const rows: Array<Row> = []

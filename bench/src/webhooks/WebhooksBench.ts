@@ -1,25 +1,19 @@
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookDispatcher } from "@cisbook/http/workers/WebhookDispatcher"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { Webhooks } from "@cisbook/core/usecases/Webhooks"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
 import { startHelperProcess } from "../HelperProcess.js"
+import { runOver } from "../WorkerBenchApp.js"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
@@ -90,21 +84,7 @@ const measure = (database: Database) =>
     return row
   }).pipe(Effect.scoped)
 
-const run = (database: Database) => {
-  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
-  const App = UseCasesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, webhookTransport({ allowPrivateTargets: true }))
-    ),
-    Layer.provideMerge(SystemLive),
-    Layer.provideMerge(Sql)
-  )
-  return measure(database).pipe(
-    Effect.provide(App),
-    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
-    Effect.ensuring(Effect.promise(() => database.close()))
-  )
-}
+const run = (database: Database) => runOver(database)(measure(database))
 
 export const main = async () => {
   const rows: Array<Row> = []

@@ -42,7 +42,8 @@ describe("embedded database", () => {
         [4, "webhooks"],
         [5, "invoices"],
         [6, "mail"],
-        [7, "monthly_returns"]
+        [7, "monthly_returns"],
+        [8, "billing"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

@@ -1,5 +1,6 @@
 import { Command } from "@effect/cli"
 import { ApiKeysCommand } from "./commands/ApiKeyCommands.js"
+import { BillingCommand } from "./commands/BillingCommands.js"
 import { ContactsCommand } from "./commands/ContactCommands.js"
 import { DbCommand } from "./commands/DbCommands.js"
 import { MailCommand } from "./commands/MailCommands.js"
@@ -16,7 +17,8 @@ export const Root = Command.make("cisbook").pipe(
     ApiKeysCommand,
     ContactsCommand,
     WebhooksCommand,
-    MailCommand
+    MailCommand,
+    BillingCommand
   ])
 )
 

@@ -1,5 +1,7 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./usecases/ApiKeys.js"
+import { BillingProfiles } from "./usecases/BillingProfiles.js"
+import { Mandates } from "./usecases/Mandates.js"
 import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
@@ -29,7 +31,9 @@ export const UseCasesLive = Layer.mergeAll(
   Webhooks.Default,
   WebhookDeliveries.Default,
   WebhookDispatch.Default,
-  MonthlyReturns.Default
+  MonthlyReturns.Default,
+  BillingProfiles.Default,
+  Mandates.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { BillingApi } from "./BillingApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
 import { EmailSettingsApi } from "./EmailSettingsApi.js"
@@ -24,6 +25,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(ContactImportApi)
   .add(WebhooksApi)
   .add(MonthlyReturnsApi)
+  .add(BillingApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

@@ -1,5 +1,9 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
+import { BillingProfileRepoMemory } from "./BillingProfileRepoMemory.js"
+import { DirectDebitFake } from "./DirectDebitFake.js"
+import { MandateRepoMemory } from "./MandateRepoMemory.js"
+import { WaitingInvoicesRecording } from "./WaitingInvoicesRecording.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
@@ -45,7 +49,11 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       MonthlyReturnRepoMemory,
       DestinationGuardMemory,
       WebhookSenderMemory,
-      TenantMailRecording
+      TenantMailRecording,
+      BillingProfileRepoMemory,
+      MandateRepoMemory,
+      DirectDebitFake,
+      WaitingInvoicesRecording
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

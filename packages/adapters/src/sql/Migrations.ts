@@ -7,6 +7,7 @@ import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
 import mail from "./migrations/0006_mail.js"
 import monthlyReturns from "./migrations/0007_monthly_returns.js"
+import billing from "./migrations/0008_billing.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -16,7 +17,8 @@ const run = Migrator.make({})({
     "0004_webhooks": webhooks,
     "0005_invoices": invoices,
     "0006_mail": mail,
-    "0007_monthly_returns": monthlyReturns
+    "0007_monthly_returns": monthlyReturns,
+    "0008_billing": billing
   })
 })
 

@@ -20,7 +20,9 @@ import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
-import { User } from "@cisbook/core/User"
+import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import { User, type UserWithEmail } from "@cisbook/core/User"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { Vitest } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -43,6 +45,8 @@ export type ContractPorts =
   | WebhookRepo
   | DeliveryRepo
   | MonthlyReturnRepo
+  | BillingProfileRepo
+  | MandateRepo
   | Clock
   | EmailSettingsRepo
   | MailOutbox
@@ -70,7 +74,7 @@ export const newUser = (
         name: `User ${token.slice(-6)}`,
         subject: fields.subject ? `subject|${token}` : null,
         createdAt: fields.createdAt ?? at(0)
-      })
+      }) as UserWithEmail
   )
 
 export const newTenant = (

@@ -1,6 +1,7 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { billingProfileRepoContract, mandateRepoContract } from "./BillingReposContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
@@ -42,5 +43,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("EmailSettingsRepo", () => emailSettingsRepoContract(it))
     describe("MailOutbox", () => mailOutboxContract(it))
     describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
+    describe("BillingProfileRepo", () => billingProfileRepoContract(it))
+    describe("MandateRepo", () => mandateRepoContract(it))
   })
 }
