@@ -3,13 +3,14 @@ import { Email } from "../Email.js"
 import { type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { isUuid, SalesInvoiceId } from "../Ids.js"
 import type { SalesInvoice } from "../invoices/SalesInvoice.js"
-import { daysBetween, londonDate } from "../mail/LondonDate.js"
+import { daysBetween } from "../mail/DaysBetween.js"
 import { type QueuedMail, TenantMail } from "../mail/TenantMail.js"
 import type { TemplateValues } from "../mail/TemplateValues.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactRepo } from "../ports/ContactRepo.js"
 import { SalesInvoiceRepo } from "../ports/SalesInvoiceRepo.js"
 import { Transactor } from "../ports/Transactor.js"
+import { ukCalendarDate } from "../returns/TaxMonth.js"
 import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
 import { decodeInput } from "../Validation.js"
@@ -57,7 +58,7 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
         const { tenant } = yield* tenants.access(user, tenantCode)
         const { to } = yield* decodeInvoiceMail(input)
         const invoice = yield* findInvoice(tenant, invoiceId)
-        const extra = yield* check(invoice, londonDate(yield* clock.now))
+        const extra = yield* check(invoice, ukCalendarDate(yield* clock.now))
         const contact = yield* contacts.findByCode(tenant.id, invoice.contactCode)
         const address = to ?? Option.getOrNull(Option.flatMap(contact, (c) => Option.fromNullable(c.email)))
         if (address === null) {
