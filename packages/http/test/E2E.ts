@@ -22,8 +22,11 @@ import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
+import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
+import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import type { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
@@ -34,7 +37,6 @@ import type { UserRepo } from "@cisbook/core/ports/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
 import type { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import type { WebhookSender } from "@cisbook/core/ports/WebhookSender"
-import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
@@ -74,6 +76,8 @@ export type Ports =
   | TaxAuthority
   | ConnectionRepo
   | AppLinks
+  | EmailSettingsRepo
+  | MailOutbox
   | TenantMail
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
