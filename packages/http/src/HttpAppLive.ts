@@ -6,6 +6,7 @@ import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ConnectionsHandlers } from "./handlers/ConnectionsHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
+import { EmailSettingsHandlers } from "./handlers/EmailSettingsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
 import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
@@ -24,6 +25,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     MeHandlers,
     TenantsHandlers,
     SettingsHandlers,
+    EmailSettingsHandlers,
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,

@@ -22,8 +22,11 @@ import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
+import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
+import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import type { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
@@ -34,7 +37,6 @@ import type { UserRepo } from "@cisbook/core/ports/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
 import type { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import type { WebhookSender } from "@cisbook/core/ports/WebhookSender"
-import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
@@ -42,9 +44,10 @@ import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
+import { DEFAULT_SERVER_LIMITS, makeNodeServer } from "../src/NodeServer.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
 
 export type Ports =
@@ -74,6 +77,8 @@ export type Ports =
   | TaxAuthority
   | ConnectionRepo
   | AppLinks
+  | EmailSettingsRepo
+  | MailOutbox
   | TenantMail
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
@@ -115,12 +120,19 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
 
 export const SqlTestPorts = sqlTestPorts()
 
+/** The server main.ts runs (its limits and its answers to malformed HTTP) on a free port, and a client of it. */
+const ServerUnderTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeHttpServer.layer(() => makeNodeServer(DEFAULT_SERVER_LIMITS), { port: 0 }))
+)
+
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
     Layer.provideMerge(IdentityProviderLive),
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    Layer.provideMerge(ServerUnderTest)
   )
 
 export const client = (credentials?: Credentials) => makeClient(credentials ? { credentials } : {})

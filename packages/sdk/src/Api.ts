@@ -3,6 +3,7 @@ import { BillingApi } from "./BillingApi.js"
 import { ConnectionsApi } from "./ConnectionsApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
+import { EmailSettingsApi } from "./EmailSettingsApi.js"
 import { MeApi } from "./MeApi.js"
 import { MonthlyReturnsApi } from "./MonthlyReturnsApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
@@ -18,6 +19,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(MeApi)
   .add(TenantsApi)
   .add(SettingsApi)
+  .add(EmailSettingsApi)
   .add(ContactsApi)
   .add(SalesInvoicesApi)
   .add(PurchaseInvoicesApi)

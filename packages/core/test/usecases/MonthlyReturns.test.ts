@@ -67,10 +67,11 @@ const emailSettings = (autoEmailStatements: boolean) =>
   )
 
 const app = (authority = taxAuthority(() => "Accepted"), autoEmailStatements = false) =>
-  // The test's tax authority goes to the filing itself: the memory ports have one of their own.
-  Layer.provideMerge(ReturnFiling.Default.pipe(Layer.provide(authority.layer)), testApp()).pipe(
-    Layer.provide([emailSettings(autoEmailStatements), DocumentRendererFake])
-  )
+  // The test's tax authority and settings go to the filing itself: the memory ports have their own.
+  Layer.provideMerge(
+    ReturnFiling.Default.pipe(Layer.provide([authority.layer, emailSettings(autoEmailStatements)])),
+    testApp()
+  ).pipe(Layer.provide(DocumentRendererFake))
 
 /** A subcontractor made verified as the tax authority's answer would leave it. */
 const verifiedSubcontractor = (

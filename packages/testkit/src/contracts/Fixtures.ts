@@ -8,6 +8,8 @@ import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ConnectionRepo } from "@cisbook/core/ports/ConnectionRepo"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
+import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
@@ -50,6 +52,8 @@ export type ContractPorts =
   | VerificationQueue
   | ConnectionRepo
   | Clock
+  | EmailSettingsRepo
+  | MailOutbox
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 
