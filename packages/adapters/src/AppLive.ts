@@ -1,8 +1,9 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
-import { DatabaseLive } from "./sql/Database.js"
+import { DatabaseLive, SharedDatabaseLive } from "./sql/Database.js"
 import { MigrationsLive } from "./sql/Migrations.js"
 import { SqlPortsLive } from "./sql/SqlPortsLive.js"
 import { SystemLive } from "./system/SystemLive.js"
@@ -13,10 +14,16 @@ export const PortsLive = Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, Webh
   Layer.provideMerge(SystemLive)
 )
 
-/** The use cases over the configured database, migrated when built. Both binaries stand on it. */
-export const AppLive = UseCasesLive.pipe(
-  Layer.provideMerge(PortsLive),
-  Layer.provideMerge(LookupCacheTtlLive),
-  Layer.provideMerge(MigrationsLive),
-  Layer.provideMerge(DatabaseLive)
-)
+const appOver = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(PortsLive),
+    Layer.provideMerge(LookupCacheTtlLive),
+    Layer.provideMerge(MigrationsLive),
+    Layer.provideMerge(database)
+  )
+
+/** The use cases over the configured database, migrated when built. The server stands on it. */
+export const AppLive = appOver(DatabaseLive)
+
+/** As AppLive, over the embedded database of a running server when there is one: the admin CLI stands on it. */
+export const AdminAppLive = appOver(SharedDatabaseLive)
