@@ -13,6 +13,7 @@ import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
@@ -106,7 +107,12 @@ const run = (database: Database) => {
   const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
   const App = UseCasesLive.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, webhookTransport({ allowPrivateTargets: true }))
+      Layer.mergeAll(
+        SqlPortsLive,
+        IdentityVerifierLive,
+        webhookTransport({ allowPrivateTargets: true }),
+        BillingProvidersFake
+      )
     ),
     Layer.provideMerge(SystemLive),
     Layer.provideMerge(Sql)

@@ -1,6 +1,8 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
+import { WaitingInvoicesNone } from "./billing/WaitingInvoicesNone.js"
+import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
 import { DatabaseLive, SharedDatabaseLive } from "./sql/Database.js"
@@ -10,9 +12,13 @@ import { SystemLive } from "./system/SystemLive.js"
 import { WebhookTransportLive } from "./webhooks/WebhookTransportLive.js"
 
 /** Every driven port, from configuration, over the database the layer is given. */
-export const PortsLive = Layer.mergeAll(SqlPortsLive, IdentityVerifierLive, WebhookTransportLive).pipe(
-  Layer.provideMerge(SystemLive)
-)
+export const PortsLive = Layer.mergeAll(
+  SqlPortsLive,
+  IdentityVerifierLive,
+  WebhookTransportLive,
+  DirectDebitLive,
+  WaitingInvoicesNone
+).pipe(Layer.provideMerge(SystemLive))
 
 const appOver = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(

@@ -1,4 +1,5 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
@@ -15,7 +16,12 @@ import { Effect, Layer } from "effect"
 /** The use cases over the real database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) creates really overlap. */
 const App = UseCasesLive.pipe(
   Layer.provideMerge(
-    Layer.mergeAll(SqlPortsLive, identityVerifierFake({}), webhookTransport({ allowPrivateTargets: false }))
+    Layer.mergeAll(
+      SqlPortsLive,
+      BillingProvidersFake,
+      identityVerifierFake({}),
+      webhookTransport({ allowPrivateTargets: false })
+    )
   ),
   Layer.provideMerge(SystemLive),
   Layer.provide(EphemeralDatabase)

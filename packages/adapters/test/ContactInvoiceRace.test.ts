@@ -1,4 +1,5 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
@@ -21,7 +22,12 @@ import { Effect, Exit, Layer, Option } from "effect"
  */
 const App = UseCasesLive.pipe(
   Layer.provideMerge(
-    Layer.mergeAll(SqlPortsLive, identityVerifierFake({}), webhookTransport({ allowPrivateTargets: false }))
+    Layer.mergeAll(
+      SqlPortsLive,
+      BillingProvidersFake,
+      identityVerifierFake({}),
+      webhookTransport({ allowPrivateTargets: false })
+    )
   ),
   Layer.provideMerge(SystemLive),
   Layer.provide(EphemeralDatabase)

@@ -41,7 +41,9 @@ describe("embedded database", () => {
         [3, "contacts"],
         [4, "webhooks"],
         [5, "invoices"],
-        [6, "mail"]
+        [6, "mail"],
+        [7, "monthly_returns"],
+        [8, "billing"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

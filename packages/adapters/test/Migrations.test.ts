@@ -15,7 +15,9 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [3, "contacts"],
         [4, "webhooks"],
         [5, "invoices"],
-        [6, "mail"]
+        [6, "mail"],
+        [7, "monthly_returns"],
+        [8, "billing"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -23,15 +25,20 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
       expect(tables.map((t) => t.tableName)).toEqual([
         "api_keys",
+        "billing_profiles",
         "contact_codes",
         "contact_counts",
         "contacts",
         "effect_sql_migrations",
         "email_templates",
         "events",
+        "gocardless_sandbox_idempotency_keys",
+        "gocardless_sandbox_resources",
         "mail_attachments",
         "mail_outbox",
+        "mandates",
         "memberships",
+        "monthly_returns",
         "purchase_invoices",
         "sales_invoice_payments",
         "sales_invoice_sequences",

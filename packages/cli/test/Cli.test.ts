@@ -3,7 +3,12 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { Email } from "@cisbook/core/Email"
+import { Mandate } from "@cisbook/core/billing/Mandate"
+import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
+import { MandateId } from "@cisbook/core/Ids"
+import { MandateRepo } from "@cisbook/core/ports/MandateRepo"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { BillingProfiles } from "@cisbook/core/usecases/BillingProfiles"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/usecases/Users"
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
@@ -83,7 +88,9 @@ describe("cisbook admin CLI", () => {
         "Applied 3_contacts",
         "Applied 4_webhooks",
         "Applied 5_invoices",
-        "Applied 6_mail"
+        "Applied 6_mail",
+        "Applied 7_monthly_returns",
+        "Applied 8_billing"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -323,6 +330,80 @@ describe("cisbook admin CLI", () => {
       ).toEqual(["No deliveries."])
       expect(failed(yield* cli("webhooks", "test", "--tenant", "nobody-here", "--webhook", webhook.id))).toEqual([
         "Error: There is no tenant with the code nobody-here."
+      ])
+    })
+  )
+
+  it.live("billing mandate shows what support sees of a user's mandate and billing address", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("billing", "mandate", "--email", "ada@example.com"))).toEqual([
+        "ada@example.com: mandate NotStarted. Billing address: (no billing address)"
+      ])
+      yield* Effect.gen(function* () {
+        const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
+        yield* (yield* BillingProfiles).put(ada, {
+          companyName: "Lovelace Builders Ltd",
+          billingEmail: "accounts@lovelace.example",
+          addressLine1: "1 Analytical Row",
+          postcode: "nw1 6xe",
+          country: "GB"
+        })
+        const at = new Date("2026-11-20T10:00:00.000Z")
+        const flow = new Mandate({
+          id: MandateId.make("00000000-0000-4000-8000-00000000cafe"),
+          userId: ada.id,
+          status: "InProgress",
+          sessionToken: "sess_cli",
+          redirectFlowId: "RE0000000CLI",
+          redirectUrl: "https://pay.example/flow/RE0000000CLI",
+          reference: null,
+          accountHolderName: null,
+          bankName: null,
+          accountNumberEnding: null,
+          nextPossibleChargeDate: null,
+          createdAt: at,
+          expiresAt: flowExpiry(at),
+          completedAt: null
+        })
+        const repo = yield* MandateRepo
+        yield* repo.reserve(flow, at)
+        yield* repo.update(
+          new Mandate({
+            ...flow,
+            status: "Active",
+            reference: "MD0000000CLI",
+            accountHolderName: "Ada Lovelace",
+            bankName: "BARCLAYS BANK PLC",
+            accountNumberEnding: "11",
+            nextPossibleChargeDate: "2026-11-25",
+            completedAt: at
+          })
+        )
+      }).pipe(Effect.provide(AppLive), configured)
+      const [header, row, address] = succeeded(yield* cli("billing", "mandate", "--email", "ADA@example.com"))
+      expect(header?.split(/\s{2,}/)).toEqual([
+        "STATUS",
+        "REFERENCE",
+        "ACCOUNT HOLDER",
+        "BANK",
+        "ACCOUNT",
+        "NEXT CHARGE",
+        "REDIRECT FLOW",
+        "STARTED"
+      ])
+      expect(row?.split(/\s{2,}/)).toEqual([
+        "Active",
+        "MD0000000CLI",
+        "Ada Lovelace",
+        "BARCLAYS BANK PLC",
+        "******11",
+        "2026-11-25",
+        "RE0000000CLI",
+        "2026-11-20T10:00:00.000Z"
+      ])
+      expect(address).toBe("Billing address: Lovelace Builders Ltd, accounts@lovelace.example, NW1 6XE GB")
+      expect(failed(yield* cli("billing", "mandate", "--email", "nobody@example.com"))).toEqual([
+        "Error: There is no user with the email address nobody@example.com."
       ])
     })
   )

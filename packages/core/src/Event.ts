@@ -11,7 +11,9 @@ export const EventType = Schema.Literal(
   "contact.deleted",
   "subcontractor.created",
   "sales-invoice.created",
-  "sales-invoice.paid"
+  "sales-invoice.paid",
+  "monthly-return.accepted",
+  "monthly-return.rejected"
 )
 export type EventType = typeof EventType.Type
 

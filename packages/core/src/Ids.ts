@@ -45,3 +45,6 @@ export type MonthlyReturnId = typeof MonthlyReturnId.Type
 
 export const BillingInvoiceId = Uuid.pipe(Schema.brand("BillingInvoiceId"))
 export type BillingInvoiceId = typeof BillingInvoiceId.Type
+
+export const MandateId = Uuid.pipe(Schema.brand("MandateId"))
+export type MandateId = typeof MandateId.Type

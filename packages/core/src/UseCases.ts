@@ -1,8 +1,11 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./usecases/ApiKeys.js"
+import { BillingProfiles } from "./usecases/BillingProfiles.js"
+import { Mandates } from "./usecases/Mandates.js"
 import { Authentication } from "./usecases/Authentication.js"
 import { ContactImport } from "./usecases/ContactImport.js"
 import { Contacts } from "./usecases/Contacts.js"
+import { MonthlyReturns } from "./usecases/MonthlyReturns.js"
 import { PurchaseInvoices } from "./usecases/PurchaseInvoices.js"
 import { SalesInvoices } from "./usecases/SalesInvoices.js"
 import { Tenants } from "./usecases/Tenants.js"
@@ -21,7 +24,10 @@ export const UseCasesLive = Layer.mergeAll(
   ContactImport.Default,
   Webhooks.Default,
   WebhookDeliveries.Default,
-  WebhookDispatch.Default
+  WebhookDispatch.Default,
+  MonthlyReturns.Default,
+  BillingProfiles.Default,
+  Mandates.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

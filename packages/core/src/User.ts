@@ -4,12 +4,16 @@ import { UserId } from "./Ids.js"
 
 export class User extends Schema.Class<User>("User")({
   id: UserId,
-  email: Email,
+  /** Null for a user signed in with a token that carries no email claim. */
+  email: Schema.NullOr(Email),
   name: Schema.String,
   /** The identity provider's `sub`; null until the user first signs in with a token. */
   subject: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 }) {}
+
+/** A user known to have an email address: one made by support staff, or invited by address. */
+export type UserWithEmail = User & { readonly email: Email }
 
 export const UserName = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "A name is required" }),

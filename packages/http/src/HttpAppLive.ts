@@ -2,9 +2,11 @@ import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
+import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
+import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
 import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
@@ -13,6 +15,7 @@ import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
+import { GoCardlessSandboxRoutes } from "./sandbox/GoCardlessSandboxRoutes.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide([
@@ -23,7 +26,9 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,
-    WebhooksHandlers
+    WebhooksHandlers,
+    MonthlyReturnsHandlers,
+    BillingHandlers
   ]),
   Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)
@@ -32,6 +37,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
 /** The HTTP application: the API, its problem bodies, OpenAPI at /openapi.json and docs at /docs. */
 export const HttpAppLive = HttpApiBuilder.serve(requestLogger).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+  Layer.provide(GoCardlessSandboxRoutes),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ProblemDetailsMiddleware),
   Layer.provide(ApiLive),

@@ -8,6 +8,7 @@ import { ConfigProvider, Duration, Effect, LogLevel, Option, Redacted } from "ef
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
 import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
+import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
 
 /** Reads `config` from exactly these environment variables. */
 const withEnv =
@@ -153,6 +154,33 @@ describe("the settings the README documents", () => {
         expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "9" }, DispatcherConfig)).toContain("from 10 to 60000")
         expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "60001" }, DispatcherConfig)).toContain("from 10 to 60000")
         expect(yield* refused({ WEBHOOK_DISPATCHER: "sometimes" }, DispatcherConfig)).toContain("WEBHOOK_DISPATCHER")
+      })
+  )
+
+  it.effect(
+    "RETURN_FILER, _CONCURRENCY (1–200), _POLL_INTERVAL_MS (10–60000) and _LEASE_SECONDS (60–3600); defaults true, 10, 1000, 300",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(ReturnFilerConfig)).toEqual({
+          enabled: true,
+          concurrency: 10,
+          pollInterval: Duration.millis(1000),
+          lease: Duration.seconds(300)
+        })
+        expect(
+          yield* withEnv({
+            RETURN_FILER: "false",
+            RETURN_CONCURRENCY: "200",
+            RETURN_POLL_INTERVAL_MS: "10",
+            RETURN_LEASE_SECONDS: "60"
+          })(ReturnFilerConfig)
+        ).toEqual({ enabled: false, concurrency: 200, pollInterval: Duration.millis(10), lease: Duration.seconds(60) })
+        expect(yield* refused({ RETURN_CONCURRENCY: "0" }, ReturnFilerConfig)).toContain("from 1 to 200")
+        expect(yield* refused({ RETURN_CONCURRENCY: "201" }, ReturnFilerConfig)).toContain("from 1 to 200")
+        expect(yield* refused({ RETURN_LEASE_SECONDS: "59" }, ReturnFilerConfig)).toContain("from 60 to 3600")
+        expect(yield* refused({ RETURN_LEASE_SECONDS: "3601" }, ReturnFilerConfig)).toContain("from 60 to 3600")
+        expect(yield* refused({ RETURN_POLL_INTERVAL_MS: "60001" }, ReturnFilerConfig)).toContain("from 10 to 60000")
+        expect(yield* refused({ RETURN_FILER: "sometimes" }, ReturnFilerConfig)).toContain("RETURN_FILER")
       })
   )
 })

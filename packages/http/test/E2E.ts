@@ -3,12 +3,20 @@ import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
+import { WaitingInvoicesNone } from "@cisbook/adapters/billing/WaitingInvoicesNone"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import type { DirectDebit } from "@cisbook/core/ports/DirectDebit"
+import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import type { WaitingInvoices } from "@cisbook/core/ports/WaitingInvoices"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
@@ -25,13 +33,17 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
 
 export type Ports =
+  | BillingProfileRepo
+  | MandateRepo
+  | DirectDebit
+  | WaitingInvoices
   | UserRepo
   | TenantRepo
   | ApiKeyRepo
@@ -47,6 +59,7 @@ export type Ports =
   | PurchaseInvoiceRepo
   | WebhookRepo
   | DeliveryRepo
+  | MonthlyReturnRepo
   | DestinationGuard
   | WebhookSender
 
@@ -61,12 +74,24 @@ const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
 
+/** The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox does. */
+export const SandboxDirectDebit = Layer.unwrapEffect(
+  HttpServer.addressWith((address) =>
+    Effect.succeed(
+      goCardlessDirectDebit({
+        baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
+        accessToken: Redacted.make("sandbox")
+      })
+    )
+  )
+)
+
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
  * CISBOOK_TEST_DATABASE_URL is set); webhooks may go to private addresses only if told.
  */
 export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
-  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks)).pipe(
+  Layer.mergeAll(SqlPortsLive, webhookTransport(webhooks), SandboxDirectDebit, WaitingInvoicesNone).pipe(
     Layer.provideMerge(SystemLive),
     Layer.provide(EphemeralDatabase)
   )
@@ -74,7 +99,7 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
 export const SqlTestPorts = sqlTestPorts()
 
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
-export const e2e = <E>(ports: Layer.Layer<Ports, E>) =>
+export const e2e = <E>(ports: Layer.Layer<Ports, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
     Layer.provideMerge(IdentityProviderLive),

@@ -96,6 +96,23 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("foundation over HTTP", (it)
       })
     )
 
+    it.effect("signs in a token without an email claim as a user whose email is null, who can own a tenant", () =>
+      Effect.gen(function* () {
+        const idp = yield* IdentityProvider
+        const subject = `sub-no-email-${uniqueTenantCode()}`
+        const token = yield* Effect.promise(() => idp.sign({ sub: subject, name: "Nora Noemail" }))
+        const api = yield* client({ accessToken: token })
+        const me = yield* api.me.getMe()
+        expect(me).toMatchObject({ email: null, name: "Nora Noemail" })
+        const code = uniqueTenantCode("nora")
+        yield* api.tenants.createTenant({ payload: { code, name: "Nora Ltd" } })
+        expect(yield* api.tenants.listMembers({ path: { tenant: code } })).toMatchObject([
+          { email: null, name: "Nora Noemail", role: "Owner" }
+        ])
+        expect((yield* api.me.getMe()).id).toBe(me.id)
+      })
+    )
+
     it.effect("refuses expired, foreign-audience, unsigned and HMAC-signed tokens", () =>
       Effect.gen(function* () {
         const idp = yield* IdentityProvider

@@ -2,6 +2,7 @@ import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schedule } from "effect"
@@ -10,7 +11,12 @@ import { Effect, Layer, Schedule } from "effect"
 export const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(SqlPortsLive, webhookTransport({ allowPrivateTargets: true }), identityVerifierFake({}))
+      Layer.mergeAll(
+        SqlPortsLive,
+        webhookTransport({ allowPrivateTargets: true }),
+        identityVerifierFake({}),
+        BillingProvidersFake
+      )
     ),
     Layer.provideMerge(SystemLive),
     Layer.provideMerge(database)

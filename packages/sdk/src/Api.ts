@@ -1,7 +1,9 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { BillingApi } from "./BillingApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
 import { MeApi } from "./MeApi.js"
+import { MonthlyReturnsApi } from "./MonthlyReturnsApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
 import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
 import { SettingsApi } from "./SettingsApi.js"
@@ -20,6 +22,8 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(PurchaseInvoicesApi)
   .add(ContactImportApi)
   .add(WebhooksApi)
+  .add(MonthlyReturnsApi)
+  .add(BillingApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

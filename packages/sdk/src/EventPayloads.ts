@@ -1,6 +1,7 @@
 import { ContactDto } from "@cisbook/core/contacts/ContactView"
 import type { EventType } from "@cisbook/core/Event"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
+import { MonthlyReturnDto } from "@cisbook/core/returns/MonthlyReturnView"
 import { TestWebhookData } from "@cisbook/core/webhooks/TestWebhookData"
 import type { Schema } from "effect"
 
@@ -30,5 +31,13 @@ export const eventPayloads: { readonly [Type in EventType]: EventPayload } = {
   "sales-invoice.paid": {
     summary: "A payment left nothing due on a sales invoice; data is the invoice, with every payment",
     data: SalesInvoiceDto
+  },
+  "monthly-return.accepted": {
+    summary: "The tax authority accepted a monthly return; data is the return",
+    data: MonthlyReturnDto
+  },
+  "monthly-return.rejected": {
+    summary: "The tax authority rejected a monthly return; data is the return, with the reason",
+    data: MonthlyReturnDto
   }
 }

@@ -18,7 +18,9 @@ export const CreateTenantRequest = requestBody("CreateTenantRequest", {
 })
 
 export class MemberDto extends Schema.Class<MemberDto>("MemberDto")({
-  email: Schema.String,
+  email: Schema.NullOr(Schema.String).annotations({
+    description: "null for a member signed in without an email address"
+  }),
   name: Schema.String,
   role: Role,
   addedAt: Schema.Date

@@ -157,6 +157,10 @@ export const ContactRepoMemory = Layer.effect(
       findByCode,
       // One fiber at a time runs here and nothing is shared between processes: there is nothing to lock.
       findByCodeForUpdate: findByCode,
+      findByCodes: (tenantId, codes) =>
+        Ref.get(state).pipe(
+          Effect.map((s) => s.contacts.filter((c) => c.tenantId === tenantId && codes.includes(c.code)))
+        ),
       update: replace,
       remove: (tenantId, id) =>
         Ref.update(state, (s) => ({

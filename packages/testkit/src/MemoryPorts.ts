@@ -1,14 +1,20 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
+import { BillingProfileRepoMemory } from "./BillingProfileRepoMemory.js"
+import { DirectDebitFake } from "./DirectDebitFake.js"
+import { MandateRepoMemory } from "./MandateRepoMemory.js"
+import { WaitingInvoicesRecording } from "./WaitingInvoicesRecording.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
+import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
+import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
@@ -33,8 +39,14 @@ export const MemoryPorts = Layer.mergeAll(
   PurchaseInvoiceRepoMemory,
   WebhookRepoMemory,
   DeliveryRepoMemory,
+  MonthlyReturnRepoMemory,
   DestinationGuardMemory,
-  WebhookSenderMemory
+  WebhookSenderMemory,
+  TenantMailRecording,
+  BillingProfileRepoMemory,
+  MandateRepoMemory,
+  DirectDebitFake,
+  WaitingInvoicesRecording
 ).pipe(
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(

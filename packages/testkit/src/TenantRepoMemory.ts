@@ -10,6 +10,11 @@ interface State {
   readonly memberships: ReadonlyArray<Membership>
 }
 
+// As PostgreSQL orders them: members without an address last.
+const emailOrder = Order.make<string | null>((a, b) =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : Order.string(a, b)
+)
+
 export const TenantRepoMemory = Layer.effect(
   TenantRepo,
   Effect.gen(function* () {
@@ -72,7 +77,7 @@ export const TenantRepoMemory = Layer.effect(
                 const u = us.get(m.userId)
                 return u ? [{ userId: u.id, email: u.email, name: u.name, role: m.role, addedAt: m.addedAt }] : []
               })
-              .sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime() || Order.string(a.email, b.email))
+              .sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime() || emailOrder(a.email, b.email))
           )
         ),
       listAll: () =>

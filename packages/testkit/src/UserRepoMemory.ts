@@ -18,7 +18,8 @@ export const UserRepoMemory = Layer.effect(
       insert: (user) =>
         Ref.modify(store, (users) => {
           const all = [...users.values()]
-          if (all.some((u) => u.email === user.email)) return [Option.some("email"), users] as const
+          if (user.email !== null && all.some((u) => u.email === user.email))
+            return [Option.some("email"), users] as const
           if (user.subject !== null && all.some((u) => u.subject === user.subject))
             return [Option.some("subject"), users] as const
           return [Option.none(), new Map(users).set(user.id, user)] as const

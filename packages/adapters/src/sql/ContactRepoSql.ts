@@ -11,6 +11,7 @@ const CodeKey = Schema.Struct({ tenantId: Schema.String, code: Schema.String })
 
 const decodeCodes = Schema.decodeUnknown(Schema.Array(Schema.Struct({ code: Schema.String })))
 const decodeUtrCodes = Schema.decodeUnknown(Schema.Array(Schema.Struct({ utr: Schema.String, code: Schema.String })))
+const decodeContactRows = Schema.decodeUnknown(Schema.Array(ContactRow))
 
 /** The suffixed candidates of the bases, as parallel arrays of prefixes and whole-code lengths. */
 const candidateForms = (bases: ReadonlyArray<string>) => {
@@ -128,6 +129,15 @@ export const ContactRepoSql = Layer.effect(
             ),
       findByCode: (tenantId, code) =>
         findByCode({ tenantId, code }).pipe(Effect.map(Option.map(contactFromRow)), Effect.orDie),
+      findByCodes: (tenantId, codes) =>
+        codes.length === 0
+          ? Effect.succeed([])
+          : sql`SELECT ${sql.literal(contactColumns)} FROM contacts
+                WHERE tenant_id = ${tenantId} AND code = ANY(${codes}::text[])`.pipe(
+              Effect.flatMap(decodeContactRows),
+              Effect.map((rows) => rows.map(contactFromRow)),
+              Effect.orDie
+            ),
       findByCodeForUpdate: (tenantId, code) =>
         findByCodeForUpdate({ tenantId, code }).pipe(Effect.map(Option.map(contactFromRow)), Effect.orDie),
       update: (contact) =>

@@ -6,6 +6,8 @@ import contacts from "./migrations/0003_contacts.js"
 import webhooks from "./migrations/0004_webhooks.js"
 import invoices from "./migrations/0005_invoices.js"
 import mail from "./migrations/0006_mail.js"
+import monthlyReturns from "./migrations/0007_monthly_returns.js"
+import billing from "./migrations/0008_billing.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -14,7 +16,9 @@ const run = Migrator.make({})({
     "0003_contacts": contacts,
     "0004_webhooks": webhooks,
     "0005_invoices": invoices,
-    "0006_mail": mail
+    "0006_mail": mail,
+    "0007_monthly_returns": monthlyReturns,
+    "0008_billing": billing
   })
 })
 

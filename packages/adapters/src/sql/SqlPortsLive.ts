@@ -1,12 +1,16 @@
 import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
+import { GoCardlessSandboxSql } from "../gocardless/sandbox/GoCardlessSandbox.js"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
+import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
+import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
+import { MandateRepoSql } from "./MandateRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -30,7 +34,11 @@ const RepositoriesSql = Layer.mergeAll(
   WebhookRepoSql,
   DeliveryRepoSql,
   EmailSettingsRepoSql,
-  MailOutboxSql
+  MailOutboxSql,
+  MonthlyReturnRepoSql,
+  BillingProfileRepoSql,
+  MandateRepoSql,
+  GoCardlessSandboxSql
 )
 
 /** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */

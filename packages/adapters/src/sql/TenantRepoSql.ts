@@ -10,7 +10,7 @@ const TenantAccessRow = Schema.Struct({ ...Tenant.fields, role: Role })
 
 const MemberRow = Schema.Struct({
   userId: UserId,
-  email: Email,
+  email: Schema.NullOr(Email),
   name: Schema.String,
   role: Role,
   addedAt: Schema.DateFromSelf
@@ -68,7 +68,7 @@ export const TenantRepoSql = Layer.effect(
       Result: Schema.Struct({ ...Tenant.fields, owners: Schema.Array(Email) }),
       execute: () => sql`
         SELECT t.id, t.code, t.name, t.email, t.created_at,
-               coalesce(array_agg(u.email ORDER BY u.email COLLATE "C") FILTER (WHERE u.id IS NOT NULL), '{}') AS owners
+               coalesce(array_agg(u.email ORDER BY u.email COLLATE "C") FILTER (WHERE u.email IS NOT NULL), '{}') AS owners
         FROM tenants t
         LEFT JOIN memberships m ON m.tenant_id = t.id AND m.role = 'Owner'
         LEFT JOIN users u ON u.id = m.user_id

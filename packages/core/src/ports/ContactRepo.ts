@@ -34,6 +34,8 @@ export class ContactRepo extends Context.Tag("core/ContactRepo")<
     readonly codesByUtr: (tenantId: TenantId, utrs: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string>>
     /** `code` is upper case. */
     readonly findByCode: (tenantId: TenantId, code: string) => Effect.Effect<Option.Option<Contact>>
+    /** The tenant's contacts with any of `codes` (upper case); those that do not exist are left out. */
+    readonly findByCodes: (tenantId: TenantId, codes: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Contact>>
     /**
      * Inside a transaction: findByCode, and the contact stays as found (no one else changes,
      * deletes or invoices it) until the transaction ends.

@@ -1,4 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
+import type { ReturnAnswer, ReturnSubmission } from "../taxauthority/ReturnSubmission.js"
 import type { VerificationAnswer, VerificationRequest } from "../taxauthority/Verification.js"
 
 /** The tax authority could not be reached or did not answer; the request is to be tried again later. */
@@ -14,5 +15,6 @@ export class TaxAuthority extends Context.Tag("core/TaxAuthority")<
   TaxAuthority,
   {
     readonly verify: (request: VerificationRequest) => Effect.Effect<VerificationAnswer, TaxAuthorityUnavailable>
+    readonly submitReturn: (submission: ReturnSubmission) => Effect.Effect<ReturnAnswer, TaxAuthorityUnavailable>
   }
 >() {}

@@ -6,7 +6,7 @@ import type { DuplicateKey } from "./DuplicateKey.js"
 
 export interface Member {
   readonly userId: UserId
-  readonly email: Email
+  readonly email: Email | null
   readonly name: string
   readonly role: Role
   readonly addedAt: Date

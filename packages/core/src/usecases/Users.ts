@@ -6,7 +6,7 @@ import { Clock } from "../ports/Clock.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { UserRepo } from "../ports/UserRepo.js"
 import { Email as EmailSchema } from "../Email.js"
-import { User, type IdentityClaims } from "../User.js"
+import { User, type IdentityClaims, type UserWithEmail } from "../User.js"
 import { decodeInput } from "../Validation.js"
 
 export interface NewUser {
@@ -20,7 +20,7 @@ export class Users extends Effect.Service<Users>()("core/Users", {
     const clock = yield* Clock
     const ids = yield* IdGenerator
 
-    const build = (input: NewUser, subject: string | null) =>
+    const build = (input: { readonly email: Email | null; readonly name: string }, subject: string | null) =>
       Effect.all({ id: ids.uuid, createdAt: clock.now }).pipe(
         Effect.map(
           ({ createdAt, id }) =>
@@ -28,8 +28,9 @@ export class Users extends Effect.Service<Users>()("core/Users", {
         )
       )
 
-    const create = (input: NewUser): Effect.Effect<User, Conflict> =>
+    const create = (input: NewUser): Effect.Effect<UserWithEmail, Conflict> =>
       build(input, null).pipe(
+        Effect.map((user) => user as UserWithEmail),
         Effect.tap((user) => repo.insert(user)),
         Effect.catchTag("DuplicateKey", () =>
           Effect.fail(new Conflict({ detail: `A user with the email address ${input.email} already exists.` }))
@@ -37,16 +38,37 @@ export class Users extends Effect.Service<Users>()("core/Users", {
         Effect.withSpan("Users.create")
       )
 
+    // Two first requests with one token can race; the loser reads the winner's row.
+    const insertOrRead = (user: User): Effect.Effect<User, Unauthorized> =>
+      repo.insert(user).pipe(
+        Effect.as(user),
+        Effect.catchTag("DuplicateKey", () =>
+          repo.findBySubject(user.subject ?? "").pipe(
+            Effect.flatMap(
+              Option.match({
+                onNone: () =>
+                  Effect.fail(new Unauthorized({ detail: "This email address is linked to another identity." })),
+                onSome: Effect.succeed
+              })
+            )
+          )
+        )
+      )
+
     /** The user a token belongs to: matched by subject, else linked by email, else created. */
     const fromClaims = (claims: IdentityClaims): Effect.Effect<User, Unauthorized | ValidationFailed> =>
       Effect.gen(function* () {
         const known = yield* repo.findBySubject(claims.subject)
         if (Option.isSome(known)) return known.value
-        if (claims.email === undefined || claims.emailVerified === false) {
-          return yield* new Unauthorized({ detail: "The token carries no verified email claim, which cisbook needs." })
+        const claimedName = claims.name?.trim()
+        if (claims.email === undefined) {
+          // Such a caller can use everything but what needs an address (a mandate setup says so).
+          return yield* insertOrRead(yield* build({ email: null, name: claimedName || claims.subject }, claims.subject))
+        }
+        if (claims.emailVerified === false) {
+          return yield* new Unauthorized({ detail: "The token's email address is not verified, which cisbook needs." })
         }
         const email = yield* decodeInput(EmailSchema)(claims.email)
-        const claimedName = claims.name?.trim()
         const byEmail = yield* repo.findByEmail(email)
         if (Option.isSome(byEmail)) {
           // A token without a name keeps the name the user already has.
@@ -59,22 +81,7 @@ export class Users extends Effect.Service<Users>()("core/Users", {
           }
           return new User({ ...byEmail.value, subject: claims.subject, name })
         }
-        const user = yield* build({ email, name: claimedName || email }, claims.subject)
-        // Two first requests with one token can race; the loser reads the winner's row.
-        return yield* repo.insert(user).pipe(
-          Effect.as(user),
-          Effect.catchTag("DuplicateKey", () =>
-            repo.findBySubject(claims.subject).pipe(
-              Effect.flatMap(
-                Option.match({
-                  onNone: () =>
-                    Effect.fail(new Unauthorized({ detail: "This email address is linked to another identity." })),
-                  onSome: Effect.succeed
-                })
-              )
-            )
-          )
-        )
+        return yield* insertOrRead(yield* build({ email, name: claimedName || email }, claims.subject))
       }).pipe(Effect.withSpan("Users.fromClaims"))
 
     const byEmail = (email: Email): Effect.Effect<User, NotFound> =>

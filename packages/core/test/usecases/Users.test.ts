@@ -99,13 +99,25 @@ describe("Users.fromClaims", () => {
     }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("refuses a token without an email claim, or whose email is not verified", () =>
+  it.effect("signs in a token without an email claim as a user without an address, the same one each time", () =>
+    Effect.gen(function* () {
+      const users = yield* Users
+      const first = yield* users.fromClaims(claims("sub-1", { email: undefined, name: "Ann" }))
+      expect(first).toMatchObject({ email: null, name: "Ann", subject: "sub-1" })
+      expect(yield* users.fromClaims(claims("sub-1", { email: undefined }))).toEqual(first)
+      // Any number of users may have no address; one without a name is named after the subject.
+      const second = yield* users.fromClaims(claims("sub-2", { email: undefined }))
+      expect(second).toMatchObject({ email: null, name: "sub-2", subject: "sub-2" })
+      expect(second.id).not.toBe(first.id)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a token whose email is not verified", () =>
     Effect.gen(function* () {
       const users = yield* Users
       const noVerifiedEmail = new Unauthorized({
-        detail: "The token carries no verified email claim, which cisbook needs."
+        detail: "The token's email address is not verified, which cisbook needs."
       })
-      expect(yield* Effect.flip(users.fromClaims(claims("sub-1", { email: undefined })))).toEqual(noVerifiedEmail)
       expect(yield* Effect.flip(users.fromClaims(claims("sub-2", { emailVerified: false })))).toEqual(noVerifiedEmail)
       // Not even an existing, unlinked user is linked through an unverified address.
       yield* aUser("ada@example.com")

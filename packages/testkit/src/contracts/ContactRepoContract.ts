@@ -114,6 +114,20 @@ export const contactRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("finds the tenant's contacts among many codes, leaving out unknown codes and other tenants'", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      const first = yield* inserted(tenant, { code: "MANY1" })
+      const second = yield* inserted(tenant, { code: "MANY2" })
+      yield* inserted(other, { code: "MANY3" })
+      const found = yield* repo.findByCodes(tenant.id, ["MANY2", "MANY1", "MANY3", "NONE"])
+      expect([...found].sort((a, b) => a.code.localeCompare(b.code))).toEqual([first, second])
+      expect(yield* repo.findByCodes(tenant.id, [])).toEqual([])
+    })
+  )
+
   it.effect("finds a contact for update, inside a transaction, by tenant and code only", () =>
     Effect.gen(function* () {
       const repo = yield* ContactRepo

@@ -9,6 +9,7 @@ import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
@@ -17,7 +18,9 @@ import type { Transactor } from "@cisbook/core/ports/Transactor"
 import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
-import { User } from "@cisbook/core/User"
+import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import { User, type UserWithEmail } from "@cisbook/core/User"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { Vitest } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
@@ -39,6 +42,9 @@ export type ContractPorts =
   | ContactActivity
   | WebhookRepo
   | DeliveryRepo
+  | MonthlyReturnRepo
+  | BillingProfileRepo
+  | MandateRepo
   | Clock
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
@@ -64,7 +70,7 @@ export const newUser = (
         name: `User ${token.slice(-6)}`,
         subject: fields.subject ? `subject|${token}` : null,
         createdAt: fields.createdAt ?? at(0)
-      })
+      }) as UserWithEmail
   )
 
 export const newTenant = (

@@ -1,12 +1,14 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { billingProfileRepoContract, mandateRepoContract } from "./BillingReposContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
 import { deliveryRepoContract } from "./DeliveryRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
+import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
@@ -36,5 +38,8 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
+    describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
+    describe("BillingProfileRepo", () => billingProfileRepoContract(it))
+    describe("MandateRepo", () => mandateRepoContract(it))
   })
 }

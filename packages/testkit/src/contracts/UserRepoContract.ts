@@ -41,6 +41,18 @@ export const userRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("keeps any number of users without an email address", () =>
+    Effect.gen(function* () {
+      const repo = yield* UserRepo
+      const first = new User({ ...(yield* newUser({ subject: true })), email: null })
+      const second = new User({ ...(yield* newUser({ subject: true })), email: null })
+      yield* repo.insert(first)
+      yield* repo.insert(second)
+      expect(yield* repo.findBySubject(first.subject ?? "")).toEqual(Option.some(first))
+      expect(yield* repo.findById(second.id)).toEqual(Option.some(second))
+    })
+  )
+
   it.effect("refuses a second user with the same subject (DuplicateKey subject)", () =>
     Effect.gen(function* () {
       const repo = yield* UserRepo

@@ -1,0 +1,9 @@
+import { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
+import { Layer } from "effect"
+import { cisStatementPdf } from "./CisStatementPdf.js"
+
+/** Documents as PDF, drawn with PDFKit's standard fonts (no font files to ship). */
+export const DocumentRendererPdf = Layer.succeed(
+  DocumentRenderer,
+  DocumentRenderer.of({ cisStatement: cisStatementPdf })
+)

@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+
+/** GoCardless's error body: `{ "error": { message, type, code, errors: [{ reason, message, links? }] } }`. */
+export const ErrorBody = Schema.Struct({
+  error: Schema.Struct({
+    message: Schema.String,
+    type: Schema.String,
+    code: Schema.optional(Schema.Number),
+    errors: Schema.optionalWith(
+      Schema.Array(
+        Schema.Struct({
+          reason: Schema.optional(Schema.String),
+          message: Schema.optional(Schema.String),
+          field: Schema.optional(Schema.String),
+          links: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+        })
+      ),
+      { default: () => [] }
+    )
+  })
+})
+
+export const RedirectFlowBody = Schema.Struct({
+  redirect_flows: Schema.Struct({
+    id: Schema.String,
+    redirect_url: Schema.String,
+    links: Schema.Struct({ mandate: Schema.optional(Schema.String) })
+  })
+})
+
+export const MandateBody = Schema.Struct({
+  mandates: Schema.Struct({
+    id: Schema.String,
+    status: Schema.String,
+    next_possible_charge_date: Schema.NullOr(Schema.String),
+    links: Schema.Struct({ customer_bank_account: Schema.String })
+  })
+})
+
+export const BankAccountBody = Schema.Struct({
+  customer_bank_accounts: Schema.Struct({
+    account_holder_name: Schema.String,
+    account_number_ending: Schema.String,
+    bank_name: Schema.NullOr(Schema.String)
+  })
+})
+
+export const PaymentBody = Schema.Struct({
+  payments: Schema.Struct({
+    id: Schema.String,
+    status: Schema.String,
+    amount: Schema.Union(Schema.Number, Schema.NumberFromString),
+    charge_date: Schema.NullOr(Schema.String),
+    links: Schema.Struct({ mandate: Schema.String })
+  })
+})
+
+/** The API version this client speaks, sent on every request. */
+export const GOCARDLESS_VERSION = "2015-07-06"

@@ -1,0 +1,2 @@
+/** Where the server serves its GoCardless-compatible sandbox. */
+export const SANDBOX_PATH = "/sandbox/gocardless"

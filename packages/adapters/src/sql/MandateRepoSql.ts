@@ -1,0 +1,78 @@
+import { Mandate } from "@cisbook/core/billing/Mandate"
+import { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { uniqueWrite } from "./UniqueWrite.js"
+
+const columns = `id, user_id, status, session_token, redirect_flow_id, redirect_url, reference, account_holder_name,
+  bank_name, account_number_ending, next_possible_charge_date::text AS next_possible_charge_date, created_at,
+  expires_at, completed_at`
+
+const mutable = (m: Mandate) => ({
+  status: m.status,
+  redirectFlowId: m.redirectFlowId,
+  redirectUrl: m.redirectUrl,
+  reference: m.reference,
+  accountHolderName: m.accountHolderName,
+  bankName: m.bankName,
+  accountNumberEnding: m.accountNumberEnding,
+  nextPossibleChargeDate: m.nextPossibleChargeDate,
+  completedAt: m.completedAt
+})
+
+export const MandateRepoSql = Layer.effect(
+  MandateRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const liveWrite = uniqueWrite(sql, { mandates_one_live_per_user: "live" })
+    const select = sql.literal(columns)
+    const latest = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Mandate,
+      execute: (userId) => sql`SELECT ${select} FROM mandates WHERE user_id = ${userId} ORDER BY seq DESC LIMIT 1`
+    })
+    const live = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Mandate,
+      execute: (userId) =>
+        sql`SELECT ${select} FROM mandates WHERE user_id = ${userId} AND status IN ('InProgress', 'Active')`
+    })
+    const byFlow = SqlSchema.findOne({
+      Request: Schema.Struct({ userId: Schema.String, redirectFlowId: Schema.String }),
+      Result: Mandate,
+      execute: ({ redirectFlowId, userId }) =>
+        sql`SELECT ${select} FROM mandates WHERE user_id = ${userId} AND redirect_flow_id = ${redirectFlowId}`
+    })
+
+    return MandateRepo.of({
+      reserve: (m, now) =>
+        sql`
+          UPDATE mandates SET status = 'Expired'
+          WHERE user_id = ${m.userId} AND status = 'InProgress' AND reference IS NULL AND expires_at <= ${now}`.pipe(
+          Effect.zipRight(
+            sql`INSERT INTO mandates ${sql.insert({
+              userId: m.userId,
+              id: m.id,
+              sessionToken: m.sessionToken,
+              createdAt: m.createdAt,
+              expiresAt: m.expiresAt,
+              ...mutable(m)
+            })}`
+          ),
+          sql.withTransaction,
+          Effect.asVoid,
+          liveWrite
+        ),
+      update: (m) =>
+        sql`UPDATE mandates SET ${sql.update(mutable(m))} WHERE user_id = ${m.userId} AND id = ${m.id}`.pipe(
+          Effect.asVoid,
+          liveWrite
+        ),
+      remove: (userId, id) =>
+        sql`DELETE FROM mandates WHERE user_id = ${userId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      latest: (userId) => latest(userId).pipe(Effect.orDie),
+      live: (userId) => live(userId).pipe(Effect.orDie),
+      findByRedirectFlow: (userId, redirectFlowId) => byFlow({ userId, redirectFlowId }).pipe(Effect.orDie)
+    })
+  })
+)

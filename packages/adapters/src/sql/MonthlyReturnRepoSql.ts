@@ -1,0 +1,124 @@
+import { MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
+import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
+import { MonthlyReturn, MonthlyReturnStatus, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { uniqueWrite } from "./UniqueWrite.js"
+
+const Lines = Schema.Array(ReturnLine)
+
+const ReturnRow = Schema.Struct({
+  tenantId: TenantId,
+  id: MonthlyReturnId,
+  periodEnd: Schema.String,
+  status: MonthlyReturnStatus,
+  contractor: Schema.encodedSchema(ReturnContractor),
+  lines: Schema.encodedSchema(Lines),
+  submittedAt: Schema.DateFromSelf,
+  acceptedAt: Schema.NullOr(Schema.DateFromSelf),
+  rejectionReason: Schema.NullOr(Schema.String),
+  invoiced: Schema.Boolean
+})
+type ReturnRow = typeof ReturnRow.Type
+const decodeRows = Schema.decodeUnknown(Schema.Array(ReturnRow))
+const decodeClaimedRows = Schema.decodeUnknown(
+  Schema.Array(Schema.extend(ReturnRow, Schema.Struct({ attempts: Schema.Number })))
+)
+const decodeContractor = Schema.decodeSync(ReturnContractor)
+const decodeLines = Schema.decodeSync(Lines)
+const encodeContractor = Schema.encodeSync(ReturnContractor)
+const encodeLines = Schema.encodeSync(Lines)
+
+const returnColumns = `tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at,
+  rejection_reason, billing_invoice_id IS NOT NULL AS invoiced`
+
+/** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
+const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.submitted_at, r.accepted_at,
+  r.rejection_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts`
+
+const fromRow = (row: ReturnRow) =>
+  new MonthlyReturn({
+    ...row,
+    contractor: decodeContractor(row.contractor),
+    lines: decodeLines(row.lines)
+  })
+
+export const MonthlyReturnRepoSql = Layer.effect(
+  MonthlyReturnRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const ids = yield* IdGenerator
+    const unique = uniqueWrite(sql, { monthly_returns_period_key: "period" })
+
+    return MonthlyReturnRepo.of({
+      insert: (r) =>
+        unique(
+          // The jsonb values go as JSON text (see EventOutboxSql).
+          sql`INSERT INTO monthly_returns ${sql.insert({
+            tenantId: r.tenantId,
+            id: r.id,
+            periodEnd: r.periodEnd,
+            status: r.status,
+            contractor: JSON.stringify(encodeContractor(r.contractor)),
+            lines: JSON.stringify(encodeLines(r.lines)),
+            submittedAt: r.submittedAt,
+            nextAttemptAt: r.submittedAt
+          })}`
+        ).pipe(Effect.asVoid),
+      find: (tenantId, id) =>
+        sql`SELECT ${sql.literal(returnColumns)} FROM monthly_returns WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
+          Effect.orDie
+        ),
+      list: (tenantId) =>
+        sql`SELECT ${sql.literal(returnColumns)} FROM monthly_returns WHERE tenant_id = ${tenantId}
+            ORDER BY period_end DESC, submitted_at DESC, id DESC`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
+      claimDue: (now, leaseUntil, limit) =>
+        Effect.gen(function* () {
+          const token = yield* ids.uuid
+          // SKIP LOCKED: a return another filer is leasing right now is passed over, not waited for.
+          const rows = yield* sql`
+            WITH due AS (
+              SELECT tenant_id, id FROM monthly_returns
+              WHERE status = 'Submitted' AND next_attempt_at <= ${now}
+                AND (leased_until IS NULL OR leased_until <= ${now})
+              ORDER BY next_attempt_at
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED
+            )
+            UPDATE monthly_returns r SET lease_token = ${token}, leased_until = ${leaseUntil}
+            FROM due WHERE r.tenant_id = due.tenant_id AND r.id = due.id
+            RETURNING ${sql.literal(claimedColumns)}`
+          const claimed = yield* decodeClaimedRows(rows)
+          return claimed.map(({ attempts, ...row }): ClaimedReturn => ({
+            monthlyReturn: fromRow(row),
+            attempts,
+            leaseToken: token
+          }))
+        }).pipe(Effect.orDie),
+      record: ({ leaseToken, monthlyReturn }, outcome) => {
+        const where = sql`tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}
+          AND status = 'Submitted' AND lease_token = ${leaseToken}`
+        const update =
+          outcome._tag === "Retry"
+            ? sql`UPDATE monthly_returns SET attempts = attempts + 1, next_attempt_at = ${outcome.nextAttemptAt},
+                    lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`
+            : outcome._tag === "Accepted"
+              ? sql`UPDATE monthly_returns SET status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL,
+                      lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`
+              : sql`UPDATE monthly_returns SET status = 'Rejected', rejection_reason = ${outcome.reason},
+                      next_attempt_at = NULL, lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`
+        return update.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        )
+      }
+    })
+  })
+)

@@ -1,0 +1,86 @@
+import { ContactId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
+import { cisStatement, statementFileName } from "@cisbook/core/returns/CisStatement"
+import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { cisStatementPdf } from "../src/documents/CisStatementPdf.js"
+
+const line = (taxTreatment: "Net" | "Unmatched", verificationNumber: string) =>
+  new ReturnLine({
+    contactId: ContactId.make("00000000-0000-4000-8000-000000000001"),
+    contactCode: "ACMEROOF",
+    name: "Acme Roofing Ltd",
+    utr: "6456789012",
+    verificationNumber,
+    taxTreatment,
+    grossAmount: 123456789,
+    materials: 23456789,
+    deducted: taxTreatment === "Net" ? 20000000 : 30000000
+  })
+
+const june = (l: ReturnLine) =>
+  new MonthlyReturn({
+    id: MonthlyReturnId.make("00000000-0000-4000-8000-000000000002"),
+    tenantId: TenantId.make("00000000-0000-4000-8000-000000000003"),
+    periodEnd: "2026-06-05",
+    status: "Accepted",
+    contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123" }),
+    lines: [l],
+    submittedAt: new Date("2026-06-10T10:00:00Z"),
+    acceptedAt: new Date("2026-06-10T10:01:00Z"),
+    rejectionReason: null,
+    invoiced: false
+  })
+
+/** The text a person would read in the PDF, as poppler's pdftotext extracts it. */
+const textOf = (pdf: Uint8Array) => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "statement-")), "statement.pdf")
+  fs.writeFileSync(file, pdf)
+  try {
+    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" })
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true })
+  }
+}
+
+describe("the payment and deduction statement PDF", () => {
+  it.effect("carries the contractor, the tax month, the subcontractor and the amounts, in pounds", () =>
+    Effect.gen(function* () {
+      const statement = cisStatement(june(line("Net", "V1234567890")), line("Net", "V1234567890"))
+      expect(statementFileName(statement)).toBe("statement-ACMEROOF-2026-06-05.pdf")
+      const pdf = yield* cisStatementPdf(statement)
+      expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-")
+      const text = textOf(pdf).replace(/[ \t]+/g, " ")
+      for (const expected of [
+        "Payment and deduction statement",
+        "Lovelace Builders Ltd",
+        "UTR: 8456789123",
+        "Tax month ending 5 June 2026",
+        "Payments made from 6 May 2026 to 5 June 2026",
+        "Acme Roofing Ltd",
+        "UTR: 6456789012",
+        "Gross amount paid (excluding VAT) £1,234,567.89",
+        "Less cost of materials £234,567.89",
+        "Amount liable to deduction £1,000,000.00",
+        "Amount deducted (20%, standard rate) £200,000.00",
+        "Amount paid to you £1,034,567.89"
+      ])
+        expect(text).toContain(expected)
+      // The verification number is shown only where the higher rate was deducted.
+      expect(text).not.toContain("V1234567890")
+    })
+  )
+
+  it.effect("shows the verification number of an unmatched subcontractor", () =>
+    Effect.gen(function* () {
+      const unmatched = line("Unmatched", "V9876543210/A")
+      const text = textOf(yield* cisStatementPdf(cisStatement(june(unmatched), unmatched)))
+      expect(text).toContain("Verification number: V9876543210/A")
+      expect(text.replace(/[ \t]+/g, " ")).toContain("Amount deducted (30%, higher rate (unmatched)) £300,000.00")
+    })
+  )
+})

@@ -1,0 +1,8 @@
+import { Context, type Effect } from "effect"
+import type { CisStatement } from "../returns/CisStatement.js"
+
+/** Renders the service's documents as PDF files a person can read and print. */
+export class DocumentRenderer extends Context.Tag("core/DocumentRenderer")<
+  DocumentRenderer,
+  { readonly cisStatement: (statement: CisStatement) => Effect.Effect<Uint8Array> }
+>() {}

@@ -1,0 +1,68 @@
+import { Schema } from "effect"
+import { ContactId, MonthlyReturnId, TenantId } from "../Ids.js"
+import { TaxTreatment } from "../contacts/Contact.js"
+
+export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected")
+export type MonthlyReturnStatus = typeof MonthlyReturnStatus.Type
+
+/** One subcontractor on a return, as the contact stood at submission. Money in pence. */
+export class ReturnLine extends Schema.Class<ReturnLine>("ReturnLine")({
+  contactId: ContactId,
+  contactCode: Schema.String,
+  name: Schema.String,
+  utr: Schema.NullOr(Schema.String),
+  verificationNumber: Schema.NullOr(Schema.String),
+  taxTreatment: TaxTreatment,
+  grossAmount: Schema.Int,
+  materials: Schema.Int,
+  deducted: Schema.Int
+}) {}
+
+/** The contractor's identity as it went on the return. */
+export class ReturnContractor extends Schema.Class<ReturnContractor>("ReturnContractor")({
+  name: Schema.String,
+  utr: Schema.NullOr(Schema.String)
+}) {}
+
+/** A CIS300 monthly return of a contractor tenant. */
+export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")({
+  id: MonthlyReturnId,
+  tenantId: TenantId,
+  /** The tax month, by its last day: YYYY-MM-05. */
+  periodEnd: Schema.String,
+  status: MonthlyReturnStatus,
+  contractor: ReturnContractor,
+  lines: Schema.Array(ReturnLine),
+  submittedAt: Schema.DateFromSelf,
+  acceptedAt: Schema.NullOr(Schema.DateFromSelf),
+  rejectionReason: Schema.NullOr(Schema.String),
+  invoiced: Schema.Boolean
+}) {}
+
+export interface ReturnTotals {
+  readonly grossAmount: number
+  readonly materials: number
+  readonly deducted: number
+}
+
+export const returnTotals = (lines: ReadonlyArray<ReturnLine>): ReturnTotals =>
+  lines.reduce(
+    (sum, line) => ({
+      grossAmount: sum.grossAmount + line.grossAmount,
+      materials: sum.materials + line.materials,
+      deducted: sum.deducted + line.deducted
+    }),
+    { grossAmount: 0, materials: 0, deducted: 0 }
+  )
+
+/** The return as the tax authority's answer leaves it. */
+export const answered = (
+  r: MonthlyReturn,
+  answer: { readonly _tag: "Accepted"; readonly at: Date } | { readonly _tag: "Rejected"; readonly reason: string }
+): MonthlyReturn =>
+  new MonthlyReturn({
+    ...r,
+    status: answer._tag,
+    acceptedAt: answer._tag === "Accepted" ? answer.at : null,
+    rejectionReason: answer._tag === "Rejected" ? answer.reason : null
+  })

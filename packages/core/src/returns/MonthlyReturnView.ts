@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+import { TaxTreatment } from "../contacts/Contact.js"
+import { Pounds } from "../invoices/Money.js"
+import { type MonthlyReturn, MonthlyReturnStatus, returnTotals } from "./MonthlyReturn.js"
+
+const Day = Schema.String.annotations({ format: "date", examples: ["2026-06-05"] })
+
+export const MonthlyReturnLineDto = Schema.Struct({
+  contact: Schema.String.annotations({ description: "The subcontractor's contact code" }),
+  name: Schema.String.annotations({ description: "The subcontractor's name when the return was filed" }),
+  utr: Schema.NullOr(Schema.String),
+  verificationNumber: Schema.NullOr(Schema.String),
+  taxTreatment: TaxTreatment,
+  grossAmount: Pounds,
+  materials: Pounds,
+  deducted: Pounds
+}).annotations({ identifier: "MonthlyReturnLineDto" })
+
+/** A return as the API shows it, and as the `data` of its events. Money is pounds on the wire and pence in code. */
+export const MonthlyReturnDto = Schema.Struct({
+  id: Schema.String,
+  periodEnd: Day.annotations({ description: "The tax month, by its last day (the 5th)" }),
+  status: MonthlyReturnStatus,
+  submittedAt: Schema.Date,
+  acceptedAt: Schema.NullOr(Schema.Date),
+  rejectionReason: Schema.NullOr(Schema.String),
+  invoiced: Schema.Boolean.annotations({ description: "Whether a billing run has invoiced this accepted return" }),
+  totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
+  lines: Schema.Array(MonthlyReturnLineDto)
+}).annotations({
+  identifier: "MonthlyReturnDto",
+  description:
+    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason)"
+})
+export type MonthlyReturnDto = typeof MonthlyReturnDto.Type
+
+export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
+  id: r.id,
+  periodEnd: r.periodEnd,
+  status: r.status,
+  submittedAt: r.submittedAt,
+  acceptedAt: r.acceptedAt,
+  rejectionReason: r.rejectionReason,
+  invoiced: r.invoiced,
+  totals: returnTotals(r.lines),
+  lines: r.lines.map((line) => ({
+    contact: line.contactCode,
+    name: line.name,
+    utr: line.utr,
+    verificationNumber: line.verificationNumber,
+    taxTreatment: line.taxTreatment,
+    grossAmount: line.grossAmount,
+    materials: line.materials,
+    deducted: line.deducted
+  }))
+})
+
+/** The JSON of a return, as webhook receivers get it. */
+export const monthlyReturnJson = (r: MonthlyReturn) => Schema.encodeSync(MonthlyReturnDto)(monthlyReturnDto(r))

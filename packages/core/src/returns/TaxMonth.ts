@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+import { CalendarDate } from "../CalendarDate.js"
+
+/**
+ * CIS tax months run from the 6th of one month to the 5th of the next, and a return names its
+ * month by that 5th (the CIS300 `PeriodEnd`). Dates here are UK calendar dates.
+ */
+
+const ukDate = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/London",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit"
+})
+
+/** The calendar date in the UK at an instant, as YYYY-MM-DD. */
+export const ukCalendarDate = (instant: Date): string => ukDate.format(instant)
+
+const fifthOf = (year: number, month: number): string =>
+  `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-05`
+
+/** The end (the 5th) of the tax month that holds a calendar date. */
+export const taxMonthEndOf = (date: string): string => {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number]
+  if (day <= 5) return fifthOf(year, month)
+  return month === 12 ? fifthOf(year + 1, 1) : fifthOf(year, month + 1)
+}
+
+/** The first day (the 6th) of the tax month that ends on a 5th. */
+export const taxMonthStart = (periodEnd: string): string => {
+  const [year, month] = periodEnd.split("-").map(Number) as [number, number]
+  const previous = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 }
+  return `${String(previous.year).padStart(4, "0")}-${String(previous.month).padStart(2, "0")}-06`
+}
+
+/** A tax month as a return names it: a date on the 5th of a month. */
+export const PeriodEnd = CalendarDate.pipe(
+  Schema.filter(
+    (date) => date.endsWith("-05") || "Must be the last day of a tax month: the 5th, for example 2026-06-05"
+  ),
+  Schema.annotations({ title: "PeriodEnd", examples: ["2026-06-05"] })
+)

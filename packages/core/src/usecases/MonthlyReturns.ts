@@ -1,0 +1,114 @@
+import { Effect, Option } from "effect"
+import { Conflict, NotFound, Refused, type Forbidden, ValidationFailed } from "../Errors.js"
+import { isUuid, MonthlyReturnId } from "../Ids.js"
+import { Clock } from "../ports/Clock.js"
+import { ContactRepo } from "../ports/ContactRepo.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { MonthlyReturnRepo } from "../ports/MonthlyReturnRepo.js"
+import { TenantSettingsRepo } from "../ports/TenantSettingsRepo.js"
+import { Transactor } from "../ports/Transactor.js"
+import { contractorIdentity } from "../returns/ContractorIdentity.js"
+import { MonthlyReturn, ReturnContractor, ReturnLine } from "../returns/MonthlyReturn.js"
+import { lineErrors, type NewMonthlyReturn } from "../returns/ReturnInput.js"
+import { taxMonthEndOf, ukCalendarDate } from "../returns/TaxMonth.js"
+import type { User } from "../User.js"
+import { failIfAny } from "../Validation.js"
+import { Tenants } from "./Tenants.js"
+
+export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/MonthlyReturns", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* MonthlyReturnRepo
+    const contacts = yield* ContactRepo
+    const settings = yield* TenantSettingsRepo
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+
+    /**
+     * Files a return: checked against the tenant's subcontractors as they are now, whose details
+     * it copies, and queued to the tax authority in the same transaction (the return is its own
+     * outbox entry).
+     */
+    const file = (
+      user: User,
+      tenantCode: string,
+      input: NewMonthlyReturn
+    ): Effect.Effect<MonthlyReturn, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const now = yield* clock.now
+        const currentEnd = taxMonthEndOf(ukCalendarDate(now))
+        if (input.periodEnd > currentEnd)
+          return yield* ValidationFailed.one(
+            "periodEnd",
+            `The tax month ending ${input.periodEnd} has not started yet: the current one ends on ${currentEnd}`
+          )
+        const contractor = contractorIdentity(tenant, Option.getOrUndefined(yield* settings.getCisDetails(tenant.id)))
+        if (!(contractor instanceof ReturnContractor))
+          return yield* new Refused({
+            detail: `The tenant's own CIS details are incomplete (${contractor.join(", ")}): the contractor's identity goes on the return. Complete them with PUT /tenants/${tenant.code}/settings/cis-details.`
+          })
+        const id = MonthlyReturnId.make(yield* ids.uuid)
+        return yield* transaction(
+          Effect.gen(function* () {
+            const codes = input.lines.map((line) => line.contact.toUpperCase())
+            const found = yield* contacts.findByCodes(tenant.id, codes)
+            const byCode = new Map(found.map((contact) => [contact.code, contact]))
+            yield* failIfAny(lineErrors(input.lines, byCode))
+            const lines = input.lines.map((line) => {
+              const contact = byCode.get(line.contact.toUpperCase())!
+              return new ReturnLine({
+                contactId: contact.id,
+                contactCode: contact.code,
+                name: contact.name,
+                utr: contact.cisDetails?.utr ?? null,
+                verificationNumber: contact.verification?.verificationNumber ?? null,
+                taxTreatment: contact.verification!.taxTreatment!,
+                grossAmount: line.grossAmount,
+                materials: line.materials,
+                deducted: line.deducted
+              })
+            })
+            const monthlyReturn = new MonthlyReturn({
+              id,
+              tenantId: tenant.id,
+              periodEnd: input.periodEnd,
+              status: "Submitted",
+              contractor,
+              lines,
+              submittedAt: now,
+              acceptedAt: null,
+              rejectionReason: null,
+              invoiced: false
+            })
+            yield* repo.insert(monthlyReturn).pipe(
+              Effect.catchTag("DuplicateKey", () =>
+                Effect.fail(
+                  new Conflict({
+                    detail: `The tenant already has a return for the tax month ending ${input.periodEnd} that is submitted or accepted; only a rejected one can be filed again.`
+                  })
+                )
+              )
+            )
+            return monthlyReturn
+          })
+        )
+      }).pipe(Effect.withSpan("MonthlyReturns.file"))
+
+    const list = (user: User, tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, Forbidden | NotFound> =>
+      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => repo.list(tenant.id)))
+
+    const get = (user: User, tenantCode: string, id: string): Effect.Effect<MonthlyReturn, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const found = isUuid(id) ? yield* repo.find(tenant.id, MonthlyReturnId.make(id)) : Option.none()
+        return yield* Option.match(found, {
+          onNone: () => Effect.fail(new NotFound({ detail: `The tenant ${tenant.code} has no monthly return ${id}.` })),
+          onSome: Effect.succeed
+        })
+      })
+
+    return { file, list, get } as const
+  })
+}) {}

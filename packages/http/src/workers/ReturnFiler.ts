@@ -1,0 +1,33 @@
+import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
+import { Duration, Effect, Layer } from "effect"
+import { runLeasedWorker } from "./LeasedWorker.js"
+import { ReturnFilerConfig, type ReturnFilerOptions } from "./ReturnFilerConfig.js"
+
+/**
+ * The return filer: a leased worker over the Submitted monthly returns (see LeasedWorker). A
+ * return in flight when it stops is submitted again by another filer; the tax authority knows a
+ * return by its id.
+ */
+export const returnFiler = (options: ReturnFilerOptions) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const filing = yield* ReturnFiling
+      yield* Effect.logInfo(
+        `Return filer started: up to ${options.concurrency} returns at once, polling every ${Duration.format(options.pollInterval)}`
+      )
+      yield* runLeasedWorker(
+        {
+          name: "monthly returns",
+          claim: (limit) => filing.claim(limit, options.lease),
+          attempt: filing.submit,
+          record: filing.record
+        },
+        options
+      )
+    })
+  )
+
+/** The filer as RETURN_FILER, RETURN_POLL_INTERVAL_MS, RETURN_CONCURRENCY and RETURN_LEASE_SECONDS say. */
+export const ReturnFilerLive = Layer.unwrapEffect(
+  Effect.map(ReturnFilerConfig, ({ enabled, ...options }) => (enabled ? returnFiler(options) : Layer.empty))
+)

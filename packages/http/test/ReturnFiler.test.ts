@@ -1,0 +1,184 @@
+import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
+import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
+import type { Email } from "@cisbook/core/Email"
+import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
+import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
+import { MailOutbox } from "@cisbook/core/ports/MailOutbox"
+import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/ports/TaxAuthority"
+import type { ReturnAnswer } from "@cisbook/core/taxauthority/ReturnSubmission"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { Contacts } from "@cisbook/core/usecases/Contacts"
+import { MonthlyReturns } from "@cisbook/core/usecases/MonthlyReturns"
+import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
+import { Users } from "@cisbook/core/usecases/Users"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Duration, Effect, Exit, Layer, Ref, Scope } from "effect"
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { returnFiler } from "../src/workers/ReturnFiler.js"
+import { appOver, eventually } from "./WorkerTestApp.js"
+
+const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
+
+type Answer = Effect.Effect<ReturnAnswer, TaxAuthorityUnavailable>
+
+/** A tax authority that answers the n-th submission (from 0) as `answer` says, counting them. */
+const taxAuthority = (submissions: Ref.Ref<number>, answer: (n: number) => Answer) =>
+  Layer.succeed(
+    TaxAuthority,
+    TaxAuthority.of({
+      verify: () => Effect.die("not used"),
+      submitReturn: () =>
+        Effect.flatMap(
+          Ref.getAndUpdate(submissions, (n) => n + 1),
+          answer
+        )
+    })
+  )
+
+/** Runs a filer until the returned effect closes it (as SIGTERM, or a process dying, would). */
+const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
+  Effect.gen(function* () {
+    const scope = yield* Scope.make()
+    yield* Layer.buildWithScope(
+      returnFiler(options).pipe(Layer.provide(ReturnFiling.Default), Layer.provide([authority, DocumentRendererPdf])),
+      scope
+    )
+    return Scope.close(scope, Exit.void)
+  })
+
+let counter = 0
+/** A contractor with its CIS details, automatic statements, and one verified subcontractor with an email address. */
+const aContractor = Effect.gen(function* () {
+  const n = ++counter
+  const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
+  const code = `filer-${n}-${Date.now().toString(36)}`
+  const { tenant } = yield* (yield* Tenants).create(owner, {
+    code: TenantCode.make(code),
+    name: "Lovelace",
+    email: null
+  })
+  yield* (yield* TenantSettings).setCisDetails(owner, code, {
+    type: "Company",
+    tradingName: "Lovelace Builders Ltd",
+    utr: "8456789123"
+  })
+  yield* (yield* EmailSettingsRepo).setSettings(
+    tenant.id,
+    new EmailSettings({ signature: null, autoEmailStatements: true })
+  )
+  const created = yield* (yield* Contacts).create(owner, code, {
+    name: "Bricks Ltd",
+    email: `bricks${n}@example.com`,
+    isSupplier: true,
+    isCisSubcontractor: true,
+    cisDetails: {
+      type: "Company",
+      title: null,
+      firstName: null,
+      secondName: null,
+      lastName: null,
+      tradingName: "Bricks Ltd",
+      utr: "2234567890",
+      niNumber: null,
+      companyNumber: null
+    }
+  })
+  const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
+  yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+  const filed = yield* (yield* MonthlyReturns).file(owner, code, {
+    periodEnd: "2026-06-05",
+    lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
+  })
+  return { owner, code, tenant, filed, email: created.email! } as const
+})
+
+const statusOf = (owner: Parameters<MonthlyReturns["get"]>[0], code: string, id: string) =>
+  Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, id)).pipe(Effect.map((r) => r.status))
+
+/** The kinds of the tenant's monthly return events, oldest first. */
+const returnEvents = (tenantId: string) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<{ type: string }>`
+      SELECT type FROM events WHERE tenant_id = ${tenantId} AND type LIKE 'monthly-return.%' ORDER BY occurred_at`
+  ).pipe(Effect.map((rows) => rows.map((r) => r.type)))
+
+const pdfText = (pdf: Uint8Array) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "filer-"))
+  try {
+    fs.writeFileSync(path.join(dir, "s.pdf"), pdf)
+    return execFileSync("pdftotext", [path.join(dir, "s.pdf"), "-"], { encoding: "utf8" })
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seconds" })("return filer", (it) => {
+  it.scoped("submits a filed return, records it Accepted with its event, and queues the statement with its PDF", () =>
+    Effect.gen(function* () {
+      const { code, email, filed, owner, tenant } = yield* aContractor
+      const submissions = yield* Ref.make(0)
+      const stop = yield* startFiler(taxAuthority(submissions, () => Effect.succeed({ _tag: "Accepted" })))
+      yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
+      yield* stop
+      expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
+      const claimed = yield* Effect.flatMap(MailOutbox, (outbox) =>
+        outbox.claimDue(new Date(Date.now() + 1000), new Date(Date.now() + 60_000), 1000)
+      )
+      const [mail] = claimed.filter((c) => c.mail.to === email)
+      expect(mail?.mail.subject).toContain("5 June 2026")
+      const [attachment] = mail?.mail.attachments ?? []
+      expect(attachment?.filename).toBe(`statement-${filed.lines[0]!.contactCode}-2026-06-05.pdf`)
+      const text = pdfText(attachment!.content)
+      expect(text).toContain("Lovelace Builders Ltd")
+      expect(text).toContain("Tax month ending 5 June 2026")
+      expect(text).toContain("£120.00")
+      expect(yield* Ref.get(submissions)).toBe(1)
+    })
+  )
+
+  it.scoped("keeps a return Submitted while the tax authority is unavailable", () =>
+    Effect.gen(function* () {
+      const { code, filed, owner } = yield* aContractor
+      const submissions = yield* Ref.make(0)
+      const stop = yield* startFiler(
+        taxAuthority(submissions, () => Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" })))
+      )
+      yield* eventually(Ref.get(submissions), (n) => n >= 1)
+      yield* stop
+      expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
+    })
+  )
+
+  it.scoped(
+    "submits again, after the lease, a return whose filer died waiting for the answer; it is recorded once",
+    () =>
+      Effect.gen(function* () {
+        const { code, filed, owner, tenant } = yield* aContractor
+        const submissions = yield* Ref.make(0)
+        // The first submission is never answered: its filer is stopped while it waits.
+        const authority = taxAuthority(submissions, (n) =>
+          n === 0 ? Effect.never : Effect.succeed({ _tag: "Accepted" })
+        )
+        const lease = Duration.seconds(1)
+        const stopFirst = yield* startFiler(authority, { ...fast, lease })
+        yield* eventually(Ref.get(submissions), (n) => n === 1)
+        yield* stopFirst
+        expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
+
+        const stopSecond = yield* startFiler(authority, { ...fast, lease })
+        yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
+        yield* stopSecond
+        expect(yield* Ref.get(submissions)).toBe(2)
+        expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
+      })
+  )
+})

@@ -1,0 +1,83 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Authenticate } from "./Authenticate.js"
+import {
+  BillingMandateDto,
+  BillingProfileDto,
+  CompleteMandateSetupRequest,
+  CreateMandateSetupRequest,
+  MandateSetupDto,
+  UpdateBillingProfileRequest
+} from "./BillingDtos.js"
+import { ConflictProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
+
+export class BillingApi extends HttpApiGroup.make("billing")
+  .add(
+    HttpApiEndpoint.get("getBillingProfile", "/me/billing/profile")
+      .addSuccess(BillingProfileDto)
+      .annotate(OpenApi.Summary, "The caller's billing address and mandate status")
+      .annotate(
+        OpenApi.Description,
+        "Until the address is first set every address member is null; mandateStatus is NotStarted until a mandate setup is started."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("updateBillingProfile", "/me/billing/profile")
+      .setPayload(UpdateBillingProfileRequest)
+      .addSuccess(BillingProfileDto)
+      .addError(ValidationProblem)
+      .annotate(OpenApi.Summary, "Replace the caller's billing address")
+      .annotate(
+        OpenApi.Description,
+        "Creates the profile on first use. companyName, billingEmail (a valid address), addressLine1, postcode and country are required; a GB postcode must be a valid UK postcode. Each invalid member is named in errors. The mandate is untouched."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createMandateSetup", "/me/billing/mandate-setups")
+      .setPayload(CreateMandateSetupRequest)
+      .addSuccess(MandateSetupDto, { status: 201 })
+      .addError(ValidationProblem)
+      .addError(RefusedProblem)
+      .addError(ConflictProblem)
+      .annotate(OpenApi.Summary, "Start a direct debit mandate setup (a GoCardless redirect flow)")
+      .annotate(
+        OpenApi.Description,
+        "Prefills the provider's customer from the billing profile, else from the user. Send the browser to redirectUrl; the provider sends it back to successRedirectUrl with redirect_flow_id appended, then complete with PUT /me/billing/mandate within 30 minutes. 400 when neither the profile nor the user has an email address, or the provider refused (detail carries its message); 409 while the caller has an Active or InProgress mandate."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("completeMandateSetup", "/me/billing/mandate")
+      .setPayload(CompleteMandateSetupRequest)
+      .addSuccess(BillingMandateDto)
+      .addError(ValidationProblem)
+      .addError(RefusedProblem)
+      .annotate(OpenApi.Summary, "Complete a mandate setup after the customer came back")
+      .annotate(
+        OpenApi.Description,
+        "400 when the flow is not one the caller started, the token does not match, the flow expired, or the customer has not finished the provider's page. Completing a completed flow answers its mandate again. Invoices waiting for a mandate are then put forward for collection."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getMandate", "/me/billing/mandate")
+      .addSuccess(BillingMandateDto)
+      .addError(NotFoundProblem)
+      .addError(RefusedProblem)
+      .annotate(OpenApi.Summary, "The caller's latest mandate, refreshed from the provider")
+      .annotate(OpenApi.Description, "404 until a mandate setup was started.")
+  )
+  .add(
+    HttpApiEndpoint.del("cancelMandate", "/me/billing/mandate")
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(NotFoundProblem)
+      .addError(RefusedProblem)
+      .annotate(OpenApi.Summary, "Cancel the caller's mandate with the provider")
+      .annotate(
+        OpenApi.Description,
+        "Automatic payments stop; a new setup can be started at once. 404 when the caller has no mandate (only a flow never completed, or one already cancelled)."
+      )
+  )
+  .middleware(Authenticate)
+  .annotate(OpenApi.Title, "Billing")
+  .annotate(
+    OpenApi.Description,
+    "Billing of the calling user (not of a tenant): their billing address and their GoCardless direct debit mandate."
+  ) {}

@@ -1,0 +1,44 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authenticate } from "./Authenticate.js"
+import { CreateMonthlyReturnRequest, MonthlyReturnDto } from "./MonthlyReturnDtos.js"
+import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
+import { tenantParam } from "./TenantsApi.js"
+
+const returnParam = HttpApiSchema.param("id", Schema.String)
+
+export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
+  .add(
+    HttpApiEndpoint.post("createMonthlyReturn")`/tenants/${tenantParam}/monthly-returns`
+      .setPayload(CreateMonthlyReturnRequest)
+      .addSuccess(MonthlyReturnDto, { status: 201 })
+      .addError(ValidationProblem)
+      .addError(RefusedProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .addError(ConflictProblem)
+      .annotate(OpenApi.Summary, "File a CIS300 monthly return")
+      .annotate(
+        OpenApi.Description,
+        "periodEnd is the 5th that ends the tax month, not after the current tax month's end. Each line names a verified CIS subcontractor of the tenant once (else 400 naming lines[i].contact); materials are at most grossAmount and deducted at most the treatment's rate (Gross 0 %, Net 20 %, Unmatched 30 %) of grossAmount less materials, rounded to the penny. The tenant's own CIS details must be complete (400). 409 when the tenant already has a Submitted or Accepted return for the month. The return is queued to the tax authority at once and answered Accepted or Rejected; when Accepted and the tenant emails statements automatically, each subcontractor with an email address is sent a payment and deduction statement."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listMonthlyReturns")`/tenants/${tenantParam}/monthly-returns`
+      .addSuccess(Schema.Array(MonthlyReturnDto))
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "The tenant's monthly returns, latest tax month first")
+      .annotate(OpenApi.Description, "Every return the tenant has filed, rejected ones included.")
+  )
+  .add(
+    HttpApiEndpoint.get("getMonthlyReturn")`/tenants/${tenantParam}/monthly-returns/${returnParam}`
+      .addSuccess(MonthlyReturnDto)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "One monthly return")
+      .annotate(OpenApi.Description, "Another tenant's return, or an id that is not one, is 404.")
+  )
+  .middleware(Authenticate)
+  .annotate(OpenApi.Title, "Monthly returns")
+  .annotate(OpenApi.Description, "CIS300 monthly returns to the tax authority, and their answers") {}

@@ -1,0 +1,17 @@
+import type { BillingAddress } from "@cisbook/core/billing/BillingAddress"
+import type { UserId } from "@cisbook/core/Ids"
+import { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import { Effect, Layer, Option, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
+
+export const BillingProfileRepoMemory = Layer.effect(
+  BillingProfileRepo,
+  Effect.gen(function* () {
+    const journal = yield* MemoryJournal
+    const state = yield* journal.ref<ReadonlyMap<UserId, BillingAddress>>(new Map())
+    return BillingProfileRepo.of({
+      get: (userId) => Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(userId))),
+      put: (userId, address) => Ref.update(state, (all) => new Map(all).set(userId, address))
+    })
+  })
+)

@@ -1,0 +1,169 @@
+import {
+  DirectDebit,
+  DirectDebitRefused,
+  type NewRedirectFlow,
+  type ProviderMandate,
+  type ProviderPayment
+} from "@cisbook/core/ports/DirectDebit"
+import { Effect, Layer, Ref } from "effect"
+
+interface Flow {
+  readonly request: NewRedirectFlow
+  readonly finished: boolean
+  readonly mandateId: string | null
+}
+
+interface State {
+  readonly flows: ReadonlyMap<string, Flow>
+  readonly mandates: ReadonlyMap<string, ProviderMandate>
+  readonly payments: ReadonlyMap<string, ProviderPayment>
+  /** Idempotency key → the id the first create under it made. */
+  readonly keys: ReadonlyMap<string, string>
+  readonly created: number
+}
+
+const empty: State = { flows: new Map(), mandates: new Map(), payments: new Map(), keys: new Map(), created: 0 }
+
+const refused = (reason: string, message: string) => Effect.fail(new DirectDebitRefused({ reason, message }))
+
+/**
+ * A provider in memory with GoCardless's rules as the service relies on them: a refused email
+ * (local part beginning `refuse`), flows completed only after the customer finished the page,
+ * idempotent creates, mandates cancelled with their pending payments. Tests steer it through
+ * the DirectDebitControl service.
+ */
+export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("testkit/DirectDebitControl", {
+  effect: Effect.map(Ref.make(empty), (state) => ({
+    state,
+    /** The customer filled in the hosted page of this flow. */
+    finish: (flowId: string) =>
+      Ref.update(state, (s) => {
+        const flow = s.flows.get(flowId)
+        return flow ? { ...s, flows: new Map(s.flows).set(flowId, { ...flow, finished: true }) } : s
+      }),
+    /** Moves a mandate as a scenario simulator would. */
+    setMandateStatus: (mandateId: string, status: string) =>
+      Ref.update(state, (s) => {
+        const mandate = s.mandates.get(mandateId)
+        return mandate ? { ...s, mandates: new Map(s.mandates).set(mandateId, { ...mandate, status }) } : s
+      }),
+    /** How many redirect flows were made. */
+    flowsCreated: Effect.map(Ref.get(state), (s) => s.flows.size)
+  }))
+}) {}
+
+export const DirectDebitFake = Layer.effect(
+  DirectDebit,
+  Effect.map(DirectDebitControl, ({ state }) => {
+    const nextId = (prefix: string) =>
+      Ref.modify(state, (s) => [
+        `${prefix}${String(s.created + 1).padStart(10, "0")}`,
+        { ...s, created: s.created + 1 }
+      ])
+    const mandate = (id: string) =>
+      Effect.flatMap(Ref.get(state), (s) => {
+        const found = s.mandates.get(id)
+        return found ? Effect.succeed(found) : refused("resource_not_found", "Resource not found")
+      })
+    const payment = (id: string) =>
+      Effect.flatMap(Ref.get(state), (s) => {
+        const found = s.payments.get(id)
+        return found ? Effect.succeed(found) : refused("resource_not_found", "Resource not found")
+      })
+    const savePayment = (p: ProviderPayment) =>
+      Ref.update(state, (s) => ({ ...s, payments: new Map(s.payments).set(p.id, p) }))
+
+    return DirectDebit.of({
+      createRedirectFlow: (request, key) =>
+        Effect.gen(function* () {
+          if (/^refuse/i.test(request.prefilledCustomer.email)) {
+            return yield* refused("validation_failed", "prefilled_customer.email has been refused by the sandbox")
+          }
+          const earlier = (yield* Ref.get(state)).keys.get(`flow:${key}`)
+          const id = earlier ?? (yield* nextId("RE"))
+          if (earlier === undefined) {
+            yield* Ref.update(state, (s) => ({
+              ...s,
+              flows: new Map(s.flows).set(id, { request, finished: false, mandateId: null }),
+              keys: new Map(s.keys).set(`flow:${key}`, id)
+            }))
+          }
+          return { id, redirectUrl: `https://pay.example/flow/${id}` }
+        }),
+      completeRedirectFlow: (id, sessionToken) =>
+        Effect.gen(function* () {
+          const flow = (yield* Ref.get(state)).flows.get(id)
+          if (flow === undefined) return yield* refused("resource_not_found", "Resource not found")
+          if (flow.request.sessionToken !== sessionToken) return yield* refused("bad_request", "Session token mismatch")
+          if (flow.mandateId !== null) return flow.mandateId
+          if (!flow.finished) {
+            return yield* refused("redirect_flow_incomplete", "The customer has not yet completed the payment pages")
+          }
+          const mandateId = yield* nextId("MD")
+          const accountId = yield* nextId("BA")
+          yield* Ref.update(state, (s) => ({
+            ...s,
+            flows: new Map(s.flows).set(id, { ...flow, mandateId }),
+            mandates: new Map(s.mandates).set(mandateId, {
+              id: mandateId,
+              status: "pending_submission",
+              nextPossibleChargeDate: "2026-11-26",
+              customerBankAccountId: accountId
+            })
+          }))
+          return mandateId
+        }),
+      getMandate: mandate,
+      cancelMandate: (id) =>
+        Effect.gen(function* () {
+          const found = yield* mandate(id)
+          if (found.status === "cancelled") {
+            return yield* refused("mandate_already_cancelled", "This mandate has already been cancelled")
+          }
+          const cancelled = { ...found, status: "cancelled" }
+          yield* Ref.update(state, (s) => ({
+            ...s,
+            mandates: new Map(s.mandates).set(id, cancelled),
+            payments: new Map(
+              [...s.payments].map(([pid, p]) => [
+                pid,
+                p.mandateId === id && p.status === "pending_submission" ? { ...p, status: "cancelled" } : p
+              ])
+            )
+          }))
+          return cancelled
+        }),
+      getBankAccount: () =>
+        Effect.succeed({ accountHolderName: "Ada Lovelace", bankName: "BARCLAYS BANK PLC", accountNumberEnding: "11" }),
+      createPayment: (request, key) =>
+        Effect.gen(function* () {
+          const on = yield* mandate(request.mandateId)
+          const earlier = (yield* Ref.get(state)).keys.get(`payment:${key}`)
+          if (earlier !== undefined) return yield* payment(earlier)
+          if (!["pending_submission", "submitted", "active"].includes(on.status)) {
+            return yield* refused("mandate_is_inactive", `The mandate is ${on.status}`)
+          }
+          const created: ProviderPayment = {
+            id: yield* nextId("PM"),
+            status: "pending_submission",
+            amount: request.amount,
+            chargeDate: request.chargeDate ?? on.nextPossibleChargeDate,
+            mandateId: request.mandateId
+          }
+          yield* savePayment(created)
+          yield* Ref.update(state, (s) => ({ ...s, keys: new Map(s.keys).set(`payment:${key}`, created.id) }))
+          return created
+        }),
+      getPayment: payment,
+      retryPayment: (id) =>
+        Effect.gen(function* () {
+          const found = yield* payment(id)
+          if (found.status !== "failed")
+            return yield* refused("payment_not_failed", "Only a failed payment can be retried")
+          const retried = { ...found, status: "pending_submission" }
+          yield* savePayment(retried)
+          return retried
+        })
+    })
+  })
+).pipe(Layer.provideMerge(DirectDebitControl.Default))

@@ -1,0 +1,41 @@
+import { Mandate } from "@cisbook/core/billing/Mandate"
+import { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { Effect, Layer, Option, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
+
+const isLive = (m: Mandate) => m.status === "InProgress" || m.status === "Active"
+
+/** Mandates in insertion order; at most one live per user, as the SQL partial unique index has it. */
+export const MandateRepoMemory = Layer.effect(
+  MandateRepo,
+  Effect.gen(function* () {
+    const journal = yield* MemoryJournal
+    const state = yield* journal.ref<ReadonlyArray<Mandate>>([])
+    const clashes = (all: ReadonlyArray<Mandate>, m: Mandate) =>
+      isLive(m) && all.some((other) => other.userId === m.userId && other.id !== m.id && isLive(other))
+    const find = (p: (m: Mandate) => boolean) =>
+      Effect.map(Ref.get(state), (all) => Option.fromNullable(all.filter(p).at(-1)))
+
+    return MandateRepo.of({
+      reserve: (mandate, now) =>
+        Ref.modify(state, (all) => {
+          const expired = all.map((m) =>
+            m.userId === mandate.userId && m.isExpiredFlow(now) ? new Mandate({ ...m, status: "Expired" }) : m
+          )
+          return clashes(expired, mandate) ? [false, all] : [true, [...expired, mandate]]
+        }).pipe(Effect.flatMap((stored) => (stored ? Effect.void : Effect.fail(new DuplicateKey({ key: "live" }))))),
+      update: (mandate) =>
+        Ref.modify(state, (all) =>
+          clashes(all, mandate)
+            ? [false, all]
+            : [true, all.map((m) => (m.userId === mandate.userId && m.id === mandate.id ? mandate : m))]
+        ).pipe(Effect.flatMap((stored) => (stored ? Effect.void : Effect.fail(new DuplicateKey({ key: "live" }))))),
+      remove: (userId, id) => Ref.update(state, (all) => all.filter((m) => !(m.userId === userId && m.id === id))),
+      latest: (userId) => find((m) => m.userId === userId),
+      live: (userId) => find((m) => m.userId === userId && isLive(m)),
+      findByRedirectFlow: (userId, redirectFlowId) =>
+        find((m) => m.userId === userId && m.redirectFlowId === redirectFlowId)
+    })
+  })
+)

@@ -1,0 +1,96 @@
+import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
+import { answered, type MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
+import { Effect, Layer, Option, Ref } from "effect"
+import { MemoryJournal } from "./MemoryJournal.js"
+
+/** A stored return and its place in the filers' queue, as the SQL row keeps it. */
+interface Row {
+  readonly monthlyReturn: MonthlyReturn
+  readonly attempts: number
+  readonly nextAttemptAt: Date | null
+  readonly lease: { readonly token: string; readonly until: Date } | null
+}
+
+const isLive = (r: MonthlyReturn) => r.status === "Submitted" || r.status === "Accepted"
+
+const newestFirst = (a: MonthlyReturn, b: MonthlyReturn) =>
+  b.periodEnd.localeCompare(a.periodEnd) ||
+  b.submittedAt.getTime() - a.submittedAt.getTime() ||
+  b.id.localeCompare(a.id)
+
+export const MonthlyReturnRepoMemory = Layer.effect(
+  MonthlyReturnRepo,
+  Effect.gen(function* () {
+    const journal = yield* MemoryJournal
+    const ids = yield* IdGenerator
+    const rows = yield* journal.ref<ReadonlyArray<Row>>([])
+    const is = (claimed: ClaimedReturn) => (row: Row) =>
+      row.monthlyReturn.tenantId === claimed.monthlyReturn.tenantId &&
+      row.monthlyReturn.id === claimed.monthlyReturn.id &&
+      row.monthlyReturn.status === "Submitted" &&
+      row.lease?.token === claimed.leaseToken
+    return MonthlyReturnRepo.of({
+      insert: (monthlyReturn) =>
+        Ref.get(rows).pipe(
+          Effect.flatMap((all) =>
+            all.some(
+              ({ monthlyReturn: r }) =>
+                r.tenantId === monthlyReturn.tenantId && r.periodEnd === monthlyReturn.periodEnd && isLive(r)
+            )
+              ? Effect.fail(new DuplicateKey({ key: "period" }))
+              : Ref.set(rows, [
+                  ...all,
+                  { monthlyReturn, attempts: 0, nextAttemptAt: monthlyReturn.submittedAt, lease: null }
+                ])
+          )
+        ),
+      find: (tenantId, id) =>
+        Effect.map(Ref.get(rows), (all) =>
+          Option.fromNullable(all.find(({ monthlyReturn: r }) => r.tenantId === tenantId && r.id === id)?.monthlyReturn)
+        ),
+      list: (tenantId) =>
+        Effect.map(Ref.get(rows), (all) =>
+          all
+            .map((row) => row.monthlyReturn)
+            .filter((r) => r.tenantId === tenantId)
+            .sort(newestFirst)
+        ),
+      claimDue: (now, leaseUntil, limit) =>
+        Effect.gen(function* () {
+          const token = yield* ids.uuid
+          const lease = { token, until: leaseUntil }
+          return yield* Ref.modify(rows, (all) => {
+            const due = all
+              .filter(
+                (row) =>
+                  row.monthlyReturn.status === "Submitted" &&
+                  row.nextAttemptAt !== null &&
+                  row.nextAttemptAt <= now &&
+                  (row.lease === null || row.lease.until <= now)
+              )
+              .sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime())
+              .slice(0, limit)
+            const chosen = new Set(due)
+            const claimed = due.map((row): ClaimedReturn => ({
+              monthlyReturn: row.monthlyReturn,
+              attempts: row.attempts,
+              leaseToken: token
+            }))
+            return [claimed, all.map((row) => (chosen.has(row) ? { ...row, lease } : row))]
+          })
+        }),
+      record: (claimed, outcome) =>
+        Ref.modify(rows, (all) => {
+          const row = all.find(is(claimed))
+          if (!row) return [false, all]
+          const next: Row =
+            outcome._tag === "Retry"
+              ? { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
+              : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
+          return [true, all.map((one) => (one === row ? next : one))]
+        })
+    })
+  })
+)

@@ -1,0 +1,131 @@
+import { BillingAddress } from "@cisbook/core/billing/BillingAddress"
+import { Mandate } from "@cisbook/core/billing/Mandate"
+import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
+import { Email } from "@cisbook/core/Email"
+import { MandateId } from "@cisbook/core/Ids"
+import { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
+import { MandateRepo } from "@cisbook/core/ports/MandateRepo"
+import { UserRepo } from "@cisbook/core/ports/UserRepo"
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { at, type ContractIt, fresh, newUser } from "./Fixtures.js"
+
+const storedUser = Effect.gen(function* () {
+  const user = yield* newUser()
+  yield* Effect.flatMap(UserRepo, (users) => users.insert(user))
+  return user
+})
+
+const address = new BillingAddress({
+  companyName: "Lovelace Builders Ltd",
+  billingEmail: Email.make("accounts@lovelace.example"),
+  addressLine1: "1 Analytical Row",
+  addressLine2: null,
+  addressLine3: "London",
+  postcode: "NW1 6XE",
+  country: "GB"
+})
+
+const flowOf = (user: { readonly id: Mandate["userId"] }, createdAt: Date) =>
+  Effect.map(
+    fresh,
+    ({ id, token }) =>
+      new Mandate({
+        id: MandateId.make(id),
+        userId: user.id,
+        status: "InProgress",
+        sessionToken: `sess_${token}`,
+        redirectFlowId: `RE${token.slice(-12)}`,
+        redirectUrl: `https://pay.example/flow/RE${token.slice(-12)}`,
+        reference: null,
+        accountHolderName: null,
+        bankName: null,
+        accountNumberEnding: null,
+        nextPossibleChargeDate: null,
+        createdAt,
+        expiresAt: flowExpiry(createdAt),
+        completedAt: null
+      })
+  )
+
+export const billingProfileRepoContract = (it: ContractIt) => {
+  it.effect("has no address until one is put, then the last one put, per user", () =>
+    Effect.gen(function* () {
+      const repo = yield* BillingProfileRepo
+      const [ann, bob] = [yield* storedUser, yield* storedUser]
+      expect(yield* repo.get(ann.id)).toEqual(Option.none())
+      yield* repo.put(ann.id, address, at(0))
+      const moved = new BillingAddress({ ...address, addressLine3: null, postcode: "75001", country: "FR" })
+      yield* repo.put(ann.id, moved, at(1))
+      expect(yield* repo.get(ann.id)).toEqual(Option.some(moved))
+      expect(yield* repo.get(bob.id)).toEqual(Option.none())
+    })
+  )
+}
+
+export const mandateRepoContract = (it: ContractIt) => {
+  it.effect("keeps one live mandate per user: a second reservation fails with DuplicateKey live", () =>
+    Effect.gen(function* () {
+      const repo = yield* MandateRepo
+      const user = yield* storedUser
+      const first = yield* flowOf(user, at(0))
+      yield* repo.reserve(first, at(1))
+      const second = yield* flowOf(user, at(1))
+      expect(yield* Effect.flip(repo.reserve(second, at(2)))).toMatchObject({ _tag: "DuplicateKey", key: "live" })
+      expect(yield* repo.latest(user.id)).toEqual(Option.some(first))
+      expect(yield* repo.live(user.id)).toEqual(Option.some(first))
+      // Another user is not affected.
+      const other = yield* storedUser
+      yield* repo.reserve(yield* flowOf(other, at(0)), at(1))
+    })
+  )
+
+  it.effect("marks the user's expired flows Expired when reserving, so a new setup can start", () =>
+    Effect.gen(function* () {
+      const repo = yield* MandateRepo
+      const user = yield* storedUser
+      const first = yield* flowOf(user, at(0))
+      yield* repo.reserve(first, at(0))
+      const second = yield* flowOf(user, at(30))
+      yield* repo.reserve(second, at(30))
+      expect(Option.map(yield* repo.findByRedirectFlow(user.id, first.redirectFlowId ?? ""), (m) => m.status)).toEqual(
+        Option.some("Expired")
+      )
+      expect(yield* repo.latest(user.id)).toEqual(Option.some(second))
+    })
+  )
+
+  it.effect("updates a mandate, refuses an update that makes a second live one, and removes a reservation", () =>
+    Effect.gen(function* () {
+      const repo = yield* MandateRepo
+      const user = yield* storedUser
+      const flow = yield* flowOf(user, at(0))
+      yield* repo.reserve(flow, at(0))
+      const completed = new Mandate({
+        ...flow,
+        status: "Active",
+        reference: "MD0000000001",
+        accountHolderName: "Ada Lovelace",
+        bankName: "BARCLAYS BANK PLC",
+        accountNumberEnding: "11",
+        nextPossibleChargeDate: "2026-01-08",
+        completedAt: at(5)
+      })
+      yield* repo.update(completed)
+      expect(yield* repo.findByRedirectFlow(user.id, flow.redirectFlowId ?? "")).toEqual(Option.some(completed))
+      yield* repo.update(new Mandate({ ...completed, status: "Cancelled" }))
+      const next = yield* flowOf(user, at(10))
+      yield* repo.reserve(next, at(10))
+      expect(yield* Effect.flip(repo.update(new Mandate({ ...completed, status: "Active" })))).toMatchObject({
+        _tag: "DuplicateKey",
+        key: "live"
+      })
+      yield* repo.remove(user.id, next.id)
+      expect(yield* repo.live(user.id)).toEqual(Option.none())
+      expect(Option.map(yield* repo.latest(user.id), (m) => m.status)).toEqual(Option.some("Cancelled"))
+      // Flows are found only under their own user.
+      const stranger = yield* storedUser
+      expect(yield* repo.findByRedirectFlow(stranger.id, flow.redirectFlowId ?? "")).toEqual(Option.none())
+    })
+  )
+}

@@ -1,0 +1,120 @@
+import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
+import { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
+import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import type { Tenant } from "@cisbook/core/Tenant"
+import { expect } from "@effect/vitest"
+import { Effect, Either, Option } from "effect"
+import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
+
+const line = (code: string, deducted = 12000) =>
+  new ReturnLine({
+    contactId: ContactId.make("00000000-0000-4000-8000-000000000001"),
+    contactCode: code,
+    name: `${code} Ltd`,
+    utr: "2234567890",
+    verificationNumber: null,
+    taxTreatment: "Net",
+    grossAmount: 100000,
+    materials: 40000,
+    deducted
+  })
+
+const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: number) =>
+  Effect.map(
+    fresh,
+    ({ id }) =>
+      new MonthlyReturn({
+        id: MonthlyReturnId.make(id),
+        tenantId: tenant.id,
+        periodEnd,
+        status: "Submitted",
+        contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "1234567890" }),
+        lines: [line("ACME"), line("BOB", 0)],
+        submittedAt: at(submittedMinutes),
+        acceptedAt: null,
+        rejectionReason: null,
+        invoiced: false
+      })
+  )
+
+const stored = (tenant: Tenant, periodEnd: string, submittedMinutes = 0) =>
+  Effect.tap(newReturn(tenant, periodEnd, submittedMinutes), (r) =>
+    Effect.flatMap(MonthlyReturnRepo, (repo) => repo.insert(r))
+  )
+
+/** Claims what is due far in the future, so that every test's own returns are among them. */
+const claimAll = (now: Date, leaseUntil: Date) =>
+  Effect.flatMap(MonthlyReturnRepo, (repo) => repo.claimDue(now, leaseUntil, 1000))
+
+const idsOf = (claimed: ReadonlyArray<{ readonly monthlyReturn: { readonly id: MonthlyReturnId } }>) =>
+  claimed.map((c) => c.monthlyReturn.id)
+
+export const monthlyReturnRepoContract = (it: ContractIt) => {
+  it.effect("keeps every member of a return, found and listed in its tenant only, latest period first", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      const june = yield* stored(tenant, "2026-06-05")
+      const may = yield* stored(tenant, "2026-05-05", 5)
+      expect(yield* repo.find(tenant.id, june.id)).toEqual(Option.some(june))
+      expect(yield* repo.find(other.id, june.id)).toEqual(Option.none())
+      expect((yield* repo.list(tenant.id)).map((r) => r.periodEnd)).toEqual(["2026-06-05", "2026-05-05"])
+      expect(yield* repo.list(other.id)).toEqual([])
+      expect(may.lines).toHaveLength(2)
+    })
+  )
+
+  it.effect("holds one Submitted or Accepted return per tenant and tax month; a Rejected one may be filed again", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const first = yield* stored(tenant, "2026-03-05")
+      const again = yield* Effect.either(stored(tenant, "2026-03-05"))
+      expect(Either.isLeft(again) && again.left.key).toBe("period")
+      const other = yield* storedTenant
+      yield* stored(other, "2026-03-05")
+      const [claimed] = (yield* claimAll(at(10_000), at(10_001))).filter((c) => c.monthlyReturn.id === first.id)
+      expect(yield* repo.record(claimed!, { _tag: "Rejected", reason: "UTR not known" })).toBe(true)
+      const refiled = yield* stored(tenant, "2026-03-05", 20)
+      expect((yield* repo.list(tenant.id)).map((r) => [r.id, r.status])).toEqual([
+        [refiled.id, "Submitted"],
+        [first.id, "Rejected"]
+      ])
+    })
+  )
+
+  it.effect("leases a due return to one filer; the lease running out makes it due again", () =>
+    Effect.gen(function* () {
+      const tenant = yield* storedTenant
+      const r = yield* stored(tenant, "2026-01-05")
+      const first = yield* claimAll(at(10_000), at(10_005))
+      expect(idsOf(first)).toContain(r.id)
+      expect(idsOf(yield* claimAll(at(10_001), at(10_006)))).not.toContain(r.id)
+      const retaken = (yield* claimAll(at(10_005), at(10_010))).find((c) => c.monthlyReturn.id === r.id)
+      expect(retaken?.attempts).toBe(0)
+      const repo = yield* MonthlyReturnRepo
+      const stale = first.find((c) => c.monthlyReturn.id === r.id)!
+      expect(yield* repo.record(stale, { _tag: "Accepted", at: at(10_006) })).toBe(false)
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.status)).toEqual(Option.some("Submitted"))
+      expect(yield* repo.record(retaken!, { _tag: "Accepted", at: at(10_007) })).toBe(true)
+      const accepted = yield* repo.find(tenant.id, r.id)
+      expect(Option.map(accepted, (x) => [x.status, x.acceptedAt])).toEqual(Option.some(["Accepted", at(10_007)]))
+      expect(idsOf(yield* claimAll(at(20_000), at(20_001)))).not.toContain(r.id)
+    })
+  )
+
+  it.effect("a retry keeps the return Submitted, counts the attempt and makes it due at the time given", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const r = yield* stored(tenant, "2025-12-05")
+      const claimed = (yield* claimAll(at(30_000), at(30_001))).find((c) => c.monthlyReturn.id === r.id)!
+      expect(yield* repo.record(claimed, { _tag: "Retry", nextAttemptAt: at(30_100) })).toBe(true)
+      expect(idsOf(yield* claimAll(at(30_050), at(30_051)))).not.toContain(r.id)
+      const again = (yield* claimAll(at(30_100), at(30_101))).find((c) => c.monthlyReturn.id === r.id)
+      expect(again?.attempts).toBe(1)
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.status)).toEqual(Option.some("Submitted"))
+    })
+  )
+}
