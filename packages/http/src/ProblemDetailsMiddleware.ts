@@ -3,7 +3,10 @@ import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, Multipart } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
+import { screenInput } from "./InputScreen.js"
+import { overflowKeepsSocket } from "./OverflowKeepsSocket.js"
 import { problemResponse } from "./Problems.js"
+import { failTruncatedMultipart } from "./TruncatedMultipartGuard.js"
 
 /** JSON bodies are small; an upload may be larger (its own endpoint checks the file itself). */
 const MAX_JSON_BODY = 1024 * 1024
@@ -18,11 +21,14 @@ const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
 const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
   isMultipart(request) ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
+// The rest of the body is not read: the connection is closed after the answer.
 const tooLarge = (limit: number) =>
   problemResponse(
     413,
     "Content Too Large",
-    `The request body is larger than the ${limit / 1024 / 1024} MiB this endpoint accepts.`
+    `The request body is larger than the ${limit / 1024 / 1024} MiB this endpoint accepts.`,
+    {},
+    { connection: "close" }
   )
 
 const limitByReason: Partial<Record<Multipart.MultipartError["reason"], string>> = {
@@ -51,7 +57,9 @@ const multipartProblem = (error: Multipart.MultipartError, limit: number) => {
     )
   }
   if (reached !== undefined) return Option.some(tooLarge(limit))
-  if (error.reason === "Parse") {
+  // A file part closed before its end: the body was cut short (see TruncatedMultipartGuard).
+  const cutShort = (error.cause as { readonly code?: unknown } | undefined)?.code === "ERR_STREAM_PREMATURE_CLOSE"
+  if (error.reason === "Parse" || cutShort) {
     return Option.some(
       problemResponse(
         400,
@@ -115,12 +123,17 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
     const declaredLength = Number(request.headers["content-length"] ?? 0)
     if (declaredLength > limit) return tooLarge(limit)
     // The multipart parser throws on a form without a boundary instead of failing.
-    if (isMultipart(request) && !/;\s*boundary=/i.test(request.headers["content-type"] ?? "")) {
+    if (isMultipart(request) && !/;\s*boundary=("[^"]+"|[^;\s"]+)/i.test(request.headers["content-type"] ?? "")) {
       return problemResponse(400, "Bad Request", "A multipart/form-data body needs a boundary in its Content-Type.")
     }
-    return yield* app.pipe(
+    return yield* screenInput(request).pipe(
+      // An unreadable body is answered below, as it is when the endpoint reads it.
+      Effect.orDie,
+      Effect.flatMap(Option.match({ onNone: () => app, onSome: Effect.succeed })),
+      failTruncatedMultipart,
       HttpServerRequest.withMaxBodySize(Option.some(limit)),
       Multipart.withMaxFileSize(Option.some(MAX_UPLOAD_FILE)),
+      overflowKeepsSocket,
       Effect.catchAllCause((cause) => {
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
         // The platform reports some request faults (an unreadable body) as defects.

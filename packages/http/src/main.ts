@@ -2,15 +2,18 @@ import { AppLive } from "@cisbook/adapters/AppLive"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
-import { createServer } from "node:http"
+import { Effect, Layer } from "effect"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
 import { LoggerLive } from "./LoggerLive.js"
+import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
+import { UploadDirectoryLive } from "./UploadDirectory.js"
 
-const ServerLive = NodeHttpServer.layerConfig(createServer, ListenConfig)
+const ServerLive = Layer.unwrapEffect(
+  Effect.map(ServerLimitsConfig, (limits) => NodeHttpServer.layerConfig(() => makeNodeServer(limits), ListenConfig))
+)
 
-Layer.mergeAll(HttpAppLive, WebhookDispatcherLive, MailSenderLive).pipe(
+Layer.mergeAll(HttpAppLive.pipe(Layer.provide(UploadDirectoryLive)), WebhookDispatcherLive, MailSenderLive).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
   Layer.provide(LoggerLive),

@@ -1,5 +1,6 @@
 import { LookupCacheTtl } from "@cisbook/core/LookupCache"
 import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
+import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
@@ -37,6 +38,37 @@ describe("the settings the README documents", () => {
       expect(yield* refused({ LOG_LEVEL: "Loud" }, LoggingConfig)).toContain(
         "Expected one of Trace, Debug, Info, Warning, Error (or Fatal, None, All) but received Loud"
       )
+    })
+  )
+
+  it.effect("DIRECT_DEBIT_PROVIDER: the sandbox under PUBLIC_BASE_URL by default, or GoCardless with its token", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* withEnv({})(DirectDebitConfig)
+      expect(sandbox).toMatchObject({ provider: "sandbox", baseUrl: "http://localhost:3000/sandbox/gocardless" })
+      expect(yield* withEnv({ PORT: "8080" })(DirectDebitConfig)).toMatchObject({
+        baseUrl: "http://localhost:8080/sandbox/gocardless"
+      })
+      expect(
+        yield* withEnv({ PUBLIC_BASE_URL: "https://cisbook.example/", DIRECT_DEBIT_PROVIDER: "sandbox" })(
+          DirectDebitConfig
+        )
+      ).toMatchObject({ baseUrl: "https://cisbook.example/sandbox/gocardless" })
+      const live = yield* withEnv({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_ACCESS_TOKEN: "live_token" })(
+        DirectDebitConfig
+      )
+      expect(live).toMatchObject({ provider: "gocardless", baseUrl: "https://api-sandbox.gocardless.com" })
+      expect(Redacted.value(live.accessToken)).toBe("live_token")
+      expect(
+        yield* withEnv({
+          DIRECT_DEBIT_PROVIDER: "gocardless",
+          GOCARDLESS_ACCESS_TOKEN: "t",
+          GOCARDLESS_API_URL: "https://api.gocardless.com"
+        })(DirectDebitConfig)
+      ).toMatchObject({ baseUrl: "https://api.gocardless.com" })
+      expect(yield* refused({ DIRECT_DEBIT_PROVIDER: "gocardless" }, DirectDebitConfig)).toContain(
+        "GOCARDLESS_ACCESS_TOKEN"
+      )
+      expect(yield* refused({ DIRECT_DEBIT_PROVIDER: "stripe" }, DirectDebitConfig)).toContain("DIRECT_DEBIT_PROVIDER")
     })
   )
 

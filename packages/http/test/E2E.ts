@@ -33,7 +33,7 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
-import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
@@ -123,18 +123,42 @@ export const signUp = (name = "user") =>
 let tenantCounter = 0
 export const uniqueTenantCode = (stem = "t") => `${stem}-${process.pid}-${Date.now().toString(36)}-${++tenantCounter}`
 
+const statusAndJson = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.map(response.text, (text) => ({
+    status: response.status,
+    contentType: response.headers["content-type"] ?? "",
+    body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>)
+  }))
+
+const requestAs = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string) => {
+  const base = HttpClientRequest.make(method)(url)
+  return key === undefined ? base : HttpClientRequest.setHeader(base, "x-api-key", key)
+}
+
 /** A request as a client in another language would send it, and the status, content type and JSON body it gets. */
 export const raw = (key: string | undefined, method: "GET" | "POST" | "PUT" | "DELETE", url: string, body?: unknown) =>
   Effect.flatMap(HttpClient.HttpClient, (http) => {
-    const base = HttpClientRequest.make(method)(url)
-    const authed = key === undefined ? base : HttpClientRequest.setHeader(base, "x-api-key", key)
-    return http.execute(body === undefined ? authed : HttpClientRequest.bodyUnsafeJson(authed, body))
-  }).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text) => ({
-        status: response.status,
-        contentType: response.headers["content-type"] ?? "",
-        body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>)
-      }))
-    )
-  )
+    const request = requestAs(key, method, url)
+    return http.execute(body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body))
+  }).pipe(Effect.flatMap(statusAndJson))
+
+/** Like {@link raw}, with a body sent byte for byte as given (malformed on purpose, say). */
+export const rawText = (
+  key: string,
+  method: "POST" | "PUT",
+  url: string,
+  body: string,
+  contentType = "application/json"
+) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) =>
+    http.execute(HttpClientRequest.bodyText(requestAs(key, method, url), body, contentType))
+  ).pipe(Effect.flatMap(statusAndJson))
+
+/** A signed-up user with a client, owning a new tenant. */
+export const tenantOwner = (name: string) =>
+  Effect.gen(function* () {
+    const user = yield* signUp(name)
+    const tenant = uniqueTenantCode(name)
+    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: `${name} Ltd` } })
+    return { ...user, tenant }
+  })

@@ -133,6 +133,23 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("foundation over HTTP", (it)
         expect(details[1]).toContain("not issued for this service")
       })
     )
+
+    it.effect("refuses a token without exp, or issued in the future beyond the clock skew (RFC 8725)", () =>
+      Effect.gen(function* () {
+        const idp = yield* IdentityProvider
+        const claims = { sub: `sub-${uniqueEmail("skew")}`, email: uniqueEmail("skew"), name: "Skew" }
+        const now = Math.floor(Date.now() / 1000)
+        const call = (token: string) => raw(HttpClientRequest.get("/me").pipe(HttpClientRequest.bearerToken(token)))
+        const noExp = yield* call(yield* Effect.promise(() => idp.sign(claims, { expiresIn: null })))
+        expect(noExp).toMatchObject({ status: 401, body: { detail: expect.stringContaining("exp") } })
+        const future = yield* call(
+          yield* Effect.promise(() => idp.sign(claims, { issuedAt: now + 86_400, expiresIn: "2d" }))
+        )
+        expect(future).toMatchObject({ status: 401, body: { detail: expect.stringContaining("future") } })
+        const skewed = yield* call(yield* Effect.promise(() => idp.sign(claims, { issuedAt: now + 30 })))
+        expect(skewed.status).toBe(200)
+      })
+    )
   })
 
   describe("tenants", () => {

@@ -17,14 +17,18 @@ export const startLocalIdentityProvider = Effect.acquireRelease(
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     const port = (server.address() as AddressInfo).port
-    const sign = (claims: JWTPayload, options: { expiresIn?: string; audience?: string; issuer?: string } = {}) =>
-      new SignJWT(claims)
+    /** `expiresIn: null` leaves `exp` out; `issuedAt` is "now" unless given (seconds since the epoch). */
+    const sign = (
+      claims: JWTPayload,
+      options: { expiresIn?: string | null; audience?: string; issuer?: string; issuedAt?: number } = {}
+    ) => {
+      const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: "RS256", kid: "test-key" })
-        .setIssuedAt()
+        .setIssuedAt(options.issuedAt)
         .setIssuer(options.issuer ?? ISSUER)
         .setAudience(options.audience ?? AUDIENCE)
-        .setExpirationTime(options.expiresIn ?? "5m")
-        .sign(privateKey)
+      return (options.expiresIn === null ? jwt : jwt.setExpirationTime(options.expiresIn ?? "5m")).sign(privateKey)
+    }
     return { jwksUrl: new URL(`http://127.0.0.1:${port}/jwks`), sign, server }
   }),
   ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))

@@ -1,29 +1,35 @@
-import { Config, Effect, Layer, Redacted } from "effect"
-import { goCardlessDirectDebit } from "./GoCardlessDirectDebit.js"
+import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
+import { goCardlessDirectDebit, type GoCardlessOptions } from "./GoCardlessDirectDebit.js"
 import { SANDBOX_PATH } from "./sandbox/SandboxPath.js"
 
 /**
- * DIRECT_DEBIT_PROVIDER=gocardless talks to GoCardless (GOCARDLESS_API_URL, by default its
- * sandbox; GOCARDLESS_ACCESS_TOKEN); =sandbox (the default) points the same adapter at the
- * GoCardless-compatible sandbox the server serves under PUBLIC_BASE_URL.
+ * Where the GoCardless adapter goes. DIRECT_DEBIT_PROVIDER=gocardless: GoCardless itself
+ * (GOCARDLESS_API_URL, by default its sandbox; GOCARDLESS_ACCESS_TOKEN required); =sandbox (the
+ * default): the GoCardless-compatible sandbox the server serves under PUBLIC_BASE_URL.
  */
-export const DirectDebitLive = Layer.unwrapEffect(
-  Effect.gen(function* () {
-    const provider = yield* Config.withDefault(
-      Config.literal("sandbox", "gocardless")("DIRECT_DEBIT_PROVIDER"),
-      "sandbox"
-    )
-    if (provider === "gocardless") {
-      return goCardlessDirectDebit({
-        baseUrl: yield* Config.withDefault(Config.string("GOCARDLESS_API_URL"), "https://api-sandbox.gocardless.com"),
-        accessToken: yield* Config.redacted("GOCARDLESS_ACCESS_TOKEN")
-      })
+export const DirectDebitConfig: Effect.Effect<
+  GoCardlessOptions & { readonly provider: "sandbox" | "gocardless" },
+  ConfigError.ConfigError
+> = Effect.gen(function* () {
+  const provider = yield* Config.withDefault(
+    Config.literal("sandbox", "gocardless")("DIRECT_DEBIT_PROVIDER"),
+    "sandbox"
+  )
+  if (provider === "gocardless") {
+    return {
+      provider,
+      baseUrl: yield* Config.withDefault(Config.string("GOCARDLESS_API_URL"), "https://api-sandbox.gocardless.com"),
+      accessToken: yield* Config.redacted("GOCARDLESS_ACCESS_TOKEN")
     }
-    const port = yield* Config.withDefault(Config.port("PORT"), 3000)
-    const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
-    return goCardlessDirectDebit({
-      baseUrl: `${publicBaseUrl.replace(/\/+$/, "")}${SANDBOX_PATH}`,
-      accessToken: Redacted.make("sandbox")
-    })
-  })
-)
+  }
+  const port = yield* Config.withDefault(Config.port("PORT"), 3000)
+  const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
+  return {
+    provider,
+    baseUrl: `${publicBaseUrl.replace(/\/+$/, "")}${SANDBOX_PATH}`,
+    // The sandbox accepts any bearer token.
+    accessToken: Redacted.make("sandbox")
+  }
+})
+
+export const DirectDebitLive = Layer.unwrapEffect(Effect.map(DirectDebitConfig, goCardlessDirectDebit))

@@ -12,7 +12,16 @@ export interface JwksOptions {
   readonly audience: string
 }
 
+/** How far the identity provider's clock may be ahead of or behind ours. */
+const CLOCK_SKEW_SECONDS = 60
+
+class IssuedInTheFuture extends Error {}
+
 const reason = (error: unknown): string => {
+  if (error instanceof IssuedInTheFuture) return "The access token was issued in the future; check the clocks."
+  if (error instanceof errors.JWTClaimValidationFailed && error.reason === "missing") {
+    return `The access token has no ${error.claim} claim; this service requires one.`
+  }
   if (error instanceof errors.JWTExpired)
     return "The access token has expired; get a new one from the identity provider."
   if (error instanceof errors.JWTClaimValidationFailed) {
@@ -32,12 +41,24 @@ export const jwksIdentityVerifier = (options: JwksOptions) =>
     return IdentityVerifier.of({
       verify: (token) =>
         Effect.tryPromise({
-          try: () =>
-            jwtVerify(token, keys, { issuer: options.issuer, audience: options.audience, algorithms: ALGORITHMS }),
+          try: async () => {
+            const verified = await jwtVerify(token, keys, {
+              issuer: options.issuer,
+              audience: options.audience,
+              algorithms: ALGORITHMS,
+              requiredClaims: ["exp"],
+              clockTolerance: CLOCK_SKEW_SECONDS
+            })
+            // jose checks iat only together with a maximum token age, which would also refuse old tokens.
+            const { iat } = verified.payload
+            if (typeof iat === "number" && iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw new IssuedInTheFuture()
+            return verified
+          },
           catch: (error) => error
         }).pipe(
           Effect.tapError((error) =>
-            error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)
+            error instanceof errors.JWKSTimeout ||
+            !(error instanceof errors.JOSEError || error instanceof IssuedInTheFuture)
               ? Effect.logWarning("Could not verify a bearer token against the JWKS", error)
               : Effect.void
           ),

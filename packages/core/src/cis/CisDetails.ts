@@ -8,12 +8,21 @@ export const CisType = Schema.Literal("SoleTrader", "Partnership", "Company", "T
 })
 export type CisType = typeof CisType.Type
 
+/** HMRC's own name fields are shorter; this bounds what is stored and copied into events. */
+export const MAX_CIS_TEXT_LENGTH = 200
+
 /** Trimmed; a blank string means absent. */
 const Text = Schema.transform(
   Schema.Union(Schema.String, Schema.Null, Schema.Undefined).annotations({
     message: () => ({ message: "Must be a string or null", override: true })
   }),
-  Schema.NullOr(Schema.String),
+  Schema.NullOr(
+    Schema.String.pipe(
+      Schema.maxLength(MAX_CIS_TEXT_LENGTH, {
+        message: () => `Must be at most ${MAX_CIS_TEXT_LENGTH} characters`
+      })
+    )
+  ),
   { strict: true, decode: (s) => (s == null || s.trim() === "" ? null : s.trim()), encode: (s) => s }
 )
 

@@ -45,12 +45,15 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
       )
 
     /** The tenant's webhook with the id as it came in a path. */
+    const notFoundIn = (tenant: Tenant, id: string) =>
+      Effect.fail(new NotFound({ detail: `There is no webhook with the id ${id} in ${tenant.code}.` }))
+
     const find = (tenant: Tenant, id: string): Effect.Effect<Webhook, NotFound> => {
-      const notFound = new NotFound({ detail: `There is no webhook with the id ${id} in ${tenant.code}.` })
-      if (!isUuid(id)) return Effect.fail(notFound)
+      const notFound = notFoundIn(tenant, id)
+      if (!isUuid(id)) return notFound
       return repo
         .find(tenant.id, WebhookId.make(id))
-        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
+        .pipe(Effect.flatMap(Option.match({ onNone: () => notFound, onSome: Effect.succeed })))
     }
 
     const checkDestination = (url: string) =>
@@ -110,16 +113,21 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
     /** Deletes the webhook and its deliveries. */
     const remove = (user: User, code: string, id: string): Effect.Effect<void, NotFound> =>
       Effect.gen(function* () {
-        const webhook = yield* find(yield* tenantFor(user, code), id)
-        yield* repo.remove(webhook.tenantId, webhook.id)
+        const tenant = yield* tenantFor(user, code)
+        const webhook = yield* find(tenant, id)
+        // Of requests racing to delete it, only the one whose DELETE removed the row succeeds.
+        if (!(yield* repo.remove(webhook.tenantId, webhook.id))) return yield* notFoundIn(tenant, id)
       })
 
     /** A new secret for the webhook, in force for every attempt from now on; returned here and never again. */
     const rotateSecret = (user: User, code: string, id: string): Effect.Effect<string, NotFound> =>
       Effect.gen(function* () {
-        const webhook = yield* find(yield* tenantFor(user, code), id)
+        const tenant = yield* tenantFor(user, code)
+        const webhook = yield* find(tenant, id)
         const secret = yield* newSecret
-        yield* repo.setSecret(webhook.tenantId, webhook.id, Redacted.make(secret))
+        if (!(yield* repo.setSecret(webhook.tenantId, webhook.id, Redacted.make(secret)))) {
+          return yield* notFoundIn(tenant, id)
+        }
         return secret
       }).pipe(Effect.withSpan("Webhooks.rotateSecret"))
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { CisDetails, type CisDetailsEncoded, emptySoleTrader, missingForType } from "../../src/cis/CisDetails.js"
+import {
+  CisDetails,
+  type CisDetailsEncoded,
+  emptySoleTrader,
+  MAX_CIS_TEXT_LENGTH,
+  missingForType
+} from "../../src/cis/CisDetails.js"
 import { decodeInput } from "../../src/Validation.js"
 
 const decodeSync = Schema.decodeUnknownSync(CisDetails)
@@ -14,6 +20,19 @@ describe("CisDetails", () => {
     expect(decoded.lastName).toBeNull()
     expect(decodeSync({ type: "Trust", utr: undefined, niNumber: "" }).utr).toBeNull()
   })
+
+  it("refuses a name member longer than the bound, naming it", () =>
+    Effect.gen(function* () {
+      const atBound = "x".repeat(MAX_CIS_TEXT_LENGTH)
+      expect(decodeSync({ type: "SoleTrader", title: atBound }).title).toBe(atBound)
+      const error = yield* Effect.flip(
+        decodeInput(CisDetails)({ type: "SoleTrader", title: "x".repeat(1_000_000), tradingName: `${atBound}y` })
+      )
+      expect(error.errors).toEqual({
+        title: [`Must be at most ${MAX_CIS_TEXT_LENGTH} characters`],
+        tradingName: [`Must be at most ${MAX_CIS_TEXT_LENGTH} characters`]
+      })
+    }).pipe(Effect.runPromise))
 
   it("normalises the identity codes", () => {
     const decoded = decodeSync({

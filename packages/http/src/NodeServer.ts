@@ -1,0 +1,71 @@
+import { Config } from "effect"
+import * as Http from "node:http"
+import type { Duplex } from "node:stream"
+import { typeFor } from "./Problems.js"
+
+/** How long a connection may take over each part of a request, and how many may be open. */
+export interface ServerLimits {
+  readonly headersTimeoutMs: number
+  readonly requestTimeoutMs: number
+  readonly keepAliveTimeoutMs: number
+  readonly maxConnections: number
+}
+
+const bounded = (name: string, fallback: number, min: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be between ${min} and ${max}`, validation: (n) => n >= min && n <= max })
+  )
+
+export const ServerLimitsConfig: Config.Config<ServerLimits> = Config.all({
+  headersTimeoutMs: bounded("HTTP_HEADERS_TIMEOUT_MS", 10_000, 100, 300_000),
+  requestTimeoutMs: bounded("HTTP_REQUEST_TIMEOUT_MS", 120_000, 100, 3_600_000),
+  keepAliveTimeoutMs: bounded("HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
+  maxConnections: bounded("HTTP_MAX_CONNECTIONS", 2_000, 1, 1_000_000)
+})
+
+const clientErrorProblem = (code: string | undefined) => {
+  if (code === "HPE_HEADER_OVERFLOW") {
+    return { status: 431, detail: "The request's headers are larger than the server accepts (16 KiB)." }
+  }
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    return { status: 408, detail: "The request was not received in time. Send it again." }
+  }
+  return { status: 400, detail: "The request is not valid HTTP/1.1 and could not be read." }
+}
+
+/**
+ * A request Node's parser refuses (bad syntax, headers too large, a time-out) never reaches the
+ * application: answer it here, as a problem like every other error, and close the connection.
+ */
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  if (!socket.writable || (error.code === "ECONNRESET" && socket.destroyed)) return socket.destroy()
+  const { detail, status } = clientErrorProblem(error.code)
+  const title = Http.STATUS_CODES[status] ?? "Bad Request"
+  const text = JSON.stringify({ type: typeFor(status), title, status, detail })
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\n` +
+      "Content-Type: application/problem+json\r\n" +
+      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+      "Connection: close\r\n\r\n" +
+      text
+  )
+}
+
+/**
+ * The Node server with its time-outs and connection cap: headers must arrive within the
+ * headers time-out and the whole request within the request time-out (slow senders are cut
+ * off), an idle kept-alive connection is closed after the keep-alive time-out.
+ */
+export const makeNodeServer = (limits: ServerLimits): Http.Server => {
+  const server = Http.createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the two time-outs above only this often.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 2))
+  })
+  server.maxConnections = limits.maxConnections
+  server.on("clientError", answerClientError)
+  return server
+}
