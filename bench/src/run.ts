@@ -4,7 +4,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   contacts: () => import("./contacts/ContactsBench.js").then((m) => m.main()),
   invoices: () => import("./invoices/InvoicesBench.js").then((m) => m.main()),
   import: () => import("./import/ImportBench.js").then((m) => m.main()),
-  webhooks: () => import("./webhooks/WebhooksBench.js").then((m) => m.main())
+  webhooks: () => import("./webhooks/WebhooksBench.js").then((m) => m.main()),
+  mail: () => import("./mail/MailBench.js").then((m) => m.main())
 }
 
 const name = process.argv[2]

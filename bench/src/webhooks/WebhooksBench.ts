@@ -1,46 +1,27 @@
-import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
-import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookDispatcher } from "@cisbook/http/workers/WebhookDispatcher"
-import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
-import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
-import { UseCasesLive } from "@cisbook/core/UseCases"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { Webhooks } from "@cisbook/core/usecases/Webhooks"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
+import { startHelperProcess } from "../HelperProcess.js"
+import { runOver } from "../WorkerBenchApp.js"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
 
 /** The receiver in its own process, and a way to ask it what it got. */
-const startReceiver = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly stop: () => void }>((resume) => {
-    const tsx = path.join(
-      path.dirname(createRequire(import.meta.url).resolve("tsx/package.json")),
-      "dist",
-      "loader.mjs"
-    )
-    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "ReceiverProcess.ts")
-    const child = spawn(process.execPath, ["--import", tsx, script], { stdio: ["ignore", "pipe", "inherit"] })
-    child.stdout.once("data", (data: Buffer) =>
-      resume(Effect.succeed({ url: `http://127.0.0.1:${String(data).trim()}`, stop: () => child.kill() }))
-    )
-  }),
-  (receiver) => Effect.sync(receiver.stop)
+const startReceiver = Effect.map(
+  startHelperProcess(path.join(path.dirname(fileURLToPath(import.meta.url)), "ReceiverProcess.ts")),
+  ({ firstLine }) => ({ url: `http://127.0.0.1:${firstLine}` })
 )
 
 const call = (url: string, init?: RequestInit) => Effect.promise(() => fetch(url, init).then((r) => r.text()))
@@ -103,26 +84,7 @@ const measure = (database: Database) =>
     return row
   }).pipe(Effect.scoped)
 
-const run = (database: Database) => {
-  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
-  const App = UseCasesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        SqlPortsLive,
-        IdentityVerifierLive,
-        webhookTransport({ allowPrivateTargets: true }),
-        BillingProvidersFake
-      )
-    ),
-    Layer.provideMerge(SystemLive),
-    Layer.provideMerge(Sql)
-  )
-  return measure(database).pipe(
-    Effect.provide(App),
-    Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
-    Effect.ensuring(Effect.promise(() => database.close()))
-  )
-}
+const run = (database: Database) => runOver(database)(measure(database))
 
 export const main = async () => {
   const rows: Array<Row> = []

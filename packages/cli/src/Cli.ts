@@ -3,6 +3,7 @@ import { ApiKeysCommand } from "./commands/ApiKeyCommands.js"
 import { BillingCommand } from "./commands/BillingCommands.js"
 import { ContactsCommand } from "./commands/ContactCommands.js"
 import { DbCommand } from "./commands/DbCommands.js"
+import { MailCommand } from "./commands/MailCommands.js"
 import { TenantsCommand } from "./commands/TenantCommands.js"
 import { UsersCommand } from "./commands/UserCommands.js"
 import { WebhooksCommand } from "./commands/WebhookCommands.js"
@@ -16,6 +17,7 @@ export const Root = Command.make("cisbook").pipe(
     ApiKeysCommand,
     ContactsCommand,
     WebhooksCommand,
+    MailCommand,
     BillingCommand
   ])
 )

@@ -12,10 +12,15 @@ import { BillingProfiles } from "@cisbook/core/usecases/BillingProfiles"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/usecases/Users"
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
+import { TenantMail } from "@cisbook/core/mail/TenantMail"
+import { MailTransport } from "@cisbook/core/ports/MailTransport"
+import { Transactor } from "@cisbook/core/ports/Transactor"
+import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Webhooks } from "@cisbook/core/usecases/Webhooks"
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, type Console, Duration, Effect } from "effect"
+import { ConfigProvider, type Console, Duration, Effect, Layer } from "effect"
 import { run } from "../src/Cli.js"
 
 /**
@@ -330,6 +335,69 @@ describe("cisbook admin CLI", () => {
       ).toEqual(["No deliveries."])
       expect(failed(yield* cli("webhooks", "test", "--tenant", "nobody-here", "--webhook", webhook.id))).toEqual([
         "Error: There is no tenant with the code nobody-here."
+      ])
+    })
+  )
+
+  it.live("mail list shows the outbox by status, and mail retry queues a failed mail again", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("mail", "list"))).toEqual(["No mail."])
+      const queued = yield* Effect.gen(function* () {
+        const tenant = yield* (yield* Tenants).forSupport("acme-builders")
+        const { transaction } = yield* Transactor
+        return yield* transaction(
+          Effect.flatMap(TenantMail, (mail) =>
+            mail.queue({
+              tenantId: tenant.id,
+              type: "PaymentReminder",
+              to: Email.make("accounts@customer.example"),
+              values: {
+                tenantName: tenant.name,
+                contactName: "Customer",
+                invoiceNumber: "INV-000001",
+                issueDate: "2026-04-06",
+                dueDate: "2026-05-06",
+                total: 100,
+                amountDue: 100,
+                reference: null,
+                daysOverdue: 3
+              },
+              actingUserEmail: null
+            })
+          )
+        )
+      }).pipe(Effect.provide(AppLive), configured)
+      const [header, row, summary] = succeeded(yield* cli("mail", "list", "--status", "Queued"))
+      expect(header?.split(/\s{2,}/).slice(0, 6)).toEqual(["ID", "TENANT", "TYPE", "TO", "STATUS", "ATTEMPTS"])
+      expect(row?.split(/\s{2,}/)).toContain(queued.id)
+      expect(row?.split(/\s{2,}/)).toEqual(
+        expect.arrayContaining(["PaymentReminder", "accounts@customer.example", "Queued", "0"])
+      )
+      expect(summary).toBe("1 mail, newest first.")
+      expect(failed(yield* cli("mail", "retry", "--id", queued.id))).toEqual([
+        `Error: There is no failed mail with the id ${queued.id}: only a Failed mail can be retried.`
+      ])
+      process.exitCode = undefined
+
+      // An SMTP server that refuses the mail for good.
+      const refusing = Layer.succeed(
+        MailTransport,
+        MailTransport.of({ send: () => Effect.succeed({ _tag: "Rejected", error: "550 No such user" }) })
+      )
+      yield* Effect.flatMap(MailDispatch, (dispatch) => dispatch.sendDue(10, Duration.seconds(60))).pipe(
+        Effect.provide(MailDispatch.Default.pipe(Layer.provide(refusing))),
+        Effect.provide(AppLive),
+        configured
+      )
+      const [, failedRow] = succeeded(yield* cli("mail", "list", "--status", "Failed", "--limit", "5"))
+      expect(failedRow?.split(/\s{2,}/)).toEqual(expect.arrayContaining([queued.id, "Failed", "1", "550 No such user"]))
+      expect(succeeded(yield* cli("mail", "retry", "--id", queued.id))).toEqual([
+        `Queued mail ${queued.id} again; a running server's mail sender sends it.`
+      ])
+      expect(succeeded(yield* cli("mail", "list", "--status", "Failed"))).toEqual(["No mail."])
+      expect(failed(yield* cli("mail", "list", "--limit", "0"))).toEqual([
+        "Error: Must be a whole number from 1 to 500",
+        "  limit: Must be a whole number from 1 to 500"
       ])
     })
   )

@@ -5,6 +5,7 @@ import { AuthenticateLive } from "./AuthenticateLive.js"
 import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
+import { EmailSettingsHandlers } from "./handlers/EmailSettingsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
 import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
@@ -23,6 +24,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     MeHandlers,
     TenantsHandlers,
     SettingsHandlers,
+    EmailSettingsHandlers,
     ContactsHandlers,
     SalesInvoicesHandlers,
     PurchaseInvoicesHandlers,

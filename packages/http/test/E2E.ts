@@ -18,8 +18,11 @@ import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
+import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
+import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
 import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
@@ -62,6 +65,9 @@ export type Ports =
   | MonthlyReturnRepo
   | DestinationGuard
   | WebhookSender
+  | EmailSettingsRepo
+  | MailOutbox
+  | TenantMail
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,

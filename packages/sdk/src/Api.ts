@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { BillingApi } from "./BillingApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
+import { EmailSettingsApi } from "./EmailSettingsApi.js"
 import { MeApi } from "./MeApi.js"
 import { MonthlyReturnsApi } from "./MonthlyReturnsApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
@@ -17,6 +18,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(MeApi)
   .add(TenantsApi)
   .add(SettingsApi)
+  .add(EmailSettingsApi)
   .add(ContactsApi)
   .add(SalesInvoicesApi)
   .add(PurchaseInvoicesApi)

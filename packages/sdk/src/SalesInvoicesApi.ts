@@ -13,7 +13,8 @@ import {
   salesInvoicePaymentsCsvMedia,
   SalesInvoicePaymentsReport
 } from "./InvoiceDtos.js"
-import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
+import { InvoiceMailRequest, QueuedMailDto } from "./MailDtos.js"
+import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 
 const invoiceParam = HttpApiSchema.param("invoice", Schema.String)
@@ -101,6 +102,33 @@ export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
       .annotate(
         OpenApi.Description,
         "The amount must be more than 0 and at most the invoice's amountDue (else 400). The payment carries its share of the invoice's CIS deduction (see the payments report). Records sales-invoice.paid when nothing is due any more."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("emailSalesInvoice")`/tenants/${tenantParam}/sales-invoices/${invoiceParam}/email`
+      .setPayload(InvoiceMailRequest)
+      .addSuccess(QueuedMailDto, { status: 202 })
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "Email the invoice to the customer")
+      .annotate(
+        OpenApi.Description,
+        "Renders the tenant's SalesInvoice template (amounts as £1,234.56, dates as 5 June 2026, the tenant's signature at the end) and queues it to to, else to the customer's email address (400 naming to when neither exists). From: MAIL_FROM with the tenant's name; Reply-To: the tenant's email, else the caller's."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("sendPaymentReminder")`/tenants/${tenantParam}/sales-invoices/${invoiceParam}/reminders`
+      .setPayload(InvoiceMailRequest)
+      .addSuccess(QueuedMailDto, { status: 202 })
+      .addError(ValidationProblem)
+      .addError(RefusedProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "Email a payment reminder for an overdue invoice")
+      .annotate(
+        OpenApi.Description,
+        "As the invoice email, with the PaymentReminder template (daysOverdue counts the days since the due date). 400 unless the invoice is overdue: its due date is before today (UK time) and an amount is still due."
       )
   )
   .middleware(Authenticate)

@@ -8,7 +8,9 @@ import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
+import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
+import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
@@ -27,27 +29,33 @@ export const InvoiceStoresMemory = Layer.mergeAll(SalesInvoiceStore.Default, Pur
   Layer.provide(MemoryJournal.Default)
 )
 
-/** Every storage and system port, in memory (the identity verifier is chosen per test). */
-export const MemoryPorts = Layer.mergeAll(
-  TenantRepoMemory,
-  ApiKeyRepoMemory,
-  EventOutboxMemory,
-  RecordedEventsMemory,
-  TenantSettingsRepoMemory,
-  ContactActivityMemory,
-  SalesInvoiceRepoMemory,
-  PurchaseInvoiceRepoMemory,
-  WebhookRepoMemory,
-  DeliveryRepoMemory,
-  MonthlyReturnRepoMemory,
-  DestinationGuardMemory,
-  WebhookSenderMemory,
-  TenantMailRecording,
-  BillingProfileRepoMemory,
-  MandateRepoMemory,
-  DirectDebitFake,
-  WaitingInvoicesRecording
-).pipe(
+/**
+ * Every storage and system port, in memory (the identity verifier is chosen per test). TenantMail
+ * records what was asked (TenantMailRecording); TenantMailLive over these fakes renders for real.
+ */
+export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMemory).pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      TenantRepoMemory,
+      ApiKeyRepoMemory,
+      EventOutboxMemory,
+      RecordedEventsMemory,
+      TenantSettingsRepoMemory,
+      ContactActivityMemory,
+      SalesInvoiceRepoMemory,
+      PurchaseInvoiceRepoMemory,
+      WebhookRepoMemory,
+      DeliveryRepoMemory,
+      MonthlyReturnRepoMemory,
+      DestinationGuardMemory,
+      WebhookSenderMemory,
+      TenantMailRecording,
+      BillingProfileRepoMemory,
+      MandateRepoMemory,
+      DirectDebitFake,
+      WaitingInvoicesRecording
+    )
+  ),
   Layer.provideMerge(ContactRepoMemory),
   Layer.provideMerge(
     Layer.mergeAll(

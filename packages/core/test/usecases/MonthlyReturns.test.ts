@@ -67,8 +67,9 @@ const emailSettings = (autoEmailStatements: boolean) =>
   )
 
 const app = (authority = taxAuthority(() => "Accepted"), autoEmailStatements = false) =>
-  Layer.provideMerge(ReturnFiling.Default, testApp()).pipe(
-    Layer.provide([authority.layer, emailSettings(autoEmailStatements), DocumentRendererFake])
+  // The settings go to the filing itself: the memory ports have email settings of their own.
+  Layer.provideMerge(ReturnFiling.Default.pipe(Layer.provide(emailSettings(autoEmailStatements))), testApp()).pipe(
+    Layer.provide([authority.layer, DocumentRendererFake])
   )
 
 /** A subcontractor made verified as the tax authority's answer would leave it. */

@@ -1,17 +1,35 @@
 import { CurrentUser } from "@cisbook/core/CurrentUser"
 import { salesInvoiceDto, salesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
+import type { QueuedMail } from "@cisbook/core/mail/TenantMail"
+import { SalesInvoiceMail } from "@cisbook/core/usecases/SalesInvoiceMail"
 import { SalesInvoices } from "@cisbook/core/usecases/SalesInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
+import { QueuedMailDto } from "@cisbook/sdk/MailDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { preferredMediaType } from "../ContentNegotiation.js"
 import { paymentsReportItem } from "../InvoiceViews.js"
 import { paymentsReportCsv } from "../PaymentsReportCsv.js"
 
+const queuedMailDto = (queued: QueuedMail) => new QueuedMailDto({ ...queued })
+
 export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
   Effect.gen(function* () {
     const invoices = yield* SalesInvoices
+    const mail = yield* SalesInvoiceMail
     return handlers
+      .handle("emailSalesInvoice", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => mail.send(user, path.tenant, path.invoice, payload)),
+          Effect.map(queuedMailDto)
+        )
+      )
+      .handle("sendPaymentReminder", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => mail.remind(user, path.tenant, path.invoice, payload)),
+          Effect.map(queuedMailDto)
+        )
+      )
       .handle("listSalesInvoicePayments", ({ headers, path, urlParams }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => invoices.paymentsReport(user, path.tenant, urlParams.from, urlParams.to)),

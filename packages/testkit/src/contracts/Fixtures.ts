@@ -7,6 +7,8 @@ import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
+import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
@@ -46,6 +48,8 @@ export type ContractPorts =
   | BillingProfileRepo
   | MandateRepo
   | Clock
+  | EmailSettingsRepo
+  | MailOutbox
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 

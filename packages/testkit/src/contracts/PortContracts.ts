@@ -6,8 +6,10 @@ import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
 import { deliveryRepoContract } from "./DeliveryRepoContract.js"
+import { emailSettingsRepoContract } from "./EmailSettingsRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
+import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
@@ -38,6 +40,8 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
+    describe("EmailSettingsRepo", () => emailSettingsRepoContract(it))
+    describe("MailOutbox", () => mailOutboxContract(it))
     describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
     describe("BillingProfileRepo", () => billingProfileRepoContract(it))
     describe("MandateRepo", () => mandateRepoContract(it))

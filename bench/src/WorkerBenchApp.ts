@@ -1,0 +1,37 @@
+import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
+import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import type { Database } from "./Databases.js"
+
+/**
+ * Runs a worker benchmark over the use cases and SQL ports on the database (private webhook
+ * targets allowed, as its receivers are on loopback), warnings only, closing the database after.
+ */
+export const runOver =
+  (database: Database) =>
+  <A, E, R>(measure: Effect.Effect<A, E, R>) => {
+    const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+    const App = UseCasesLive.pipe(
+      Layer.provideMerge(
+        Layer.mergeAll(
+          SqlPortsLive,
+          IdentityVerifierLive,
+          webhookTransport({ allowPrivateTargets: true }),
+          BillingProvidersFake
+        )
+      ),
+      Layer.provideMerge(SystemLive),
+      Layer.provideMerge(Sql)
+    )
+    return measure.pipe(
+      Effect.provide(App),
+      Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+      Effect.ensuring(Effect.promise(() => database.close()))
+    )
+  }
