@@ -17,11 +17,18 @@ const bounded = (name: string, fallback: number, min: number, max: number) =>
     Config.validate({ message: `${name} must be between ${min} and ${max}`, validation: (n) => n >= min && n <= max })
   )
 
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 2_000
+}
+
 export const ServerLimitsConfig: Config.Config<ServerLimits> = Config.all({
-  headersTimeoutMs: bounded("HTTP_HEADERS_TIMEOUT_MS", 10_000, 100, 300_000),
-  requestTimeoutMs: bounded("HTTP_REQUEST_TIMEOUT_MS", 120_000, 100, 3_600_000),
-  keepAliveTimeoutMs: bounded("HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
-  maxConnections: bounded("HTTP_MAX_CONNECTIONS", 2_000, 1, 1_000_000)
+  headersTimeoutMs: bounded("HTTP_HEADERS_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.headersTimeoutMs, 100, 300_000),
+  requestTimeoutMs: bounded("HTTP_REQUEST_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.requestTimeoutMs, 100, 3_600_000),
+  keepAliveTimeoutMs: bounded("HTTP_KEEP_ALIVE_TIMEOUT_MS", DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs, 100, 600_000),
+  maxConnections: bounded("HTTP_MAX_CONNECTIONS", DEFAULT_SERVER_LIMITS.maxConnections, 1, 1_000_000)
 })
 
 const clientErrorProblem = (code: string | undefined) => {

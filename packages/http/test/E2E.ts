@@ -37,9 +37,10 @@ import { Users } from "@cisbook/core/usecases/Users"
 import type { Email } from "@cisbook/core/Email"
 import { type Credentials, makeClient } from "@cisbook/sdk/Client"
 import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
+import { DEFAULT_SERVER_LIMITS, makeNodeServer } from "../src/NodeServer.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
 
 export type Ports =
@@ -104,12 +105,19 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
 
 export const SqlTestPorts = sqlTestPorts()
 
+/** The server main.ts runs (its limits and its answers to malformed HTTP) on a free port, and a client of it. */
+const ServerUnderTest = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeHttpServer.layer(() => makeNodeServer(DEFAULT_SERVER_LIMITS), { port: 0 }))
+)
+
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <E>(ports: Layer.Layer<Ports, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
     Layer.provideMerge(IdentityProviderLive),
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    Layer.provideMerge(ServerUnderTest)
   )
 
 export const client = (credentials?: Credentials) => makeClient(credentials ? { credentials } : {})

@@ -1,5 +1,7 @@
 import { defaultTemplates } from "@cisbook/core/mail/DefaultTemplates"
-import { describe, expect, layer } from "@effect/vitest"
+import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
+import { HttpServer } from "@effect/platform"
+import { assert, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 
@@ -199,6 +201,42 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("email settings over HTTP", 
           type: [
             'Unknown email template type "Newsletter": use one of ConnectionInvitation, CisStatement, SalesInvoice, PaymentReminder'
           ]
+        })
+      })
+    )
+  })
+
+  describe("through the Promise client", () => {
+    it.effect("reads and customises templates, and rejects with the typed error", () =>
+      Effect.gen(function* () {
+        const { key, tenant } = yield* ownerWithTenant
+        const server = yield* HttpServer.HttpServer
+        assert(server.address._tag === "TcpAddress")
+        const baseUrl = `http://127.0.0.1:${server.address.port}`
+        const cisbook = yield* Effect.promise(() => createPromiseClient({ baseUrl, credentials: { apiKey: key } }))
+        const saved = yield* Effect.promise(() =>
+          cisbook.emailSettings.updateEmailTemplate({
+            path: { tenant, type: "PaymentReminder" },
+            payload: { subject: "Reminder: {{invoiceNumber}}", body: "{{daysOverdue}} days late" }
+          })
+        )
+        expect(saved).toMatchObject({ type: "PaymentReminder", isCustomised: true })
+        const settings = yield* Effect.promise(() => cisbook.emailSettings.getEmailSettings({ path: { tenant } }))
+        expect({ ...settings }).toEqual({ signature: null, autoEmailStatements: false })
+        const refused = yield* Effect.promise(() =>
+          cisbook.emailSettings
+            .updateEmailTemplate({
+              path: { tenant, type: "SalesInvoice" },
+              payload: { subject: "{{nope}}", body: "x" }
+            })
+            .then(
+              () => undefined,
+              (error: unknown) => error
+            )
+        )
+        expect(refused).toMatchObject({
+          _tag: "ValidationFailed",
+          errors: { subject: [expect.stringContaining("{{nope}}")] }
         })
       })
     )

@@ -1,6 +1,6 @@
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
-import { Effect, Layer } from "effect"
+import { type Context, Effect, Layer } from "effect"
 import { Email } from "../../src/Email.js"
 import { UseCasesLive } from "../../src/UseCases.js"
 import type { IdentityClaims } from "../../src/User.js"
@@ -9,6 +9,14 @@ import { Users } from "../../src/usecases/Users.js"
 /** Every use case over fresh in-memory ports; the identity verifier accepts exactly `tokens`. */
 export const testApp = (tokens: Readonly<Record<string, IdentityClaims>> = {}) =>
   UseCasesLive.pipe(Layer.provideMerge(MemoryPorts), Layer.provideMerge(identityVerifierFake(tokens)))
+
+/** {@link testApp} with one port replaced by a wrapper of its in-memory self (to stage a race, say). */
+export const testAppWith = <I, S>(tag: Context.Tag<I, S>, wrap: (port: S) => Effect.Effect<S>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(Layer.effect(tag, Effect.flatMap(tag, wrap))),
+    Layer.provideMerge(MemoryPorts),
+    Layer.provideMerge(identityVerifierFake({}))
+  )
 
 /** Claims of a verified token: a verified email by default, no name. */
 export const claims = (subject: string, fields: Partial<Omit<IdentityClaims, "subject">> = {}): IdentityClaims => ({

@@ -2,15 +2,16 @@ import { DestinationGuardFake } from "@cisbook/testkit/DestinationGuardFake"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { answered, WebhookSenderFake } from "@cisbook/testkit/WebhookSenderFake"
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Redacted } from "effect"
+import { Deferred, Duration, Effect, Either, Redacted, Ref } from "effect"
 import { NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { WebhookRepo } from "../../src/ports/WebhookRepo.js"
 import { TenantCode } from "../../src/Tenant.js"
 import { Contacts } from "../../src/usecases/Contacts.js"
 import { Tenants } from "../../src/usecases/Tenants.js"
 import { WebhookDeliveries } from "../../src/usecases/WebhookDeliveries.js"
 import { WebhookDispatch } from "../../src/usecases/WebhookDispatch.js"
 import { Webhooks } from "../../src/usecases/Webhooks.js"
-import { aUser, testApp } from "./TestApp.js"
+import { aUser, testApp, testAppWith } from "./TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -38,6 +39,28 @@ const setUp = Effect.gen(function* () {
     secret: created.secret
   } as const
 })
+
+/** A repository whose finds wait until `parties` of them have found: racing requests all see the row. */
+const findsMeet =
+  (parties: number) =>
+  (repo: WebhookRepo["Type"]): Effect.Effect<WebhookRepo["Type"]> =>
+    Effect.gen(function* () {
+      const arrived = yield* Ref.make(0)
+      const together = yield* Deferred.make<void>()
+      return {
+        ...repo,
+        find: (tenantId, id) =>
+          repo.find(tenantId, id).pipe(
+            Effect.tap(() =>
+              Effect.flatMap(
+                Ref.updateAndGet(arrived, (n) => n + 1),
+                (n) => (n < parties ? Effect.void : Deferred.succeed(together, undefined))
+              )
+            ),
+            Effect.zipLeft(Deferred.await(together))
+          )
+      }
+    })
 
 const aContact = (owner: Parameters<Contacts["create"]>[0]) =>
   Effect.flatMap(Contacts, (contacts) => contacts.create(owner, TENANT, { name: "Bo Builders", isCustomer: true }))
@@ -111,6 +134,20 @@ describe("Webhooks", () => {
       expect(yield* Effect.flip(webhooks.get(owner, TENANT, hook.id))).toBeInstanceOf(NotFound)
       expect(yield* Effect.flip(webhooks.remove(owner, TENANT, hook.id))).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("of two deletes that both found the webhook, only the one whose delete removed it succeeds", () =>
+    Effect.gen(function* () {
+      const { hook, owner, webhooks } = yield* setUp
+      const outcomes = yield* Effect.all(
+        [1, 2].map(() => Effect.either(webhooks.remove(owner, TENANT, hook.id))),
+        {
+          concurrency: 2
+        }
+      )
+      expect(outcomes.filter(Either.isRight)).toHaveLength(1)
+      expect(outcomes.filter(Either.isLeft).map((o) => o.left)).toEqual([expect.any(NotFound)])
+    }).pipe(Effect.provide(testAppWith(WebhookRepo, findsMeet(2))))
   )
 
   it.effect(
