@@ -1,4 +1,5 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
 import { WaitingInvoicesNone } from "./billing/WaitingInvoicesNone.js"
 import { DocumentRendererPdf } from "./documents/DocumentRendererPdf.js"
@@ -6,7 +7,7 @@ import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
 import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
-import { DatabaseLive } from "./sql/Database.js"
+import { DatabaseLive, SharedDatabaseLive } from "./sql/Database.js"
 import { MigrationsLive } from "./sql/Migrations.js"
 import { SqlPortsLive } from "./sql/SqlPortsLive.js"
 import { SystemLive } from "./system/SystemLive.js"
@@ -25,10 +26,16 @@ export const PortsLive = Layer.mergeAll(
   DocumentRendererPdf
 ).pipe(Layer.provideMerge(SystemLive))
 
-/** The use cases over the configured database, migrated when built. Both binaries stand on it. */
-export const AppLive = UseCasesLive.pipe(
-  Layer.provideMerge(PortsLive),
-  Layer.provideMerge(LookupCacheTtlLive),
-  Layer.provideMerge(MigrationsLive),
-  Layer.provideMerge(DatabaseLive)
-)
+const appOver = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(PortsLive),
+    Layer.provideMerge(LookupCacheTtlLive),
+    Layer.provideMerge(MigrationsLive),
+    Layer.provideMerge(database)
+  )
+
+/** The use cases over the configured database, migrated when built. The server stands on it. */
+export const AppLive = appOver(DatabaseLive)
+
+/** As AppLive, over the embedded database of a running server when there is one: the admin CLI stands on it. */
+export const AdminAppLive = appOver(SharedDatabaseLive)

@@ -3,12 +3,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { DatabaseLocked, lockDataDir } from "@cisbook/adapters/sql/DataDirLock"
-import { DatabaseLive, embeddedDatabase } from "@cisbook/adapters/sql/Database"
+import { DatabaseLive, embeddedDatabase, sharedEmbeddedDatabase } from "@cisbook/adapters/sql/Database"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Exit, Layer, Scope } from "effect"
+import { ConfigProvider, Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 
 const tempDir = Effect.acquireRelease(
   Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "cisbook-db-"))),
@@ -89,6 +89,54 @@ describe("embedded database", () => {
         )
       )
       expect(fs.existsSync(lockFile(dir))).toBe(false)
+    })
+  )
+
+  it.scoped("is shared through the holder's socket: each sees the other's writes, never its open transaction", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const holder = Context.get(yield* Layer.build(embeddedDatabase(dir)), SqlClient.SqlClient)
+      yield* Effect.provideService(migrate, SqlClient.SqlClient, holder)
+      yield* holder`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'held@example.com', 'Held', now())`
+
+      // The lock is held (here, as by a running server): this user joins through the socket.
+      const joiner = Context.get(yield* Layer.build(sharedEmbeddedDatabase(dir)), SqlClient.SqlClient)
+      expect(yield* joiner<{ name: string }>`SELECT name FROM users`).toEqual([{ name: "Held" }])
+      yield* joiner`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'joined@example.com', 'Joined', now())`
+      expect(yield* holder<{ name: string }>`SELECT name FROM users ORDER BY name`).toEqual([
+        { name: "Held" },
+        { name: "Joined" }
+      ])
+
+      // Forked before the transaction begins, so that it runs on the joiner's own connection.
+      const inTransaction = yield* Deferred.make<void>()
+      const reading = yield* Effect.fork(
+        Deferred.await(inTransaction).pipe(
+          Effect.zipRight(joiner<{ name: string }>`SELECT name FROM users ORDER BY name`)
+        )
+      )
+      yield* holder
+        .withTransaction(
+          Effect.gen(function* () {
+            yield* holder`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'undone@example.com', 'Undone', now())`
+            yield* Deferred.succeed(inTransaction, undefined)
+            // Time for the joiner's query to reach the server while this transaction is open.
+            yield* holder`SELECT pg_sleep(0.3)`
+            return yield* Effect.fail("undone")
+          })
+        )
+        .pipe(Effect.flip)
+      const seen = yield* Fiber.join(reading)
+      expect(seen).toEqual([{ name: "Held" }, { name: "Joined" }])
+    })
+  )
+
+  it.scoped("is refused to a joiner when its holder serves no socket", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* lockDataDir(dir)
+      const refused = yield* Effect.flip(Effect.scoped(Layer.build(sharedEmbeddedDatabase(dir))))
+      expect(refused).toBeInstanceOf(DatabaseLocked)
     })
   )
 

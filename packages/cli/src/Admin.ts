@@ -1,4 +1,4 @@
-import { AppLive } from "@cisbook/adapters/AppLive"
+import { AdminAppLive } from "@cisbook/adapters/AppLive"
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
 
 /** What a failure says to the person at the terminal: the sentence written for them, and each invalid member. */
@@ -30,7 +30,8 @@ export const reported = <A, E, R>(command: Effect.Effect<A, E, R>) =>
   )
 
 /**
- * Runs an admin command over the configured, migrated database, which is opened only now (so
+ * Runs an admin command over the configured, migrated database (a running server's embedded one
+ * through its socket), which is opened only now (so
  * `--help` touches nothing).
  */
-export const admin = <A, E, R>(command: Effect.Effect<A, E, R>) => reported(Effect.provide(command, AppLive))
+export const admin = <A, E, R>(command: Effect.Effect<A, E, R>) => reported(Effect.provide(command, AdminAppLive))

@@ -1,0 +1,59 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { PGlite } from "@electric-sql/pglite"
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql/SqlError"
+import { Effect } from "effect"
+import { clientOptions } from "./ClientOptions.js"
+
+/** PostgreSQL's own socket name, so that pg (and psql -h DIR) find it from the directory alone. */
+const PORT = 5432
+
+/** The Unix socket through which the process holding `<dataDir>` serves its embedded database. */
+export const socketPath = (dataDir: string) => path.join(path.resolve(dataDir), `.s.PGSQL.${PORT}`)
+
+const failure = (message: string) => (cause: unknown) => new SqlError({ cause, message })
+
+/**
+ * Opens the embedded PGlite in `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on
+ * a Unix socket in `dataDir`. PGlite is one session: the socket server runs one connection's
+ * statements at a time and keeps an open transaction's connection alone until it ends, so
+ * every client, this process's own included, connects through it to be isolated from the others.
+ */
+export const servePglite = (dataDir: string) =>
+  Effect.gen(function* () {
+    const pglite = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => PGlite.create(path.resolve(dataDir, "pg"), { extensions: { pg_trgm, btree_gin } }),
+        catch: failure(`Could not open the embedded database in ${dataDir}`)
+      }),
+      (db) => Effect.promise(() => db.close())
+    )
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          // Whoever held the directory before has gone (we hold its lock now): its socket is stale.
+          fs.rmSync(socketPath(dataDir), { force: true })
+          const server = new PGLiteSocketServer({ db: pglite, path: socketPath(dataDir), maxConnections: 16 })
+          await server.start()
+          return server
+        },
+        catch: failure(`Could not serve the embedded database on ${socketPath(dataDir)}`)
+      }),
+      (server) => Effect.promise(() => server.stop())
+    )
+  })
+
+/** A client of the embedded database that the process holding `dataDir` serves. */
+export const pgliteSocketClient = (dataDir: string, maxConnections: number) =>
+  PgClient.layer({
+    host: path.resolve(dataDir),
+    port: PORT,
+    username: "postgres",
+    database: "postgres",
+    maxConnections,
+    ...clientOptions
+  })
