@@ -2,11 +2,10 @@ import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { type SmtpReceiver, startSmtpReceiver } from "@cisbook/testkit/SmtpReceiver"
-import { NodeHttpServer } from "@effect/platform-node"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { mailSender } from "../src/workers/MailSender.js"
-import { e2e, ownerOfNewTenant, raw, SqlTestPorts } from "./E2E.js"
+import { e2e, ownerOfNewTenant, raw, ServerUnderTest, SqlTestPorts } from "./E2E.js"
 
 const FROM = "mail@cisbook.example"
 
@@ -57,7 +56,7 @@ const aSubcontractor = (name: string) =>
   })
 
 /** The application, and its SQL ports for the mail sender (one build: the same database and server). */
-const App = Layer.merge(e2e(SqlTestPorts), SqlTestPorts).pipe(Layer.provide(NodeHttpServer.layerTest))
+const App = Layer.merge(e2e(SqlTestPorts), SqlTestPorts).pipe(Layer.provide(ServerUnderTest))
 
 layer(App, { excludeTestServices: true, timeout: "90 seconds" })("connections over HTTP", (it) => {
   it.scoped(

@@ -121,7 +121,7 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
 export const SqlTestPorts = sqlTestPorts()
 
 /** The server main.ts runs (its limits and its answers to malformed HTTP) on a free port, and a client of it. */
-const ServerUnderTest = HttpServer.layerTestClient.pipe(
+export const ServerUnderTest = HttpServer.layerTestClient.pipe(
   Layer.provide(NodeHttpClient.layerWithoutAgent),
   Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
   Layer.provideMerge(NodeHttpServer.layer(() => makeNodeServer(DEFAULT_SERVER_LIMITS), { port: 0 }))
