@@ -4,6 +4,7 @@ import { BillingCommand } from "./commands/BillingCommands.js"
 import { ContactsCommand } from "./commands/ContactCommands.js"
 import { DbCommand } from "./commands/DbCommands.js"
 import { MailCommand } from "./commands/MailCommands.js"
+import { ReturnsCommand } from "./commands/ReturnCommands.js"
 import { TenantsCommand } from "./commands/TenantCommands.js"
 import { UsersCommand } from "./commands/UserCommands.js"
 import { WebhooksCommand } from "./commands/WebhookCommands.js"
@@ -18,6 +19,7 @@ export const Root = Command.make("cisbook").pipe(
     ContactsCommand,
     WebhooksCommand,
     MailCommand,
+    ReturnsCommand,
     BillingCommand
   ])
 )

@@ -5,7 +5,9 @@ import { AppLive } from "@cisbook/adapters/AppLive"
 import { Email } from "@cisbook/core/Email"
 import { Mandate } from "@cisbook/core/billing/Mandate"
 import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
-import { MandateId } from "@cisbook/core/Ids"
+import { ContactId, MandateId, MonthlyReturnId } from "@cisbook/core/Ids"
+import { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
+import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { MandateRepo } from "@cisbook/core/ports/MandateRepo"
 import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/usecases/BillingProfiles"
@@ -349,6 +351,63 @@ describe("cisbook admin CLI", () => {
       expect(failed(yield* cli("webhooks", "test", "--tenant", "nobody-here", "--webhook", webhook.id))).toEqual([
         "Error: There is no tenant with the code nobody-here."
       ])
+    })
+  )
+
+  it.live("returns list shows a tenant's monthly returns, latest tax month first", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))).toEqual([
+        "acme-builders has filed no monthly return."
+      ])
+      const filed = yield* Effect.gen(function* () {
+        const tenant = yield* (yield* Tenants).forSupport("acme-builders")
+        const line = new ReturnLine({
+          contactId: ContactId.make("00000000-0000-4000-8000-000000000001"),
+          contactCode: "BRICKS",
+          name: "Bricks Ltd",
+          utr: "2234567890",
+          verificationNumber: "V1234567890",
+          taxTreatment: "Net",
+          grossAmount: 100000,
+          materials: 40000,
+          deducted: 12000
+        })
+        const r = new MonthlyReturn({
+          id: MonthlyReturnId.make("00000000-0000-4000-8000-0000000000a1"),
+          tenantId: tenant.id,
+          periodEnd: "2026-06-05",
+          status: "Submitted",
+          contractor: new ReturnContractor({ name: "Acme", utr: "8456789123" }),
+          lines: [line],
+          submittedAt: new Date("2026-06-10T10:00:00Z"),
+          acceptedAt: null,
+          rejectionReason: null,
+          invoiced: false
+        })
+        yield* (yield* MonthlyReturnRepo).insert(r)
+        return r
+      }).pipe(Effect.provide(AppLive), configured)
+      const [header, row, summary] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
+      expect(header?.split(/\s{2,}/)).toEqual([
+        "ID",
+        "PERIOD END",
+        "STATUS",
+        "SUBCONTRACTORS",
+        "DEDUCTED",
+        "SUBMITTED",
+        "ANSWER"
+      ])
+      expect(row?.split(/\s{2,}/)).toEqual([
+        filed.id,
+        "2026-06-05",
+        "Submitted",
+        "1",
+        "£120.00",
+        "2026-06-10T10:00:00.000Z"
+      ])
+      expect(summary).toBe("1 return, latest tax month first.")
+      expect(failed(yield* cli("returns", "list", "--tenant", "nobody-here"))[0]).toContain("nobody-here")
+      process.exitCode = undefined
     })
   )
 

@@ -109,6 +109,10 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         })
       })
 
-    return { file, list, get } as const
+    /** The tenant's returns, for support staff (the admin CLI): no membership needed. */
+    const listForSupport = (tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, NotFound> =>
+      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => repo.list(tenant.id)))
+
+    return { file, list, get, listForSupport } as const
   })
 }) {}

@@ -1,0 +1,39 @@
+import { formatMoney } from "@cisbook/core/mail/MailFormat"
+import { returnTotals } from "@cisbook/core/returns/MonthlyReturn"
+import { MonthlyReturns } from "@cisbook/core/usecases/MonthlyReturns"
+import { Command, Options } from "@effect/cli"
+import { Console, Effect } from "effect"
+import { admin } from "../Admin.js"
+import { table } from "../Table.js"
+
+const list = Command.make(
+  "list",
+  { tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")) },
+  ({ tenant }) =>
+    admin(
+      Effect.gen(function* () {
+        const returns = yield* (yield* MonthlyReturns).listForSupport(tenant)
+        if (returns.length === 0) return yield* Console.log(`${tenant} has filed no monthly return.`)
+        yield* Console.log(
+          table(
+            ["ID", "PERIOD END", "STATUS", "SUBCONTRACTORS", "DEDUCTED", "SUBMITTED", "ANSWER"],
+            returns.map((r) => [
+              r.id,
+              r.periodEnd,
+              r.status,
+              String(r.lines.length),
+              formatMoney(returnTotals(r.lines).deducted),
+              r.submittedAt.toISOString(),
+              r.acceptedAt?.toISOString() ?? r.rejectionReason ?? ""
+            ])
+          )
+        )
+        yield* Console.log(`${returns.length} return${returns.length === 1 ? "" : "s"}, latest tax month first.`)
+      })
+    )
+).pipe(Command.withDescription("List a tenant's monthly returns (CIS300), latest tax month first"))
+
+export const ReturnsCommand = Command.make("returns").pipe(
+  Command.withDescription("Monthly returns (CIS300) of a tenant"),
+  Command.withSubcommands([list])
+)
