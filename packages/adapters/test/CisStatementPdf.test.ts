@@ -1,12 +1,9 @@
 import { ContactId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { cisStatement, statementFileName } from "@cisbook/core/returns/CisStatement"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { pdfText } from "@cisbook/testkit/PdfText"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { cisStatementPdf } from "../src/documents/CisStatementPdf.js"
 
 const line = (taxTreatment: "Net" | "Unmatched", verificationNumber: string) =>
@@ -36,17 +33,6 @@ const june = (l: ReturnLine) =>
     invoiced: false
   })
 
-/** The text a person would read in the PDF, as poppler's pdftotext extracts it. */
-const textOf = (pdf: Uint8Array) => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "statement-")), "statement.pdf")
-  fs.writeFileSync(file, pdf)
-  try {
-    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" })
-  } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true })
-  }
-}
-
 describe("the payment and deduction statement PDF", () => {
   it.effect("carries the contractor, the tax month, the subcontractor and the amounts, in pounds", () =>
     Effect.gen(function* () {
@@ -54,7 +40,7 @@ describe("the payment and deduction statement PDF", () => {
       expect(statementFileName(statement)).toBe("statement-ACMEROOF-2026-06-05.pdf")
       const pdf = yield* cisStatementPdf(statement)
       expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-")
-      const text = textOf(pdf).replace(/[ \t]+/g, " ")
+      const text = (yield* pdfText(pdf)).replace(/\s+/g, " ")
       for (const expected of [
         "Payment and deduction statement",
         "Lovelace Builders Ltd",
@@ -78,9 +64,12 @@ describe("the payment and deduction statement PDF", () => {
   it.effect("shows the verification number of an unmatched subcontractor", () =>
     Effect.gen(function* () {
       const unmatched = line("Unmatched", "V9876543210/A")
-      const text = textOf(yield* cisStatementPdf(cisStatement(june(unmatched), unmatched)))
+      const text = (yield* pdfText(yield* cisStatementPdf(cisStatement(june(unmatched), unmatched)))).replace(
+        /\s+/g,
+        " "
+      )
       expect(text).toContain("Verification number: V9876543210/A")
-      expect(text.replace(/[ \t]+/g, " ")).toContain("Amount deducted (30%, higher rate (unmatched)) £300,000.00")
+      expect(text).toContain("Amount deducted (30%, higher rate (unmatched)) £300,000.00")
     })
   )
 })

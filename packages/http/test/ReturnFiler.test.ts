@@ -15,13 +15,10 @@ import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { Users } from "@cisbook/core/usecases/Users"
+import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Ref, Scope } from "effect"
-import { execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
 
@@ -111,16 +108,6 @@ const returnEvents = (tenantId: string) =>
       SELECT type FROM events WHERE tenant_id = ${tenantId} AND type LIKE 'monthly-return.%' ORDER BY occurred_at`
   ).pipe(Effect.map((rows) => rows.map((r) => r.type)))
 
-const pdfText = (pdf: Uint8Array) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "filer-"))
-  try {
-    fs.writeFileSync(path.join(dir, "s.pdf"), pdf)
-    return execFileSync("pdftotext", [path.join(dir, "s.pdf"), "-"], { encoding: "utf8" })
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seconds" })("return filer", (it) => {
   it.scoped("submits a filed return, records it Accepted with its event, and queues the statement with its PDF", () =>
     Effect.gen(function* () {
@@ -137,7 +124,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       expect(mail?.mail.subject).toContain("5 June 2026")
       const [attachment] = mail?.mail.attachments ?? []
       expect(attachment?.filename).toBe(`statement-${filed.lines[0]!.contactCode}-2026-06-05.pdf`)
-      const text = pdfText(attachment!.content)
+      const text = yield* pdfText(attachment!.content)
       expect(text).toContain("Lovelace Builders Ltd")
       expect(text).toContain("Tax month ending 5 June 2026")
       expect(text).toContain("£120.00")
