@@ -5,20 +5,13 @@ import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityV
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, LogLevel, Option, Redacted } from "effect"
+import { Duration, Effect, LogLevel, Option, Redacted } from "effect"
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
 import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
 import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
 
-/** Reads `config` from exactly these environment variables. */
-const withEnv =
-  (env: Record<string, string>) =>
-  <A, E, R>(config: Effect.Effect<A, E, R>) =>
-    Effect.withConfigProvider(config, ConfigProvider.fromMap(new Map(Object.entries(env))))
-
-const refused = <A, E, R>(env: Record<string, string>, config: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(withEnv(env)(config)), String)
+import { refused, withEnv } from "./ConfigEnv.js"
 
 describe("the settings the README documents", () => {
   it.effect("LOG_LEVEL takes the README's names and Effect's own, in any case; default Info", () =>

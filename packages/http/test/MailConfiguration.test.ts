@@ -1,16 +1,9 @@
 import { MailConfig } from "@cisbook/adapters/mail/MailConfig"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { MailSenderConfig } from "../src/workers/MailSenderConfig.js"
 
-/** Reads `config` from exactly these environment variables. */
-const withEnv =
-  (env: Record<string, string>) =>
-  <A, E, R>(config: Effect.Effect<A, E, R>) =>
-    Effect.withConfigProvider(config, ConfigProvider.fromMap(new Map(Object.entries(env))))
-
-const refused = <A, E, R>(env: Record<string, string>, config: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(withEnv(env)(config)), String)
+import { refused, withEnv } from "./ConfigEnv.js"
 
 describe("the mail settings the README documents", () => {
   it.effect("SMTP_URL absent means no sending; MAIL_FROM and SMTP_CONNECTIONS have defaults and bounds", () =>
