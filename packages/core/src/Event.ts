@@ -14,7 +14,8 @@ export const EventType = Schema.Literal(
   "sales-invoice.paid",
   "monthly-return.accepted",
   "monthly-return.rejected",
-  "connection.connected"
+  "connection.connected",
+  "webhook.disabled"
 )
 export type EventType = typeof EventType.Type
 

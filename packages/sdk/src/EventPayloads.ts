@@ -4,6 +4,7 @@ import type { EventType } from "@cisbook/core/Event"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { MonthlyReturnDto } from "@cisbook/core/returns/MonthlyReturnView"
 import { TestWebhookData } from "@cisbook/core/webhooks/TestWebhookData"
+import { WebhookDisabledData } from "@cisbook/core/webhooks/WebhookDisabledData"
 import type { Schema } from "effect"
 
 export interface EventPayload {
@@ -45,5 +46,10 @@ export const eventPayloads: { readonly [Type in EventType]: EventPayload } = {
     summary:
       "A connection was accepted; sent to both tenants, data being the connection as that tenant sees it (its own side, contact and counterparty)",
     data: ConnectionDto
+  },
+  "webhook.disabled": {
+    summary:
+      "The service disabled a webhook: its endpoint answered 410 Gone, or every attempt to it failed for 5 days; sent to the tenant's other webhooks",
+    data: WebhookDisabledData
   }
 }

@@ -1,8 +1,9 @@
 import type { DeliveryId, TenantId } from "@cisbook/core/Ids"
-import { type ClaimedDelivery, DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
+import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "@cisbook/core/ports/DeliveryRepo"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { DeliveryQuery } from "@cisbook/core/webhooks/DeliveryQuery"
 import { dueAt } from "@cisbook/core/webhooks/DeliverySchedule"
+import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import { type DeliveryAttempt, WebhookDelivery } from "@cisbook/core/webhooks/WebhookDelivery"
 import { Effect, Layer, Option, Ref } from "effect"
 import { OutboxStore, outboxWriter } from "./EventOutboxMemory.js"
@@ -118,8 +119,15 @@ export const DeliveryRepoMemory = Layer.effect(
                 eventType: row.eventType,
                 eventData: event.data,
                 occurredAt: event.occurredAt,
-                url: hook.webhook.url,
-                secret: hook.secret,
+                endpoint: {
+                  webhookId: hook.webhook.id,
+                  url: hook.webhook.url,
+                  failingSince: hook.failingSince ?? null
+                },
+                secrets:
+                  hook.previous !== undefined && hook.previous.until > now
+                    ? [hook.secret, hook.previous.secret]
+                    : [hook.secret],
                 schedule: row.schedule,
                 leaseToken: token
               }
@@ -127,11 +135,11 @@ export const DeliveryRepoMemory = Layer.effect(
           })
         }),
       record: (recorded) =>
-        Ref.update(store, (s) => {
+        Ref.modify(store, (s) => {
           const kept = recorded.filter((r) =>
             s.rows.some((row) => isIt(r.tenantId, r.id)(row) && row.lease?.token === r.leaseToken)
           )
-          return {
+          const next = {
             rows: s.rows.map((row) => {
               const done = kept.find((r) => isIt(r.tenantId, r.id)(row))
               return done ? { ...row, schedule: done.schedule, lease: null } : row
@@ -141,7 +149,33 @@ export const DeliveryRepoMemory = Layer.effect(
               ...kept.map((r) => ({ tenantId: r.tenantId, deliveryId: r.id, attempt: r.attempt }))
             ]
           }
-        })
+          return [kept, next] as const
+        }).pipe(
+          Effect.flatMap((kept) =>
+            Ref.modify(webhooks, (hooks) => {
+              const disabled: Array<RecordedAttempt> = []
+              const inOrder = [...kept].sort((a, b) => a.attempt.at.getTime() - b.attempt.at.getTime())
+              const after = inOrder.reduce(
+                (all, r) =>
+                  all.map((h) => {
+                    if (h.webhook.tenantId !== r.tenantId || h.webhook.id !== r.webhookId) return h
+                    switch (r.endpoint._tag) {
+                      case "Answering":
+                        return { ...h, failingSince: null }
+                      case "Failing":
+                        return { ...h, failingSince: h.failingSince ?? r.endpoint.since }
+                      case "Disable":
+                        if (!h.webhook.enabled) return h
+                        disabled.push(r)
+                        return { ...h, webhook: new Webhook({ ...h.webhook, enabled: false }), failingSince: null }
+                    }
+                  }),
+                hooks
+              )
+              return [disabled, after] as const
+            })
+          )
+        )
     })
   })
 )

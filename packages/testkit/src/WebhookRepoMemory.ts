@@ -27,7 +27,14 @@ export const WebhookRepoMemory = Layer.effect(
             .map((s) => s.webhook)
             .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || Order.string(a.id, b.id))
         ),
-      update: (webhook) => Effect.asVoid(change(webhook.tenantId, webhook.id, (s) => ({ ...s, webhook }))),
+      update: (webhook) =>
+        Effect.asVoid(
+          change(webhook.tenantId, webhook.id, (s) => ({
+            ...s,
+            webhook,
+            failingSince: s.webhook.enabled ? s.failingSince : null
+          }))
+        ),
       remove: (tenantId, id) =>
         Ref.modify(
           store,
@@ -42,7 +49,8 @@ export const WebhookRepoMemory = Layer.effect(
               : Effect.void
           )
         ),
-      setSecret: (tenantId, id, secret) => change(tenantId, id, (s) => ({ ...s, secret }))
+      setSecret: (tenantId, id, secret, previousUntil) =>
+        change(tenantId, id, (s) => ({ ...s, secret, previous: { secret: s.secret, until: previousUntil } }))
     })
   })
 )

@@ -9,6 +9,10 @@ import { MemoryJournal } from "./MemoryJournal.js"
 export interface StoredWebhook {
   readonly webhook: Webhook
   readonly secret: Redacted.Redacted<string>
+  /** The secret a rotation replaced, and until when it signs too. */
+  readonly previous?: { readonly secret: Redacted.Redacted<string>; readonly until: Date } | undefined
+  /** The first failed attempt since the last success. */
+  readonly failingSince?: Date | null | undefined
 }
 
 /** Every webhook, oldest first, with its secret. */

@@ -39,8 +39,11 @@ const ClaimedRow = Schema.Struct({
   eventType: EventType,
   eventData: Schema.Unknown,
   occurredAt: Schema.DateFromSelf,
+  webhookId: WebhookId,
   url: Schema.String,
+  failingSince: Schema.NullOr(Schema.DateFromSelf),
   secret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.String),
   status: DeliveryStatus,
   attempts: Schema.Number,
   automaticAttempts: Schema.Number,
@@ -102,7 +105,10 @@ export const DeliveryRepoSql = Layer.effect(
 
     // One statement for a batch: the attempts as a JSON array of rows. A delivery whose lease
     // is no longer the attempt's is left alone, and its attempt dropped.
-    const recordAll = (attempts: ReadonlyArray<RecordedAttempt>) => sql`
+    const recordAll = (attempts: ReadonlyArray<RecordedAttempt>) => sql<{
+      readonly tenantId: string
+      readonly deliveryId: string
+    }>`
       WITH v AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(attempts.map(attemptRow))}::jsonb) AS v(
           tenant_id uuid, id uuid, lease_token uuid, status text, attempts integer, automatic_attempts integer,
@@ -125,7 +131,35 @@ export const DeliveryRepoSql = Layer.effect(
       INSERT INTO webhook_delivery_attempts
         (tenant_id, delivery_id, attempt, at, response_status, response_body, duration_ms, error)
       SELECT v.tenant_id, v.id, v.attempts, v.at, v.response_status, v.response_body, v.duration_ms, v.error
-      FROM updated JOIN v ON v.tenant_id = updated.tenant_id AND v.id = updated.id`
+      FROM updated JOIN v ON v.tenant_id = updated.tenant_id AND v.id = updated.id
+      RETURNING tenant_id, delivery_id`
+
+    /** Applies what an attempt says about its webhook; true when it disabled it just now. */
+    const applyVerdict = ({ endpoint, tenantId, webhookId }: RecordedAttempt) => {
+      const webhook = sql`tenant_id = ${tenantId} AND id = ${webhookId}`
+      switch (endpoint._tag) {
+        case "Answering":
+          return sql`UPDATE webhooks SET failing_since = NULL WHERE ${webhook}`.pipe(Effect.as(false))
+        case "Failing":
+          return sql`UPDATE webhooks SET failing_since = coalesce(failing_since, ${endpoint.since}) WHERE ${webhook}`.pipe(
+            Effect.as(false)
+          )
+        case "Disable":
+          return sql`
+            UPDATE webhooks SET enabled = false, failing_since = NULL WHERE ${webhook} AND enabled
+            RETURNING id`.pipe(Effect.map((rows) => rows.length > 0))
+      }
+    }
+
+    const record = (attempts: ReadonlyArray<RecordedAttempt>) =>
+      Effect.gen(function* () {
+        const kept = yield* recordAll(attempts)
+        const isKept = (a: RecordedAttempt) => kept.some((k) => k.tenantId === a.tenantId && k.deliveryId === a.id)
+        const inOrder = attempts.filter(isKept).sort((a, b) => a.attempt.at.getTime() - b.attempt.at.getTime())
+        // One after the other, oldest first (Effect.filter would run them in reverse).
+        const disabled = yield* Effect.forEach(inOrder, applyVerdict)
+        return inOrder.filter((_, i) => disabled[i])
+      }).pipe(sql.withTransaction)
 
     return DeliveryRepo.of({
       queueFor: (tenantId, webhookId, event) =>
@@ -191,7 +225,9 @@ export const DeliveryRepoSql = Layer.effect(
             WHERE d.tenant_id = due.tenant_id AND d.id = due.id
               AND e.tenant_id = d.tenant_id AND e.id = d.event_id
               AND w.tenant_id = d.tenant_id AND w.id = d.webhook_id
-            RETURNING d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at, w.url, w.secret,
+            RETURNING d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at,
+              w.id AS webhook_id, w.url, w.failing_since, w.secret,
+              CASE WHEN w.previous_secret_until > ${now} THEN w.previous_secret END AS previous_secret,
               d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at`
           const claimed = yield* decodeClaimed(rows)
           return claimed.map((row): ClaimedDelivery => ({
@@ -201,8 +237,10 @@ export const DeliveryRepoSql = Layer.effect(
             eventType: row.eventType,
             eventData: row.eventData,
             occurredAt: row.occurredAt,
-            url: row.url,
-            secret: Redacted.make(row.secret),
+            endpoint: { webhookId: row.webhookId, url: row.url, failingSince: row.failingSince },
+            secrets: [row.secret, ...(row.previousSecret === null ? [] : [row.previousSecret])].map((secret) =>
+              Redacted.make(secret)
+            ),
             schedule: {
               status: row.status,
               attempts: row.attempts,
@@ -213,8 +251,7 @@ export const DeliveryRepoSql = Layer.effect(
             leaseToken: token
           }))
         }).pipe(Effect.orDie),
-      record: (attempts) =>
-        attempts.length === 0 ? Effect.void : recordAll(attempts).pipe(Effect.asVoid, Effect.orDie)
+      record: (attempts) => (attempts.length === 0 ? Effect.succeed([]) : record(attempts).pipe(Effect.orDie))
     })
   })
 )

@@ -62,14 +62,18 @@ export const WebhookRepoSql = Layer.effect(
           description: webhook.description,
           eventTypes: [...webhook.eventTypes],
           enabled: webhook.enabled
-        })} WHERE tenant_id = ${webhook.tenantId} AND id = ${webhook.id}`.pipe(Effect.asVoid, Effect.orDie),
+        })}, failing_since = CASE WHEN enabled THEN failing_since END
+        WHERE tenant_id = ${webhook.tenantId} AND id = ${webhook.id}`.pipe(Effect.asVoid, Effect.orDie),
       remove: (tenantId, id) =>
         sql`DELETE FROM webhooks WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`.pipe(
           Effect.map(changed),
           Effect.orDie
         ),
-      setSecret: (tenantId, id, secret) =>
-        sql`UPDATE webhooks SET secret = ${Redacted.value(secret)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`.pipe(
+      setSecret: (tenantId, id, secret, previousUntil) =>
+        sql`
+          UPDATE webhooks
+          SET secret = ${Redacted.value(secret)}, previous_secret = secret, previous_secret_until = ${previousUntil}
+          WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`.pipe(
           Effect.map(changed),
           Effect.orDie
         )

@@ -113,11 +113,10 @@ export const httpWebhookSender = (options: SenderOptions) =>
             const url = new URL(message.url)
             const destination = yield* Effect.either(destinationOf(url, options.allowPrivateTargets))
             if (destination._tag === "Left") return failed(destination.left.reason)
-            const signature = new Webhook(Redacted.value(message.secret)).sign(
-              message.messageId,
-              message.timestamp,
-              message.body
-            )
+            // One entry per secret, as Standard Webhooks allows, so a rotated-out secret still verifies.
+            const signature = message.secrets
+              .map((secret) => new Webhook(Redacted.value(secret)).sign(message.messageId, message.timestamp, message.body))
+              .join(" ")
             const headers = {
               "content-type": "application/json",
               "user-agent": "cisbook-webhooks/1",

@@ -3,6 +3,7 @@ import type { EventType, NewEvent } from "../Event.js"
 import type { DeliveryId, TenantId, WebhookId } from "../Ids.js"
 import type { DeliveryQuery } from "../webhooks/DeliveryQuery.js"
 import type { DeliverySchedule } from "../webhooks/DeliverySchedule.js"
+import type { Endpoint, EndpointVerdict } from "../webhooks/EndpointHealth.js"
 import type { DeliveryAttempt, DeliveryDetail, WebhookDelivery } from "../webhooks/WebhookDelivery.js"
 
 export interface DeliveryPage {
@@ -19,8 +20,10 @@ export interface ClaimedDelivery {
   readonly eventType: EventType
   readonly eventData: unknown
   readonly occurredAt: Date
-  readonly url: string
-  readonly secret: Redacted.Redacted<string>
+  /** The webhook it goes to: its id, URL and failing streak. */
+  readonly endpoint: Endpoint
+  /** The webhook's secret, then a rotated-out one still in its 24 hours: each signs the attempt. */
+  readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
   readonly schedule: DeliverySchedule
   /** Identifies this lease; an attempt is recorded only while the lease is still this one. */
   readonly leaseToken: string
@@ -33,6 +36,9 @@ export interface RecordedAttempt {
   readonly leaseToken: string
   readonly attempt: DeliveryAttempt
   readonly schedule: DeliverySchedule
+  readonly webhookId: WebhookId
+  /** What the attempt says about the webhook: answering, failing since when, or to be disabled. */
+  readonly endpoint: EndpointVerdict
 }
 
 /**
@@ -58,7 +64,12 @@ export class DeliveryRepo extends Context.Tag("core/DeliveryRepo")<
      * A lease that runs out unrecorded makes the delivery due again.
      */
     readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
-    /** Records attempts and ends their leases; an attempt whose lease was taken over is dropped. */
-    readonly record: (attempts: ReadonlyArray<RecordedAttempt>) => Effect.Effect<void>
+    /**
+     * Records attempts and ends their leases; an attempt whose lease was taken over is dropped.
+     * Applies each recorded attempt's verdict to its webhook, oldest first: an answer ends the
+     * failing streak, a failure starts it (if none), a Disable disables an enabled webhook.
+     * Returns the attempts whose Disable disabled their webhook just now (one per webhook).
+     */
+    readonly record: (attempts: ReadonlyArray<RecordedAttempt>) => Effect.Effect<ReadonlyArray<RecordedAttempt>>
   }
 >() {}

@@ -9,11 +9,20 @@ export class WebhookRepo extends Context.Tag("core/WebhookRepo")<
     readonly find: (tenantId: TenantId, id: WebhookId) => Effect.Effect<Option.Option<Webhook>>
     /** The tenant's webhooks, oldest first. */
     readonly list: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<Webhook>>
-    /** Replaces the url, description, event types and enabled flag. */
+    /** Replaces the url, description, event types and enabled flag; enabling it forgets its failing streak. */
     readonly update: (webhook: Webhook) => Effect.Effect<void>
     /** Removes the webhook and its deliveries; false when the tenant has no such webhook. */
     readonly remove: (tenantId: TenantId, id: WebhookId) => Effect.Effect<boolean>
-    /** False when the tenant has no such webhook. */
-    readonly setSecret: (tenantId: TenantId, id: WebhookId, secret: Redacted.Redacted<string>) => Effect.Effect<boolean>
+    /**
+     * Makes `secret` the webhook's, keeping the one it replaces to sign deliveries too until
+     * `previousUntil` (a secret rotated out before that is dropped). False when the tenant has
+     * no such webhook.
+     */
+    readonly setSecret: (
+      tenantId: TenantId,
+      id: WebhookId,
+      secret: Redacted.Redacted<string>,
+      previousUntil: Date
+    ) => Effect.Effect<boolean>
   }
 >() {}

@@ -3,7 +3,8 @@ import { Context, type Effect, type Redacted } from "effect"
 /** One signed POST of a webhook body. */
 export interface OutgoingWebhook {
   readonly url: string
-  readonly secret: Redacted.Redacted<string>
+  /** Each signs it: one `v1,` entry per secret in `webhook-signature`, space-separated. */
+  readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
   /** The `webhook-id`: the same on every attempt of the delivery. */
   readonly messageId: string
   /** The `webhook-timestamp`: this attempt's. */

@@ -2,13 +2,17 @@ import { Duration, Effect } from "effect"
 import { Clock } from "../ports/Clock.js"
 import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "../ports/DeliveryRepo.js"
 import { WebhookSender } from "../ports/WebhookSender.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { Transactor } from "../ports/Transactor.js"
 import { afterAttempt } from "../webhooks/DeliverySchedule.js"
+import { endpointAfterAttempt } from "../webhooks/EndpointHealth.js"
 import { DeliveryAttempt } from "../webhooks/WebhookDelivery.js"
 import { webhookBody } from "../webhooks/WebhookMessage.js"
 
 /**
  * What a dispatcher does: lease due deliveries, send each, and record each attempt with the
- * schedule it leaves (several at once, when they come fast). A dispatcher that dies between the two leaves the lease to run out, and
+ * schedule it leaves (several at once, when they come fast), disabling a webhook that is gone
+ * or has failed for 5 days. A dispatcher that dies between the two leaves the lease to run out, and
  * the delivery is sent again, with the same webhook-id (at least once).
  */
 export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/WebhookDispatch", {
@@ -16,6 +20,8 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
     const repo = yield* DeliveryRepo
     const sender = yield* WebhookSender
     const clock = yield* Clock
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
 
     /** Leases up to `limit` due deliveries for `lease`. */
     const claim = (limit: number, lease: Duration.Duration) =>
@@ -26,25 +32,39 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
       Effect.gen(function* () {
         const at = yield* clock.now
         const outcome = yield* sender.send({
-          url: claimed.url,
-          secret: claimed.secret,
+          url: claimed.endpoint.url,
+          secrets: claimed.secrets,
           messageId: claimed.eventId,
           timestamp: at,
           body: webhookBody({ type: claimed.eventType, occurredAt: claimed.occurredAt, data: claimed.eventData })
         })
         const finishedAt = yield* clock.now
+        const ended = { at: finishedAt, responseStatus: outcome.responseStatus }
         return {
           tenantId: claimed.tenantId,
           id: claimed.id,
           leaseToken: claimed.leaseToken,
           attempt: new DeliveryAttempt({ at, ...outcome }),
-          schedule: afterAttempt(claimed.schedule, { at: finishedAt, responseStatus: outcome.responseStatus })
+          schedule: afterAttempt(claimed.schedule, ended),
+          webhookId: claimed.endpoint.webhookId,
+          endpoint: endpointAfterAttempt(claimed.endpoint, ended)
         }
       }).pipe(Effect.withSpan("WebhookDispatch.attempt"))
 
-    /** Records attempts (in one go, however many) and ends their leases. */
-    const record = (attempts: ReadonlyArray<RecordedAttempt>) =>
-      attempts.length === 0 ? Effect.void : repo.record(attempts)
+    /**
+     * Records attempts (in one go, however many) and ends their leases; a webhook an attempt
+     * disabled gets its webhook.disabled event in the same transaction.
+     */
+    const record = (attempts: ReadonlyArray<RecordedAttempt>): Effect.Effect<void> =>
+      attempts.length === 0
+        ? Effect.void
+        : transaction(
+            Effect.flatMap(repo.record(attempts), (disabled) =>
+              Effect.forEach(disabled, ({ endpoint, tenantId }) =>
+                endpoint._tag === "Disable" ? outbox.record(tenantId, [endpoint.event]) : Effect.void
+              )
+            )
+          ).pipe(Effect.asVoid)
 
     /** Claims up to `limit` due deliveries, attempts them all at once, and records the attempts; how many there were. */
     const dispatchDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>

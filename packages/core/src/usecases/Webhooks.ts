@@ -1,4 +1,4 @@
-import { Effect, Option, Redacted } from "effect"
+import { Duration, Effect, Option, Redacted } from "effect"
 import { NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { isUuid, WebhookId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
@@ -14,7 +14,7 @@ import { testWebhookData } from "../webhooks/TestWebhookData.js"
 import { Webhook } from "../webhooks/Webhook.js"
 import type { WebhookDelivery } from "../webhooks/WebhookDelivery.js"
 import type { NewWebhook, WebhookReplacement } from "../webhooks/WebhookInput.js"
-import { formatWebhookSecret, WEBHOOK_SECRET_BYTES } from "../webhooks/WebhookSecret.js"
+import { formatWebhookSecret, ROTATED_SECRET_OVERLAP, WEBHOOK_SECRET_BYTES } from "../webhooks/WebhookSecret.js"
 import { Tenants } from "./Tenants.js"
 
 /** A webhook with its signing secret, shown this once. */
@@ -119,13 +119,18 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
         if (!(yield* repo.remove(webhook.tenantId, webhook.id))) return yield* notFoundIn(tenant, id)
       })
 
-    /** A new secret for the webhook, in force for every attempt from now on; returned here and never again. */
+    /**
+     * A new secret for the webhook, signing every attempt from now on; the old one signs them
+     * too for 24 hours, so a receiver can switch without refusing any. Returned here and never again.
+     */
     const rotateSecret = (user: User, code: string, id: string): Effect.Effect<string, NotFound> =>
       Effect.gen(function* () {
         const tenant = yield* tenantFor(user, code)
         const webhook = yield* find(tenant, id)
         const secret = yield* newSecret
-        if (!(yield* repo.setSecret(webhook.tenantId, webhook.id, Redacted.make(secret)))) {
+        const now = yield* clock.now
+        const previousUntil = new Date(now.getTime() + Duration.toMillis(ROTATED_SECRET_OVERLAP))
+        if (!(yield* repo.setSecret(webhook.tenantId, webhook.id, Redacted.make(secret), previousUntil))) {
           return yield* notFoundIn(tenant, id)
         }
         return secret

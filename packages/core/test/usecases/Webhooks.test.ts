@@ -16,6 +16,7 @@ import { aUser, testApp, testAppWith } from "./TestApp.js"
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
 const HOUR = 3600_000
+const DAY = 24 * HOUR
 
 /** An owner of acme-builders with a webhook to every kind, and the use cases. */
 const setUp = Effect.gen(function* () {
@@ -129,7 +130,9 @@ describe("Webhooks", () => {
       expect(rotated).not.toBe(secret)
       yield* webhooks.test(owner, TENANT, hook.id)
       yield* dispatch.dispatchDue(10, LEASE)
-      expect((yield* sender.sent).map((m) => [m.url, Redacted.value(m.secret)])).toEqual([[replaced.url, rotated]])
+      expect((yield* sender.sent).map((m) => [m.url, m.secrets.map(Redacted.value)])).toEqual([
+        [replaced.url, [rotated, secret]]
+      ])
       yield* webhooks.remove(owner, TENANT, hook.id)
       expect(yield* Effect.flip(webhooks.get(owner, TENANT, hook.id))).toBeInstanceOf(NotFound)
       expect(yield* Effect.flip(webhooks.remove(owner, TENANT, hook.id))).toBeInstanceOf(NotFound)
@@ -206,7 +209,7 @@ describe("dispatching", () => {
       const [message] = yield* sender.sent
       assert(message !== undefined)
       expect(message.url).toBe(hook.url)
-      expect(Redacted.value(message.secret)).toBe(secret)
+      expect(message.secrets.map(Redacted.value)).toEqual([secret])
       expect(JSON.parse(message.body)).toEqual({
         type: "contact.created",
         timestamp: "2026-11-21T09:00:00.000Z",
@@ -316,6 +319,129 @@ describe("dispatching", () => {
       yield* clock.advance(Duration.toMillis(LEASE))
       expect(yield* dispatch.dispatchDue(10, LEASE)).toBe(1)
       expect((yield* sender.sent).map((m) => m.messageId)).toEqual([claimed.eventId])
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("endpoint health", () => {
+  it.effect("disables a webhook whose endpoint answers 410 Gone: nothing more is sent to it", () =>
+    Effect.gen(function* () {
+      const { dispatch, hook, owner, sender, webhooks } = yield* setUp
+      const watcher = yield* webhooks.create(owner, TENANT, {
+        url: "https://hooks.example.com/ops",
+        eventTypes: ["webhook.disabled"]
+      })
+      yield* sender.answerWith((m) => (m.url === hook.url ? answered(410, "gone") : answered(200)))
+      yield* aContact(owner)
+      expect(yield* dispatch.dispatchDue(10, LEASE)).toBe(1)
+      expect(yield* webhooks.get(owner, TENANT, hook.id)).toMatchObject({ enabled: false })
+      expect(yield* webhooks.get(owner, TENANT, watcher.webhook.id)).toMatchObject({ enabled: true })
+      const refused = yield* Effect.flip(webhooks.test(owner, TENANT, hook.id))
+      expect(refused).toBeInstanceOf(Refused)
+      yield* aContact(owner)
+      expect(yield* dispatch.dispatchDue(10, LEASE)).toBe(1)
+      const sent = yield* sender.sent
+      expect(sent.map((m) => m.url)).toEqual([hook.url, watcher.webhook.url])
+      expect(JSON.parse(sent[1]!.body)).toEqual({
+        type: "webhook.disabled",
+        timestamp: "2026-11-21T09:00:00.000Z",
+        data: {
+          webhookId: hook.id,
+          url: hook.url,
+          reason: "Gone",
+          failingSince: null,
+          disabledAt: "2026-11-21T09:00:00.000Z"
+        }
+      })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("disables, with a webhook.disabled event, a webhook every attempt to which failed for 5 days", () =>
+    Effect.gen(function* () {
+      const { clock, dispatch, hook, owner, sender, webhooks } = yield* setUp
+      const watcher = yield* webhooks.create(owner, TENANT, {
+        url: "https://hooks.example.com/ops",
+        eventTypes: ["webhook.disabled"]
+      })
+      yield* sender.answerWith((m) => (m.url === hook.url ? answered(503, "down") : answered(200)))
+      // A test delivery every 12 hours, each failing on its own schedule.
+      const start = yield* clock.now
+      let disabledAfter: number | null = null
+      for (let step = 0; disabledAfter === null && step < 7 * 24 * 12; step++) {
+        if (step % (12 * 12) === 0) yield* webhooks.test(owner, TENANT, hook.id).pipe(Effect.ignore)
+        yield* dispatch.dispatchDue(10, LEASE)
+        if (!(yield* webhooks.get(owner, TENANT, hook.id)).enabled) {
+          disabledAfter = (yield* clock.now).getTime() - start.getTime()
+        }
+        yield* clock.advance(5 * 60_000)
+      }
+      assert(disabledAfter !== null)
+      // The streak began with the first attempt, at once; the test queued at 5 days failed it for good.
+      expect(disabledAfter).toBe(5 * DAY)
+      const toHook = (yield* sender.sent).filter((m) => m.url === hook.url).length
+      yield* clock.advance(DAY)
+      yield* dispatch.dispatchDue(10, LEASE)
+      expect((yield* sender.sent).filter((m) => m.url === hook.url)).toHaveLength(toHook)
+      const toWatcher = (yield* sender.sent).filter((m) => m.url === watcher.webhook.url)
+      expect(toWatcher.map((m) => JSON.parse(m.body))).toEqual([
+        {
+          type: "webhook.disabled",
+          timestamp: new Date(start.getTime() + disabledAfter).toISOString(),
+          data: {
+            webhookId: hook.id,
+            url: hook.url,
+            reason: "FailingFor5Days",
+            failingSince: start.toISOString(),
+            disabledAt: new Date(start.getTime() + disabledAfter).toISOString()
+          }
+        }
+      ])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("starts the 5 days again after a success, and after the webhook is enabled again", () =>
+    Effect.gen(function* () {
+      const { clock, dispatch, hook, owner, sender, webhooks } = yield* setUp
+      let failing = true
+      yield* sender.answerWith(() => answered(failing ? 500 : 204))
+      const attemptAfter = (millis: number) =>
+        Effect.gen(function* () {
+          yield* clock.advance(millis)
+          yield* webhooks.test(owner, TENANT, hook.id)
+          yield* dispatch.dispatchDue(10, LEASE)
+          return (yield* webhooks.get(owner, TENANT, hook.id)).enabled
+        })
+      expect(yield* attemptAfter(0)).toBe(true)
+      expect(yield* attemptAfter(4 * DAY)).toBe(true)
+      failing = false
+      expect(yield* attemptAfter(HOUR)).toBe(true)
+      failing = true
+      expect(yield* attemptAfter(HOUR)).toBe(true)
+      expect(yield* attemptAfter(4 * DAY)).toBe(true)
+      expect(yield* attemptAfter(DAY)).toBe(false)
+      yield* webhooks.replace(owner, TENANT, hook.id, { url: hook.url, eventTypes: [], enabled: true })
+      expect(yield* attemptAfter(HOUR)).toBe(true)
+      expect(yield* attemptAfter(4 * DAY)).toBe(true)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("signs with the rotated-out secret too for 24 hours, then with the new one alone", () =>
+    Effect.gen(function* () {
+      const { clock, dispatch, hook, owner, secret, sender, webhooks } = yield* setUp
+      const rotated = yield* webhooks.rotateSecret(owner, TENANT, hook.id)
+      const secretsAfter = (millis: number) =>
+        Effect.gen(function* () {
+          yield* clock.advance(millis)
+          yield* webhooks.test(owner, TENANT, hook.id)
+          yield* dispatch.dispatchDue(10, LEASE)
+          return (yield* sender.sent).at(-1)!.secrets.map(Redacted.value)
+        })
+      expect(yield* secretsAfter(0)).toEqual([rotated, secret])
+      expect(yield* secretsAfter(DAY - 1)).toEqual([rotated, secret])
+      expect(yield* secretsAfter(1)).toEqual([rotated])
+      const again = yield* webhooks.rotateSecret(owner, TENANT, hook.id)
+      const third = yield* webhooks.rotateSecret(owner, TENANT, hook.id)
+      expect(yield* secretsAfter(0)).toEqual([third, again])
     }).pipe(Effect.provide(testApp()))
   )
 })

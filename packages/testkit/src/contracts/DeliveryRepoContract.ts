@@ -5,6 +5,7 @@ import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import type { Tenant } from "@cisbook/core/Tenant"
 import type { DeliverySchedule } from "@cisbook/core/webhooks/DeliverySchedule"
+import type { EndpointVerdict } from "@cisbook/core/webhooks/EndpointHealth"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import { DeliveryAttempt } from "@cisbook/core/webhooks/WebhookDelivery"
 import { expect } from "@effect/vitest"
@@ -41,13 +42,16 @@ const attempt = (at: Date, responseStatus: number | null, fields: Partial<Delive
 const recorded = (
   claimed: ClaimedDelivery,
   schedule: Partial<DeliverySchedule>,
-  result: DeliveryAttempt
+  result: DeliveryAttempt,
+  endpoint: EndpointVerdict = { _tag: "Answering" }
 ): RecordedAttempt => ({
   tenantId: claimed.tenantId,
   id: claimed.id,
   leaseToken: claimed.leaseToken,
   attempt: result,
-  schedule: { ...claimed.schedule, attempts: claimed.schedule.attempts + 1, ...schedule }
+  schedule: { ...claimed.schedule, attempts: claimed.schedule.attempts + 1, ...schedule },
+  webhookId: claimed.endpoint.webhookId,
+  endpoint
 })
 
 const ofTenant = (tenant: Tenant) => (claimed: ReadonlyArray<ClaimedDelivery>) =>
@@ -137,10 +141,10 @@ export const deliveryRepoContract = (it: ContractIt) => {
         expect(one).toMatchObject({
           eventType: "contact.created",
           eventData: { n: 0 },
-          url: webhook.url,
+          endpoint: { webhookId: webhook.id, url: webhook.url, failingSince: null },
           schedule: { status: "Pending", attempts: 0, automaticAttempts: 0, retryRequestedAt: null }
         })
-        expect(Redacted.value(one.secret)).toBe(Redacted.value(secret))
+        expect(one.secrets.map(Redacted.value)).toEqual([Redacted.value(secret)])
         expect(one.schedule.nextAttemptAt).toEqual(one.occurredAt)
         expect(yield* repo.claimDue(seconds(now, 59), seconds(now, 120), 10)).toEqual([])
         const again = yield* repo.claimDue(seconds(now, 60), seconds(now, 120), 10)
@@ -236,6 +240,89 @@ export const deliveryRepoContract = (it: ContractIt) => {
         retryRequestedAt: seconds(now, 5)
       })
     })
+  )
+}
+
+export const webhookHealthContract = (it: ContractIt) => {
+  it.effect("signs with a rotated-out secret too until its time is up; a second rotation drops the first secret", () =>
+    Effect.gen(function* () {
+      const repo = yield* DeliveryRepo
+      const webhooks = yield* WebhookRepo
+      yield* leaseEverythingDue
+      const { now, secret, tenant, webhook } = yield* queued(1)
+      expect(yield* webhooks.setSecret(tenant.id, webhook.id, Redacted.make("whsec_second"), seconds(now, 100))).toBe(
+        true
+      )
+      const secretsAt = (at: Date) =>
+        Effect.map(repo.claimDue(at, seconds(at, 1), 10), (claimed) =>
+          ofTenant(tenant)(claimed).flatMap((c) => c.secrets.map(Redacted.value))
+        )
+      expect(yield* secretsAt(now)).toEqual(["whsec_second", Redacted.value(secret)])
+      expect(yield* secretsAt(seconds(now, 99))).toEqual(["whsec_second", Redacted.value(secret)])
+      expect(yield* secretsAt(seconds(now, 100))).toEqual(["whsec_second"])
+      yield* webhooks.setSecret(tenant.id, webhook.id, Redacted.make("whsec_third"), seconds(now, 200))
+      expect(yield* secretsAt(seconds(now, 150))).toEqual(["whsec_third", "whsec_second"])
+    })
+  )
+
+  it.effect(
+    "applies each recorded attempt's verdict to its webhook, oldest first, and returns the attempts that disabled one",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* DeliveryRepo
+        const webhooks = yield* WebhookRepo
+        yield* leaseEverythingDue
+        const { now, tenant, webhook } = yield* queued(2)
+        const failing = (at: number): EndpointVerdict => ({ _tag: "Failing", since: seconds(now, at) })
+        const answering: EndpointVerdict = { _tag: "Answering" }
+        const gone: EndpointVerdict = {
+          _tag: "Disable",
+          reason: "Gone",
+          event: { type: "webhook.disabled", data: { webhookId: webhook.id } }
+        }
+        /** Claims both deliveries at `at`, records each attempt with its verdict; the streak each claim saw. */
+        const round = (at: number, verdicts: ReadonlyArray<readonly [number, EndpointVerdict]>) =>
+          Effect.gen(function* () {
+            const claimed = ofTenant(tenant)(yield* repo.claimDue(seconds(now, at), seconds(now, at + 1), 10))
+            const again = { status: "Failed", nextAttemptAt: seconds(now, at + 10) } as const
+            const disabled = yield* repo.record(
+              claimed.map((c, i) => recorded(c, again, attempt(seconds(now, verdicts[i]![0]), 500), verdicts[i]![1]))
+            )
+            return { seen: claimed.map((c) => c.endpoint.failingSince), disabled: disabled.map((d) => d.id), claimed }
+          })
+        // Given newest first: applied oldest first, the success (at 2 s) ends the streak the failure began.
+        const first = yield* round(0, [
+          [2, answering],
+          [1, failing(1)]
+        ])
+        expect(first.seen).toEqual([null, null])
+        const second = yield* round(10, [
+          [11, failing(11)],
+          [12, failing(11)]
+        ])
+        expect(second.seen).toEqual([null, null])
+        const third = yield* round(20, [
+          [21, failing(11)],
+          [22, gone]
+        ])
+        expect(third.seen).toEqual([seconds(now, 11), seconds(now, 11)])
+        expect(third.disabled).toEqual([third.claimed[1]!.id])
+        expect(Option.map(yield* webhooks.find(tenant.id, webhook.id), (w) => w.enabled)).toEqual(Option.some(false))
+        expect((yield* round(30, [])).claimed).toEqual([])
+        yield* webhooks.update(webhook)
+        const fourth = yield* round(40, [
+          [41, failing(41)],
+          [41, failing(41)]
+        ])
+        expect(fourth.seen).toEqual([null, null])
+        // Disabled and enabled again by its tenant, it starts with no failing streak.
+        yield* webhooks.update(new Webhook({ ...webhook, enabled: false }))
+        yield* webhooks.update(webhook)
+        expect((yield* round(60, [
+          [61, answering],
+          [61, answering]
+        ])).seen).toEqual([null, null])
+      })
   )
 }
 

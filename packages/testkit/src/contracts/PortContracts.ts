@@ -6,7 +6,7 @@ import { connectionRepoContract } from "./ConnectionRepoContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
 import { contactRepoBatchContract } from "./ContactRepoBatchContract.js"
 import { contactRepoContract } from "./ContactRepoContract.js"
-import { deliveryRepoContract } from "./DeliveryRepoContract.js"
+import { deliveryRepoContract, webhookHealthContract } from "./DeliveryRepoContract.js"
 import { emailSettingsRepoContract } from "./EmailSettingsRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
@@ -42,6 +42,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
+    describe("DeliveryRepo and webhook health", () => webhookHealthContract(it))
     describe("EmailSettingsRepo", () => emailSettingsRepoContract(it))
     describe("MailOutbox", () => mailOutboxContract(it))
     describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))

@@ -33,7 +33,7 @@ export const webhookRepoContract = (it: ContractIt) => {
       expect(yield* repo.list(theirs.id)).toEqual([])
       yield* repo.update(new Webhook({ ...webhook, tenantId: theirs.id, url: "https://elsewhere.example.com/" }))
       expect(yield* repo.remove(theirs.id, webhook.id)).toBe(false)
-      expect(yield* repo.setSecret(theirs.id, webhook.id, Redacted.make("whsec_theirs"))).toBe(false)
+      expect(yield* repo.setSecret(theirs.id, webhook.id, Redacted.make("whsec_theirs"), at(9))).toBe(false)
       expect(yield* repo.find(mine.id, webhook.id)).toEqual(Option.some(webhook))
     })
   )
