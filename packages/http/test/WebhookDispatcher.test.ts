@@ -119,7 +119,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       const https = yield* Effect.flatMap(WebhookSender, (sender) =>
         sender.send({
           url: `https://127.0.0.1:${receiver.port}/`,
-          secret: Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+          secrets: [Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")],
           messageId: "msg_1",
           timestamp: new Date(),
           body: "{}"
@@ -163,7 +163,7 @@ describe("the HTTP sender", () => {
     Effect.flatMap(WebhookSender, (sender) =>
       sender.send({
         url,
-        secret: Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+        secrets: [Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")],
         messageId: "msg_p5jXN8AQM9LWM0D4loKWxJek",
         timestamp: new Date(),
         body: '{"test": 2432232314}'

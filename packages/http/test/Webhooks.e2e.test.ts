@@ -167,6 +167,43 @@ layer(WithDispatcher, { excludeTestServices: true, timeout: "60 seconds" })("web
       })
     )
 
+    it.scoped(
+      "disables a webhook whose endpoint answers 410 Gone, shown as enabled: false, and sends it nothing more",
+      () =>
+        Effect.gen(function* () {
+          const receiver = yield* startWebhookReceiver
+          const { api, key, tenant } = yield* owner("gone")
+          yield* receiver.answerWith((request) => (request.path === "/gone" ? { status: 410 } : { status: 204 }))
+          const gone = yield* api.webhooks.createWebhook({ path: { tenant }, payload: { url: `${receiver.url}/gone` } })
+          yield* api.webhooks.createWebhook({
+            path: { tenant },
+            payload: { url: `${receiver.url}/ops`, eventTypes: ["webhook.disabled"] }
+          })
+          yield* api.webhooks.testWebhook({ path: { tenant, webhook: gone.id } })
+          const disabled = yield* api.webhooks.getWebhook({ path: { tenant, webhook: gone.id } }).pipe(
+            Effect.filterOrFail((w) => !w.enabled),
+            Effect.retry(Schedule.spaced("25 millis").pipe(Schedule.upTo("10 seconds")))
+          )
+          expect(disabled).toMatchObject({ id: gone.id, enabled: false })
+          const [, toOps] = yield* receiver.waitFor(2)
+          expect(toOps?.path).toBe("/ops")
+          expect(JSON.parse(toOps!.body)).toMatchObject({
+            type: "webhook.disabled",
+            data: { webhookId: gone.id, url: gone.url, reason: "Gone", failingSince: null }
+          })
+          yield* api.contacts.createContact({ path: { tenant }, payload: { name: "Bo", isCustomer: true } })
+          const test = yield* raw(key, "POST", `/tenants/${tenant}/webhooks/${gone.id}/test`)
+          expect(test).toMatchObject({ status: 400 })
+          // The contact's event was queued to no disabled webhook: only the test went to it.
+          const deliveries = yield* api.webhooks.listWebhookDeliveries({
+            path: { tenant, webhook: gone.id },
+            urlParams: {}
+          })
+          expect(deliveries.items.map((d) => [d.eventType, d.responseStatus])).toEqual([["test.webhook", 410]])
+          expect((yield* receiver.received).map((r) => r.path)).toEqual(["/gone", "/ops"])
+        })
+    )
+
     it.scoped("retries a Failed delivery once more (204); 400 when it is not Failed or its webhook is disabled", () =>
       Effect.gen(function* () {
         const receiver = yield* startWebhookReceiver

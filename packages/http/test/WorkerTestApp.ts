@@ -6,11 +6,20 @@ import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLiv
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import type { Clock } from "@cisbook/core/ports/Clock"
+import type { Crypto } from "@cisbook/core/ports/Crypto"
+import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schedule } from "effect"
 
-/** The use cases over the SQL ports and the real HTTP sender; private targets allowed (receivers are on loopback). */
-export const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
+/**
+ * The use cases over the SQL ports and the real HTTP sender; private targets allowed (receivers
+ * are on loopback). `system` gives the clock, ids and crypto: the real ones unless a test says.
+ */
+export const appOver = <A, E>(
+  database: Layer.Layer<A | SqlClient.SqlClient, E>,
+  system: Layer.Layer<Clock | IdGenerator | Crypto> = SystemLive
+) =>
   UseCasesLive.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
@@ -22,7 +31,7 @@ export const appOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>)
         AppLinksFake
       )
     ),
-    Layer.provideMerge(SystemLive),
+    Layer.provideMerge(system),
     Layer.provideMerge(database)
   )
 

@@ -2,7 +2,7 @@ import { Clock } from "@cisbook/core/ports/Clock"
 import { Crypto } from "@cisbook/core/ports/Crypto"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { Transactor } from "@cisbook/core/ports/Transactor"
-import { Effect, Layer, Ref } from "effect"
+import { Clock as EffectClock, Effect, Layer, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
 /** A clock that stands still until told to move. */
@@ -21,6 +21,12 @@ export const ClockManual = Layer.effect(
   Clock,
   Effect.map(ManualClock, (manual) => Clock.of({ now: manual.now }))
 ).pipe(Layer.provideMerge(ManualClock.Default))
+
+/** The Clock port over Effect's own clock, so that a test moves it with TestClock. */
+export const ClockOfEffect = Layer.succeed(
+  Clock,
+  Clock.of({ now: Effect.map(EffectClock.currentTimeMillis, (millis) => new Date(millis)) })
+)
 
 /** Sequential, well-formed UUIDs: 00000000-0000-4000-8000-000000000001, ... */
 export const IdGeneratorSequential = Layer.effect(

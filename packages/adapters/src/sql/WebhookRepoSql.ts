@@ -73,10 +73,7 @@ export const WebhookRepoSql = Layer.effect(
         sql`
           UPDATE webhooks
           SET secret = ${Redacted.value(secret)}, previous_secret = secret, previous_secret_until = ${previousUntil}
-          WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`.pipe(
-          Effect.map(changed),
-          Effect.orDie
-        )
+          WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING id`.pipe(Effect.map(changed), Effect.orDie)
     })
   })
 )

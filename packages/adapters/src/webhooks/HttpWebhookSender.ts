@@ -115,7 +115,9 @@ export const httpWebhookSender = (options: SenderOptions) =>
             if (destination._tag === "Left") return failed(destination.left.reason)
             // One entry per secret, as Standard Webhooks allows, so a rotated-out secret still verifies.
             const signature = message.secrets
-              .map((secret) => new Webhook(Redacted.value(secret)).sign(message.messageId, message.timestamp, message.body))
+              .map((secret) =>
+                new Webhook(Redacted.value(secret)).sign(message.messageId, message.timestamp, message.body)
+              )
               .join(" ")
             const headers = {
               "content-type": "application/json",

@@ -2,8 +2,7 @@ import { Schema } from "effect"
 
 /** Why a webhook was disabled by the service rather than by its tenant. */
 export const DisabledReason = Schema.Literal("Gone", "FailingFor5Days").annotations({
-  description:
-    "Gone: the endpoint answered 410 Gone. FailingFor5Days: every attempt to the endpoint failed for 5 days."
+  description: "Gone: the endpoint answered 410 Gone. FailingFor5Days: every attempt to the endpoint failed for 5 days."
 })
 export type DisabledReason = typeof DisabledReason.Type
 

@@ -318,10 +318,12 @@ export const webhookHealthContract = (it: ContractIt) => {
         // Disabled and enabled again by its tenant, it starts with no failing streak.
         yield* webhooks.update(new Webhook({ ...webhook, enabled: false }))
         yield* webhooks.update(webhook)
-        expect((yield* round(60, [
-          [61, answering],
-          [61, answering]
-        ])).seen).toEqual([null, null])
+        expect(
+          (yield* round(60, [
+            [61, answering],
+            [61, answering]
+          ])).seen
+        ).toEqual([null, null])
       })
   )
 }
