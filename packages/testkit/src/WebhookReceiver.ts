@@ -14,7 +14,15 @@ export interface ReceivedWebhook {
 }
 
 /** How the receiver answers a request: a status and body, or no answer at all. */
-export type ReceiverAnswer = { readonly status: number; readonly body?: string; readonly location?: string } | "hold"
+export type ReceiverAnswer =
+  | {
+      readonly status: number
+      readonly body?: string
+      readonly location?: string
+      /** Answers only after this many milliseconds: a slow receiver. */
+      readonly delayMs?: number
+    }
+  | "hold"
 
 const headersOf = (request: http.IncomingMessage) =>
   Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]))
@@ -49,8 +57,12 @@ export const startWebhookReceiver = Effect.gen(function* () {
           const index = Effect.runSync(Ref.getAndUpdate(received, (all) => [...all, got])).length
           const reply = verified === false ? { status: 400, body: "bad signature" } : answer(got, index)
           if (reply === "hold") return
-          response.writeHead(reply.status, reply.location ? { location: reply.location } : {})
-          response.end(reply.body ?? "")
+          const send = () => {
+            response.writeHead(reply.status, reply.location ? { location: reply.location } : {})
+            response.end(reply.body ?? "")
+          }
+          if (reply.delayMs === undefined) send()
+          else setTimeout(send, reply.delayMs)
         })
       })
       server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))

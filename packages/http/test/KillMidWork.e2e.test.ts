@@ -1,0 +1,218 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { postgresDatabase, sharedEmbeddedDatabase } from "@cisbook/adapters/sql/Database"
+import { temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import type { Email } from "@cisbook/core/Email"
+import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
+import { Transactor } from "@cisbook/core/ports/Transactor"
+import { TenantCode } from "@cisbook/core/Tenant"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { Users } from "@cisbook/core/usecases/Users"
+import { Webhooks } from "@cisbook/core/usecases/Webhooks"
+import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
+import { makeFetchClient } from "@cisbook/sdk/Client"
+import { largeImportCsv, utrFor } from "@cisbook/testkit/ImportFixtures"
+import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Config, Effect, Fiber, Layer, Option, Schedule } from "effect"
+import { killNine, startServerProcess } from "./ServerProcess.js"
+import { appOver } from "./WorkerTestApp.js"
+
+const postgresUrl = Config.option(Config.redacted("CISBOOK_TEST_DATABASE_URL")).pipe(Effect.runSync)
+
+/** A scratch directory, removed with the scope. */
+const scratch = Effect.acquireRelease(
+  Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "cisbook-kill-"))),
+  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+)
+
+/**
+ * Where the server processes keep their data: a throwaway PostgreSQL database when
+ * CISBOOK_TEST_DATABASE_URL is set, else PGlite in a data directory. `env` points a server at it;
+ * `open` is a client of it for the test (through the server's socket while one holds PGlite).
+ */
+const aDatabase = Effect.gen(function* () {
+  const dir = yield* scratch
+  if (Option.isSome(postgresUrl)) {
+    const url = yield* temporaryPostgresUrl(postgresUrl.value)
+    return { dir, env: { DATABASE_URL: url.pipe(String) }, url, open: postgresDatabase(url) } as const
+  }
+  const dataDir = path.join(dir, "data")
+  return { dir, env: { DATA_DIR: dataDir }, open: sharedEmbeddedDatabase(dataDir) } as const
+})
+
+/** Runs `effect` over the use cases on the database (migrated first), then lets it go. */
+const withApp = <A, E, R>(open: Layer.Layer<SqlClient.SqlClient>, effect: Effect.Effect<A, E, R>) =>
+  Effect.zipRight(migrate, effect).pipe(Effect.provide(appOver(open)), Effect.scoped)
+
+/** A user with an API key, owning a tenant. */
+const anOwner = Effect.gen(function* () {
+  const owner = yield* (yield* Users).create({ email: "crash@example.com" as Email, name: "Crash" })
+  const code = "kill-nine"
+  const { tenant } = yield* (yield* Tenants).create(owner, {
+    code: TenantCode.make(code),
+    name: "Kill Nine",
+    email: null
+  })
+  const { key } = yield* (yield* ApiKeys).issue(owner, "crash test")
+  return { owner, code, tenantId: tenant.id, key } as const
+})
+
+const within = (seconds: number) => Schedule.spaced("20 millis").pipe(Schedule.upTo(`${seconds} seconds`))
+
+describe("kill -9 of the server process", () => {
+  it.scopedLive(
+    "mid-import: afterwards every row is whole or absent, and the restarted server leaves no upload behind",
+    () =>
+      Effect.gen(function* () {
+        const db = yield* aDatabase
+        const uploads = path.join(db.dir, "uploads")
+        const env = {
+          ...db.env,
+          UPLOAD_DIR: uploads,
+          WEBHOOK_DISPATCHER: "false",
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: "true"
+        }
+        const first = yield* startServerProcess(env)
+        const { code, key, tenantId } = yield* withApp(
+          db.open,
+          Effect.tap(anOwner, ({ code, owner }) =>
+            // Each contact's event queues a delivery here, in the contact's transaction.
+            Effect.flatMap(Webhooks, (w) =>
+              w.create(owner, code, { url: "http://127.0.0.1:9/events", eventTypes: ["contact.created"] })
+            )
+          )
+        )
+        const rows = 10_000
+        const csv = largeImportCsv(rows)
+        const api = yield* makeFetchClient({ baseUrl: first.url, credentials: { apiKey: key } })
+        const importing = yield* api.contactImport
+          .importContacts({
+            path: { tenant: code },
+            payload: contactImportForm(csv, { rowIds: Array.from({ length: rows }, (_, i) => i + 1) })
+          })
+          .pipe(Effect.either, Effect.fork)
+        // The first batch is in: kill it while the rest are on their way.
+        yield* api.contacts.listContacts({ path: { tenant: code }, urlParams: { limit: 1 } }).pipe(
+          Effect.filterOrFail((page) => page.totalCount > 0),
+          Effect.retry(within(20))
+        )
+        expect(fs.readdirSync(uploads)).not.toEqual([])
+        yield* killNine(first.child)
+        const cut = yield* Fiber.join(importing)
+        expect(cut._tag).toBe("Left")
+
+        const second = yield* startServerProcess(env)
+        expect(fs.readdirSync(uploads)).toEqual([])
+        const after = yield* makeFetchClient({ baseUrl: second.url, credentials: { apiKey: key } })
+        const listed = yield* after.contacts.listContacts({ path: { tenant: code }, urlParams: { limit: 1 } })
+
+        const stored = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const contacts = yield* sql<{
+            name: string
+            email: string | null
+            cisUtr: string | null
+            cisFirstName: string | null
+            cisLastName: string | null
+            verificationNumber: string | null
+            vatRegistered: boolean
+          }>`
+            SELECT name, email, cis_utr, cis_first_name, cis_last_name, verification_number, vat_registered
+            FROM contacts WHERE tenant_id = ${tenantId}`
+          const [events] = yield* sql<{ count: number }>`
+            SELECT count(*)::int AS count FROM events WHERE tenant_id = ${tenantId} AND type = 'contact.created'`
+          const [deliveries] = yield* sql<{ count: number }>`
+            SELECT count(*)::int AS count FROM webhook_deliveries WHERE tenant_id = ${tenantId}`
+          return { contacts, events: events!.count, deliveries: deliveries!.count }
+        }).pipe(Effect.provide(db.open), Effect.scoped)
+
+        const count = stored.contacts.length
+        expect(listed.totalCount).toBe(count)
+        // Killed mid-way: some batches in, not all; each batch is one transaction of 500 rows.
+        expect(count).toBeGreaterThan(0)
+        expect(count).toBeLessThan(rows)
+        expect(count % 500).toBe(0)
+        // Every contact there is whole: each member as its row gave it, with its event and delivery.
+        for (const contact of stored.contacts) {
+          const n = Number(/ (\d+)$/.exec(contact.name)![1])
+          const i = n - 1
+          expect(contact).toEqual({
+            name: contact.name,
+            email: `${contact.cisFirstName!.toLowerCase()}.${n}@example.com`,
+            cisUtr: utrFor(i),
+            cisFirstName: expect.any(String),
+            cisLastName: expect.any(String),
+            verificationNumber: i % 3 === 0 ? `V${String(1_000_000_000 + i)}` : null,
+            vatRegistered: i % 2 === 0
+          })
+          expect(contact.name.startsWith(`${contact.cisFirstName} ${contact.cisLastName} `)).toBe(true)
+        }
+        expect(stored.events).toBe(count)
+        expect(stored.deliveries).toBe(count)
+      }),
+    { timeout: 90_000 }
+  )
+
+  it.scopedLive(
+    "mid-dispatch: after a restart every delivery has reached the receiver at least once",
+    () =>
+      Effect.gen(function* () {
+        const db = yield* aDatabase
+        const receiver = yield* startWebhookReceiver
+        // A slow receiver: many deliveries are in flight when the kill comes.
+        yield* receiver.answerWith(() => ({ status: 204, delayMs: 150 }))
+        const env = {
+          ...db.env,
+          UPLOAD_DIR: path.join(db.dir, "uploads"),
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+          WEBHOOK_POLL_INTERVAL_MS: "20",
+          WEBHOOK_CONCURRENCY: "10",
+          // The shortest lease there is: what the killed process held is sent again 30 s on at most.
+          WEBHOOK_LEASE_SECONDS: "30",
+          MAIL_SENDER: "false",
+          VERIFICATION_WORKER: "false",
+          RETURN_FILER: "false"
+        }
+        const first = yield* startServerProcess(env)
+        const events = 120
+        const { eventIds } = yield* withApp(
+          db.open,
+          Effect.gen(function* () {
+            const { code, owner, tenantId } = yield* anOwner
+            const { secret } = yield* (yield* Webhooks).create(owner, code, { url: `${receiver.url}/in` })
+            yield* receiver.trust(secret)
+            const { transaction } = yield* Transactor
+            yield* transaction(
+              (yield* EventOutbox).record(
+                tenantId,
+                Array.from({ length: events }, (_, n) => ({ type: "contact.created" as const, data: { n } }))
+              )
+            )
+            const sql = yield* SqlClient.SqlClient
+            const rows = yield* sql<{ id: string }>`SELECT id FROM events WHERE tenant_id = ${tenantId}`
+            return { eventIds: rows.map((r) => r.id) }
+          })
+        )
+        expect(eventIds).toHaveLength(events)
+        yield* receiver.waitFor(15)
+        yield* killNine(first.child)
+        const beforeRestart = (yield* receiver.received).length
+        expect(beforeRestart).toBeLessThan(events)
+
+        yield* startServerProcess(env)
+        const reached = yield* receiver.received.pipe(
+          Effect.filterOrFail((all) => new Set(all.map((r) => r.headers["webhook-id"])).size === events),
+          Effect.retry(within(60)),
+          Effect.orDie
+        )
+        expect(new Set(reached.map((r) => r.headers["webhook-id"]))).toEqual(new Set(eventIds))
+        expect(reached.every((r) => r.verified === true)).toBe(true)
+      }),
+    { timeout: 120_000 }
+  )
+})
