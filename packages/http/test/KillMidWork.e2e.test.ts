@@ -18,7 +18,7 @@ import { largeImportCsv, utrFor } from "@cisbook/testkit/ImportFixtures"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Config, Effect, Fiber, Layer, Option, Schedule } from "effect"
+import { Config, Effect, Fiber, Layer, Option, Redacted, Schedule } from "effect"
 import { killNine, startServerProcess } from "./ServerProcess.js"
 import { appOver } from "./WorkerTestApp.js"
 
@@ -39,14 +39,14 @@ const aDatabase = Effect.gen(function* () {
   const dir = yield* scratch
   if (Option.isSome(postgresUrl)) {
     const url = yield* temporaryPostgresUrl(postgresUrl.value)
-    return { dir, env: { DATABASE_URL: url.pipe(String) }, url, open: postgresDatabase(url) } as const
+    return { dir, env: { DATABASE_URL: Redacted.value(url) }, open: Layer.orDie(postgresDatabase(url)) } as const
   }
   const dataDir = path.join(dir, "data")
-  return { dir, env: { DATA_DIR: dataDir }, open: sharedEmbeddedDatabase(dataDir) } as const
+  return { dir, env: { DATA_DIR: dataDir }, open: Layer.orDie(sharedEmbeddedDatabase(dataDir)) } as const
 })
 
 /** Runs `effect` over the use cases on the database (migrated first), then lets it go. */
-const withApp = <A, E, R>(open: Layer.Layer<SqlClient.SqlClient>, effect: Effect.Effect<A, E, R>) =>
+const withApp = <Out, A, E, R>(open: Layer.Layer<Out | SqlClient.SqlClient>, effect: Effect.Effect<A, E, R>) =>
   Effect.zipRight(migrate, effect).pipe(Effect.provide(appOver(open)), Effect.scoped)
 
 /** A user with an API key, owning a tenant. */
@@ -172,7 +172,7 @@ describe("kill -9 of the server process", () => {
           WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
           WEBHOOK_POLL_INTERVAL_MS: "20",
           WEBHOOK_CONCURRENCY: "10",
-          // The shortest lease there is: what the killed process held is sent again 30 s on at most.
+          // The shortest lease there is: what the killed process held is sent again 30 s after its claim.
           WEBHOOK_LEASE_SECONDS: "30",
           MAIL_SENDER: "false",
           VERIFICATION_WORKER: "false",
@@ -180,7 +180,7 @@ describe("kill -9 of the server process", () => {
         }
         const first = yield* startServerProcess(env)
         const events = 120
-        const { eventIds } = yield* withApp(
+        const { eventIds, tenantId } = yield* withApp(
           db.open,
           Effect.gen(function* () {
             const { code, owner, tenantId } = yield* anOwner
@@ -195,7 +195,7 @@ describe("kill -9 of the server process", () => {
             )
             const sql = yield* SqlClient.SqlClient
             const rows = yield* sql<{ id: string }>`SELECT id FROM events WHERE tenant_id = ${tenantId}`
-            return { eventIds: rows.map((r) => r.id) }
+            return { eventIds: rows.map((r) => r.id), tenantId }
           })
         )
         expect(eventIds).toHaveLength(events)
@@ -212,6 +212,23 @@ describe("kill -9 of the server process", () => {
         )
         expect(new Set(reached.map((r) => r.headers["webhook-id"]))).toEqual(new Set(eventIds))
         expect(reached.every((r) => r.verified === true)).toBe(true)
+        // Those in flight at the kill (received, their answers never recorded) are sent again once
+        // the dead process's lease runs out, and every delivery ends Succeeded.
+        yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ count: number }>`
+            SELECT count(*)::int AS count FROM webhook_deliveries
+            WHERE tenant_id = ${tenantId} AND status = 'Succeeded'`
+        }).pipe(
+          Effect.provide(db.open),
+          Effect.scoped,
+          Effect.filterOrFail(([row]) => row?.count === events),
+          Effect.retry(within(60)),
+          Effect.orDie
+        )
+        const all = yield* receiver.received
+        expect(all.length).toBeGreaterThan(events)
+        expect(new Set(all.map((r) => r.headers["webhook-id"])).size).toBe(events)
       }),
     { timeout: 120_000 }
   )
