@@ -10,7 +10,10 @@ const webhookFields = {
   url: Schema.String,
   description: Schema.NullOr(Schema.String),
   eventTypes: Schema.Array(EventType).annotations({ description: "The kinds it receives; empty means every kind" }),
-  enabled: Schema.Boolean,
+  enabled: Schema.Boolean.annotations({
+    description:
+      "False when its tenant disabled it, or when the service did: its endpoint answered 410 Gone, or every attempt to it failed for 5 days (a webhook.disabled event then goes to the tenant's other webhooks). Enabling it again starts afresh."
+  }),
   createdAt: Schema.Date
 }
 

@@ -72,7 +72,10 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookSecretDto)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "Replace a webhook's signing secret; the new one is returned this once")
-      .annotate(OpenApi.Description, "Every attempt from now on, retries included, is signed with the new secret.")
+      .annotate(
+        OpenApi.Description,
+        "Every attempt from now on, retries included, is signed with the new secret, and for 24 hours with the old one too: `webhook-signature` then carries two space-separated `v1,` signatures, so a receiver verifies with either while it switches. A second rotation within the 24 hours drops the oldest secret."
+      )
   )
   .add(
     HttpApiEndpoint.post("testWebhook")`/tenants/${tenantParam}/webhooks/${webhookParam}/test`
