@@ -32,7 +32,10 @@ const unavailable = (tries: Ref.Ref<number>) =>
     TaxAuthority.of({
       verify: () => Effect.die("not used"),
       sendReturn: () =>
-        Effect.zipRight(Ref.update(tries, (n) => n + 1), Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))),
+        Effect.zipRight(
+          Ref.update(tries, (n) => n + 1),
+          Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
+        ),
       findSentReturn: () => Effect.succeed(Option.none()),
       pollReturn: () => Effect.die("never sent")
     })
@@ -52,7 +55,9 @@ const sandbox = (office: SandboxReturnOffice, stallOnce: "send" | "poll" | null 
         stallOnce !== kind
           ? call
           : Effect.flatMap(call, (result) =>
-              Effect.flatMap(Ref.getAndSet(stalled, true), (already) => (already ? Effect.succeed(result) : Effect.never))
+              Effect.flatMap(Ref.getAndSet(stalled, true), (already) =>
+                already ? Effect.succeed(result) : Effect.never
+              )
             )
     return Layer.succeed(
       TaxAuthority,
@@ -69,7 +74,9 @@ const newOffice = Effect.provide(SandboxReturnOffice, SandboxReturnOffice.Defaul
 
 /** How many times the sandbox received the return. */
 const receivedCount = (office: SandboxReturnOffice, id: string) =>
-  Effect.map(office.received(MonthlyReturnId.make(id)), (r) => Option.match(r, { onNone: () => 0, onSome: (x) => x.received }))
+  Effect.map(office.received(MonthlyReturnId.make(id)), (r) =>
+    Option.match(r, { onNone: () => 0, onSome: (x) => x.received })
+  )
 
 /** Runs a filer until the returned effect closes it (as SIGTERM, or a process dying, would). */
 const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>

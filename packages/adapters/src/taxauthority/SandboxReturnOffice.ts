@@ -1,5 +1,10 @@
 import type { MonthlyReturnId } from "@cisbook/core/Ids"
-import type { ReturnAnswer, ReturnPoll, ReturnSent, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
+import type {
+  ReturnAnswer,
+  ReturnPoll,
+  ReturnSent,
+  ReturnSubmission
+} from "@cisbook/core/taxauthority/ReturnSubmission"
 import { Effect, HashMap, Option, Ref } from "effect"
 import { randomUUID } from "node:crypto"
 import { cis300Return, type PayeScheme, transactionIdOf } from "./cis300/Cis300Return.js"
@@ -54,16 +59,24 @@ export class SandboxReturnOffice extends Effect.Service<SandboxReturnOffice>()("
       const message = govTalkCis300(document, SANDBOX_SENDER)
       return Ref.modify(byTransaction, (all) => {
         const before = Option.getOrUndefined(HashMap.get(all, document.transactionId))
-        const received = { correlationId, message, answer: sandboxReturnAnswer(submission), received: (before?.received ?? 0) + 1 }
+        const received = {
+          correlationId,
+          message,
+          answer: sandboxReturnAnswer(submission),
+          received: (before?.received ?? 0) + 1
+        }
         return [{ _tag: "Acknowledged", correlationId } as const, HashMap.set(all, document.transactionId, received)]
       })
     }
 
     /** What the sandbox holds of a return, by the return's id. */
-    const received = (id: MonthlyReturnId) =>
-      Effect.map(Ref.get(byTransaction), HashMap.get(transactionIdOf(id)))
+    const received = (id: MonthlyReturnId) => Effect.map(Ref.get(byTransaction), HashMap.get(transactionIdOf(id)))
 
-    const find = (id: MonthlyReturnId) => Effect.map(received(id), Option.map((r) => r.correlationId))
+    const find = (id: MonthlyReturnId) =>
+      Effect.map(
+        received(id),
+        Option.map((r) => r.correlationId)
+      )
 
     // A correlation id from another process (the sandbox keeps nothing across processes) is
     // answered from the return itself, as the sandbox's answer depends on nothing else.

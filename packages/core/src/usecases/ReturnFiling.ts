@@ -58,14 +58,12 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
     }
 
     const outcomeOfPoll = (poll: ReturnPoll) =>
-      Effect.map(
-        clock.now,
-        (now): ReturnOutcome =>
-          poll._tag === "Accepted"
-            ? { _tag: "Accepted", at: now }
-            : poll._tag === "Rejected"
-              ? poll
-              : { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) }
+      Effect.map(clock.now, (now): ReturnOutcome =>
+        poll._tag === "Accepted"
+          ? { _tag: "Accepted", at: now }
+          : poll._tag === "Rejected"
+            ? poll
+            : { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) }
       )
 
     /** Sends (or finds) one leased return and polls for its answer; what came of it. */
@@ -95,7 +93,8 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
      */
     const recordOne = ({ claimed, outcome }: SubmittedReturn) =>
       Effect.gen(function* () {
-        if (outcome._tag === "Retry" || outcome._tag === "Pending") return yield* transaction(repo.record(claimed, outcome))
+        if (outcome._tag === "Retry" || outcome._tag === "Pending")
+          return yield* transaction(repo.record(claimed, outcome))
         const result = answered(claimed.monthlyReturn, outcome)
         const toMail = outcome._tag === "Accepted" ? yield* statements.prepare(result) : []
         return yield* transaction(

@@ -8,6 +8,7 @@ const shape = /^\d{3}P[A-Z]\d{6}[A-Z_0-9]{2}$/
 const weights = [9, 10, 11, 12, 0, 8, 7, 6, 5, 4, 3, 2, 1] as const
 const checkLetters = "ABCDEFGHXJKLMNYPQRSTZVW"
 /** HMRC's own values for letters (I and O, absent from its table, are never check-summed here). */
+// prettier-ignore
 const letterValues: Record<string, number> = {
   A: 33, B: 34, C: 35, D: 36, E: 37, F: 38, G: 39, H: 40, J: 42, K: 43, L: 44, M: 45,
   N: 46, P: 48, Q: 49, R: 50, S: 51, T: 52, U: 56, V: 54, W: 55, X: 41, Y: 47, Z: 53

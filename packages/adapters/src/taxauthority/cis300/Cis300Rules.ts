@@ -25,7 +25,8 @@ const isPeriodEnd = (date: string) => {
 
 const subcontractorProblems = (s: Cis300Subcontractor): ReadonlyArray<string> => {
   const problems: Array<string> = []
-  const who = `${s.name ? [...s.name.forenames, s.name.surname].join(" ") : (s.tradingName ?? "")} (${s.worksRef})`.trim()
+  const who =
+    `${s.name ? [...s.name.forenames, s.name.surname].join(" ") : (s.tradingName ?? "")} (${s.worksRef})`.trim()
   const add = (problem: string) => problems.push(`${who}: ${problem}`)
   if (s.name) {
     if (s.name.forenames.length > 2) add("an individual has at most two forenames")
@@ -53,7 +54,7 @@ const subcontractorProblems = (s: Cis300Subcontractor): ReadonlyArray<string> =>
   const most = maxDeduction(s.taxTreatment, s.totalPayments, s.costOfMaterials)
   if (s.totalDeducted > most)
     add(
-      `${formatPounds(s.totalDeducted)} deducted is more than the ${deductionPercent[s.taxTreatment]} % (${s.taxTreatment}) rate allows: ${formatPounds(most)}`
+      `£${formatPounds(s.totalDeducted)} deducted is more than the ${deductionPercent[s.taxTreatment]} % (${s.taxTreatment}) rate allows: £${formatPounds(most)}`
     )
   return problems
 }
@@ -80,7 +81,8 @@ export const cis300Problems = (r: Cis300Return): ReadonlyArray<string> => {
       `The employer reference ${r.scheme.taxOfficeNumber}/${r.scheme.taxOfficeReference} is not valid (3 digits / up to 10 letters and digits).`
     )
   if (r.nilReturn && r.subcontractors.length > 0) problems.push("A nil return lists no subcontractors.")
-  if (!r.nilReturn && r.subcontractors.length === 0) problems.push("A return lists at least one subcontractor, unless it is a nil return.")
+  if (!r.nilReturn && r.subcontractors.length === 0)
+    problems.push("A return lists at least one subcontractor, unless it is a nil return.")
   for (const s of r.subcontractors) problems.push(...subcontractorProblems(s).map((p) => `${p}.`))
   if (!r.declarations.informationCorrect) problems.push("The information must be declared correct.")
   if (!r.nilReturn && !(r.declarations.employmentStatus && r.declarations.verification))

@@ -31,7 +31,15 @@ const present = (members: ReadonlyArray<readonly [string, unknown]>) =>
 
 const subcontractorXml = (s: Cis300Subcontractor) =>
   present([
-    ["Name", s.name && present([["Ttl", s.name.title], ["Fore", s.name.forenames], ["Sur", s.name.surname]])],
+    [
+      "Name",
+      s.name &&
+        present([
+          ["Ttl", s.name.title],
+          ["Fore", s.name.forenames],
+          ["Sur", s.name.surname]
+        ])
+    ],
     ["TradingName", s.name ? null : s.tradingName],
     ["WorksRef", s.worksRef.length <= 20 ? s.worksRef : null],
     ["UnmatchedRate", s.unmatchedRate ? "yes" : null],
@@ -56,7 +64,13 @@ const irEnvelope = (r: Cis300Return) => ({
   "@xmlns": CIS_RETURN_NS,
   IRheader: { Keys: keys(r), PeriodEnd: r.periodEnd, DefaultCurrency: "GBP", Sender: r.sender },
   CISreturn: present([
-    ["Contractor", present([["UTR", r.contractorUtr], ["AOref", r.scheme.accountsOfficeReference]])],
+    [
+      "Contractor",
+      present([
+        ["UTR", r.contractorUtr],
+        ["AOref", r.scheme.accountsOfficeReference]
+      ])
+    ],
     ["NilReturn", r.nilReturn ? "yes" : null],
     ["Subcontractor", r.subcontractors.length > 0 ? r.subcontractors.map(subcontractorXml) : null],
     [
