@@ -19,7 +19,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [7, "monthly_returns"],
         [8, "billing"],
         [9, "verification_requests"],
-        [10, "connections"]
+        [10, "connections"],
+        [15, "return_correlation"]
       ])
       expect(yield* migrate).toEqual([])
 

@@ -91,49 +91,51 @@ const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
 
 let counter = 0
 /** A contractor with its CIS details, automatic statements, and one verified subcontractor with an email address. */
-const aContractor = Effect.gen(function* () {
-  const n = ++counter
-  const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
-  const code = `filer-${n}-${Date.now().toString(36)}`
-  const { tenant } = yield* (yield* Tenants).create(owner, {
-    code: TenantCode.make(code),
-    name: "Lovelace",
-    email: null
-  })
-  yield* (yield* TenantSettings).setCisDetails(owner, code, {
-    type: "Company",
-    tradingName: "Lovelace Builders Ltd",
-    utr: "8456789123"
-  })
-  yield* (yield* EmailSettingsRepo).setSettings(
-    tenant.id,
-    new EmailSettings({ signature: null, autoEmailStatements: true })
-  )
-  const created = yield* (yield* Contacts).create(owner, code, {
-    name: "Bricks Ltd",
-    email: `bricks${n}@example.com`,
-    isSupplier: true,
-    isCisSubcontractor: true,
-    cisDetails: {
+const aContractorPaying = (subcontractorName: string) =>
+  Effect.gen(function* () {
+    const n = ++counter
+    const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
+    const code = `filer-${n}-${Date.now().toString(36)}`
+    const { tenant } = yield* (yield* Tenants).create(owner, {
+      code: TenantCode.make(code),
+      name: "Lovelace",
+      email: null
+    })
+    yield* (yield* TenantSettings).setCisDetails(owner, code, {
       type: "Company",
-      title: null,
-      firstName: null,
-      secondName: null,
-      lastName: null,
-      tradingName: "Bricks Ltd",
-      utr: "2234567890",
-      niNumber: null,
-      companyNumber: null
-    }
+      tradingName: "Lovelace Builders Ltd",
+      utr: "8456789123"
+    })
+    yield* (yield* EmailSettingsRepo).setSettings(
+      tenant.id,
+      new EmailSettings({ signature: null, autoEmailStatements: true })
+    )
+    const created = yield* (yield* Contacts).create(owner, code, {
+      name: subcontractorName,
+      email: `bricks${n}@example.com`,
+      isSupplier: true,
+      isCisSubcontractor: true,
+      cisDetails: {
+        type: "Company",
+        title: null,
+        firstName: null,
+        secondName: null,
+        lastName: null,
+        tradingName: subcontractorName,
+        utr: "2234567890",
+        niNumber: null,
+        companyNumber: null
+      }
+    })
+    const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
+    yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+    const filed = yield* (yield* MonthlyReturns).file(owner, code, {
+      periodEnd: "2026-06-05",
+      lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
+    })
+    return { owner, code, tenant, filed, email: created.email! } as const
   })
-  const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
-  yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
-  const filed = yield* (yield* MonthlyReturns).file(owner, code, {
-    periodEnd: "2026-06-05",
-    lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
-  })
-  return { owner, code, tenant, filed, email: created.email! } as const
-})
+const aContractor = aContractorPaying("Bricks Ltd")
 
 const statusOf = (owner: Parameters<MonthlyReturns["get"]>[0], code: string, id: string) =>
   Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, id)).pipe(Effect.map((r) => r.status))
@@ -229,5 +231,20 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       Effect.gen(function* () {
         expect(yield* killedFiler("poll")).not.toBeNull()
       })
+  )
+
+  it.scoped("records as Rejected, with HMRC's rule, a return whose CIS300 breaks it; nothing is sent", () =>
+    Effect.gen(function* () {
+      // The service keeps trading names of up to 200 characters; HMRC takes 56.
+      const { code, filed, owner, tenant } = yield* aContractorPaying(`Bricks ${"and Mortar ".repeat(6)}Ltd`)
+      const office = yield* newOffice
+      const stop = yield* startFiler(yield* sandbox(office))
+      yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Rejected")
+      yield* stop
+      const rejected = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, filed.id))
+      expect(rejected.rejectionReason).toContain("a name or a trading name of at most 56 characters is needed")
+      expect(yield* receivedCount(office, filed.id)).toBe(0)
+      expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.rejected"])
+    })
   )
 })
