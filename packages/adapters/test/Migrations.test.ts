@@ -19,7 +19,9 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [7, "monthly_returns"],
         [8, "billing"],
         [9, "verification_requests"],
-        [10, "connections"]
+        [10, "connections"],
+        [13, "webhook_health"],
+        [15, "return_correlation"]
       ])
       expect(yield* migrate).toEqual([])
 
