@@ -63,8 +63,8 @@ const start = (env: Readonly<Record<string, string>>) =>
     }
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      settle(Effect.fail(new Error(`The server did not listen within 30 s:\n${output}`)))
-    }, 30_000)
+      settle(Effect.fail(new Error(`The server did not listen within 60 s:\n${output}`)))
+    }, 60_000)
     const read = (chunk: Buffer) => {
       output += chunk.toString("utf8")
       const listening = /Listening on (http:\/\/[^\s"]+)/.exec(output)
