@@ -4,7 +4,7 @@ import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "@cisbo
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from "@cisbook/core/webhooks/WebhookDelivery"
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Order, Redacted, Schema } from "effect"
 import { insertEventsAndDeliveries } from "./EventRows.js"
 
 const Key = Schema.Struct({ tenantId: Schema.String, id: Schema.String })
@@ -155,8 +155,16 @@ export const DeliveryRepoSql = Layer.effect(
       Effect.gen(function* () {
         const kept = yield* recordAll(attempts)
         const isKept = (a: RecordedAttempt) => kept.some((k) => k.tenantId === a.tenantId && k.deliveryId === a.id)
-        const inOrder = attempts.filter(isKept).sort((a, b) => a.attempt.at.getTime() - b.attempt.at.getTime())
-        // One after the other, oldest first (Effect.filter would run them in reverse).
+        // Each webhook's attempts oldest first; the webhooks always in one order, so that two
+        // dispatchers recording at once lock their rows in the same order (no deadlock).
+        const inOrder = attempts
+          .filter(isKept)
+          .sort(
+            (a, b) =>
+              Order.string(`${a.tenantId}/${a.webhookId}`, `${b.tenantId}/${b.webhookId}`) ||
+              a.attempt.at.getTime() - b.attempt.at.getTime()
+          )
+        // One after the other (Effect.filter would run them in reverse).
         const disabled = yield* Effect.forEach(inOrder, applyVerdict)
         return inOrder.filter((_, i) => disabled[i])
       }).pipe(sql.withTransaction)
