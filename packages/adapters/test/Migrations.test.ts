@@ -19,7 +19,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [7, "monthly_returns"],
         [8, "billing"],
         [9, "verification_requests"],
-        [10, "connections"]
+        [10, "connections"],
+        [12, "idempotency_keys"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -38,6 +39,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "events",
         "gocardless_sandbox_idempotency_keys",
         "gocardless_sandbox_resources",
+        "idempotency_keys",
         "mail_attachments",
         "mail_outbox",
         "mandates",

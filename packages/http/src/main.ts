@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { IdempotencyKeySweeperLive } from "./workers/IdempotencyKeySweeper.js"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
@@ -20,7 +21,8 @@ Layer.mergeAll(
   WebhookDispatcherLive,
   MailSenderLive,
   VerificationWorkerLive,
-  ReturnFilerLive
+  ReturnFilerLive,
+  IdempotencyKeySweeperLive
 ).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),
