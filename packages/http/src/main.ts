@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { RevocationNoticesLive } from "@cisbook/adapters/sql/RevocationNoticesLive"
 import { IdempotencyKeySweeperLive } from "./workers/IdempotencyKeySweeper.js"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
@@ -9,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { gracefulShutdown } from "./GracefulShutdown.js"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
+import { RevocationFollowerLive } from "./RevocationFollower.js"
 import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
 import { UploadDirectoryLive } from "./UploadDirectory.js"
@@ -19,7 +21,8 @@ const ServiceLive = Layer.mergeAll(
   MailSenderLive,
   VerificationWorkerLive,
   ReturnFilerLive,
-  IdempotencyKeySweeperLive
+  IdempotencyKeySweeperLive,
+  RevocationFollowerLive.pipe(Layer.provide(RevocationNoticesLive))
 )
 
 /**
