@@ -19,7 +19,7 @@ import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Config, Effect, Fiber, Layer, Option, Redacted, Schedule } from "effect"
-import { killNine, startServerProcess } from "./ServerProcess.js"
+import { killNine, startServerProcess } from "./ChildServer.js"
 import { appOver } from "./WorkerTestApp.js"
 
 const postgresUrl = Config.option(Config.redacted("CISBOOK_TEST_DATABASE_URL")).pipe(Effect.runSync)
