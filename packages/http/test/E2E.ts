@@ -7,12 +7,16 @@ import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAu
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
-import { WaitingInvoicesNone } from "@cisbook/adapters/billing/WaitingInvoicesNone"
+import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
+import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
+import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
+import type { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
+import type { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
+import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
 import type { DirectDebit } from "@cisbook/core/ports/DirectDebit"
 import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
-import type { WaitingInvoices } from "@cisbook/core/ports/WaitingInvoices"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { AppLinks } from "@cisbook/core/ports/AppLinks"
@@ -54,7 +58,9 @@ export type Ports =
   | BillingProfileRepo
   | MandateRepo
   | DirectDebit
-  | WaitingInvoices
+  | BillingInvoiceRepo
+  | BillingTerms
+  | DocumentRenderer
   | UserRepo
   | TenantRepo
   | ApiKeyRepo
@@ -113,7 +119,8 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
     SqlPortsLive,
     webhookTransport(webhooks),
     SandboxDirectDebit,
-    WaitingInvoicesNone,
+    BillingTermsLive,
+    DocumentRendererPdf,
     SandboxTaxAuthority,
     appLinks(APP_URL)
   ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
@@ -130,7 +137,13 @@ export const ServerUnderTest = HttpServer.layerTestClient.pipe(
 /** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
 export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
-    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
+    Layer.provideMerge(
+      UseCasesLive.pipe(
+        Layer.provideMerge(BillingUseCasesLive),
+        Layer.provideMerge(VerifierLive),
+        Layer.provideMerge(ports)
+      )
+    ),
     Layer.provideMerge(IdentityProviderLive),
     Layer.provideMerge(ServerUnderTest)
   )
