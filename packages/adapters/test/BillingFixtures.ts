@@ -8,7 +8,12 @@ import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLiv
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
 import { Email } from "@cisbook/core/Email"
 import { ContactId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
-import { DirectDebit, type DirectDebitRefused, type NewPayment, type ProviderPayment } from "@cisbook/core/ports/DirectDebit"
+import {
+  DirectDebit,
+  type DirectDebitRefused,
+  type NewPayment,
+  type ProviderPayment
+} from "@cisbook/core/ports/DirectDebit"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
@@ -33,10 +38,9 @@ export interface Faults {
 
 /** Lets a test put a fault between the service and the in-memory provider (a crash, a hang). */
 export class ProviderFaults extends Effect.Service<ProviderFaults>()("test/ProviderFaults", {
-  effect: Effect.map(
-    Ref.make<Faults>({ createPayment: (real) => real, getPayment: (real) => real }),
-    (faults) => ({ faults })
-  )
+  effect: Effect.map(Ref.make<Faults>({ createPayment: (real) => real, getPayment: (real) => real }), (faults) => ({
+    faults
+  }))
 }) {}
 
 const FaultyDirectDebit = Layer.effect(

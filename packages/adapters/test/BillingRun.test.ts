@@ -32,9 +32,7 @@ const providerPayments = Effect.flatMap(DirectDebitControl, ({ state }) =>
 )
 
 const setFaults = (f: Partial<Faults>) =>
-  Effect.flatMap(ProviderFaults, ({ faults }) =>
-    Ref.update(faults, (current) => ({ ...current, ...f }))
-  )
+  Effect.flatMap(ProviderFaults, ({ faults }) => Ref.update(faults, (current) => ({ ...current, ...f })))
 const noFaults = setFaults({ createPayment: (real) => real, getPayment: (real) => real })
 
 /** The lease a crashed run held runs out (as it would after five minutes). */
@@ -139,57 +137,61 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
     })
   )
 
-  it.effect("collects on the user's mandate with the invoice id as the key; a crash after the provider took the payment is finished by the next run, charged once", () =>
-    Effect.gen(function* () {
-      const owner = yield* aUser("crash")
-      const mandate = yield* mandateFor(owner)
-      const tenant = yield* aTenant(owner, "Crash Ltd")
-      yield* anAcceptedReturn(tenant.id, "2026-06-05", 2)
-      // The provider makes the payment, then the run's process dies before recording it.
-      yield* setFaults({
-        createPayment: (real) => (payment, key) => Effect.zipRight(real(payment, key), Effect.die("process killed"))
+  it.effect(
+    "collects on the user's mandate with the invoice id as the key; a crash after the provider took the payment is finished by the next run, charged once",
+    () =>
+      Effect.gen(function* () {
+        const owner = yield* aUser("crash")
+        const mandate = yield* mandateFor(owner)
+        const tenant = yield* aTenant(owner, "Crash Ltd")
+        yield* anAcceptedReturn(tenant.id, "2026-06-05", 2)
+        // The provider makes the payment, then the run's process dies before recording it.
+        yield* setFaults({
+          createPayment: (real) => (payment, key) => Effect.zipRight(real(payment, key), Effect.die("process killed"))
+        })
+        const crashed = yield* Effect.exit(run())
+        expect(Exit.isFailure(crashed)).toBe(true)
+        yield* noFaults
+        const [unfinished] = yield* invoicesOf(owner)
+        assert(unfinished !== undefined)
+        expect(unfinished).toMatchObject({ finished: false, paymentReference: null })
+        // Nothing is billed again while the crashed run's lease lasts; then the next run finishes it.
+        yield* leasesRunOut
+        const report = yield* run("2026-07-02")
+        expect(report.finished.map((f) => f.invoice.id)).toContain(unfinished.id)
+        const [finished] = yield* invoicesOf(owner)
+        const charged = (yield* providerPayments).filter((p) => p.mandateId === mandate)
+        expect(charged).toHaveLength(1)
+        expect(charged[0]).toMatchObject({ amount: 240 })
+        expect(finished).toMatchObject({
+          id: unfinished.id,
+          issueDate: "2026-07-01",
+          paymentStatus: "Pending",
+          paymentReference: charged[0]!.id,
+          mandateReference: mandate,
+          finished: true
+        })
       })
-      const crashed = yield* Effect.exit(run())
-      expect(Exit.isFailure(crashed)).toBe(true)
-      yield* noFaults
-      const [unfinished] = yield* invoicesOf(owner)
-      assert(unfinished !== undefined)
-      expect(unfinished).toMatchObject({ finished: false, paymentReference: null })
-      // Nothing is billed again while the crashed run's lease lasts; then the next run finishes it.
-      yield* leasesRunOut
-      const report = yield* run("2026-07-02")
-      expect(report.finished.map((f) => f.invoice.id)).toContain(unfinished.id)
-      const [finished] = yield* invoicesOf(owner)
-      const charged = (yield* providerPayments).filter((p) => p.mandateId === mandate)
-      expect(charged).toHaveLength(1)
-      expect(charged[0]).toMatchObject({ amount: 240 })
-      expect(finished).toMatchObject({
-        id: unfinished.id,
-        issueDate: "2026-07-01",
-        paymentStatus: "Pending",
-        paymentReference: charged[0]!.id,
-        mandateReference: mandate,
-        finished: true
-      })
-    })
   )
 
-  it.effect("a completed mandate puts invoices waiting for one forward, and a second completion charges nothing more", () =>
-    Effect.gen(function* () {
-      const owner = yield* aUser("waiting")
-      const tenant = yield* aTenant(owner, "Waiting Ltd")
-      yield* anAcceptedReturn(tenant.id, "2026-06-05", 5)
-      yield* run()
-      const [waiting] = yield* invoicesOf(owner)
-      expect(waiting).toMatchObject({ paymentStatus: "WaitingForMandate", total: 600 })
-      const mandate = yield* mandateFor(owner)
-      const [collecting] = yield* invoicesOf(owner)
-      const charged = (yield* providerPayments).filter((p) => p.mandateId === mandate)
-      expect(charged.map((p) => p.amount)).toEqual([600])
-      expect(collecting).toMatchObject({ paymentStatus: "Pending", paymentReference: charged[0]!.id })
-      yield* (yield* WaitingInvoices).putForward(owner.id, mandate)
-      expect((yield* providerPayments).filter((p) => p.mandateId === mandate)).toHaveLength(1)
-    })
+  it.effect(
+    "a completed mandate puts invoices waiting for one forward, and a second completion charges nothing more",
+    () =>
+      Effect.gen(function* () {
+        const owner = yield* aUser("waiting")
+        const tenant = yield* aTenant(owner, "Waiting Ltd")
+        yield* anAcceptedReturn(tenant.id, "2026-06-05", 5)
+        yield* run()
+        const [waiting] = yield* invoicesOf(owner)
+        expect(waiting).toMatchObject({ paymentStatus: "WaitingForMandate", total: 600 })
+        const mandate = yield* mandateFor(owner)
+        const [collecting] = yield* invoicesOf(owner)
+        const charged = (yield* providerPayments).filter((p) => p.mandateId === mandate)
+        expect(charged.map((p) => p.amount)).toEqual([600])
+        expect(collecting).toMatchObject({ paymentStatus: "Pending", paymentReference: charged[0]!.id })
+        yield* (yield* WaitingInvoices).putForward(owner.id, mandate)
+        expect((yield* providerPayments).filter((p) => p.mandateId === mandate)).toHaveLength(1)
+      })
   )
 
   it.effect("a listing refreshes Pending payments, and one provider call that hangs does not hold the list up", () =>

@@ -31,7 +31,9 @@ const BrokenPorts = Layer.effect(
 ).pipe(
   Layer.provideMerge(MemoryPorts),
   // The billing invoice store has no memory fake: it is the one SQL port here.
-  Layer.merge(Layer.mergeAll(BillingInvoiceRepoSql.pipe(Layer.provide(EphemeralDatabase)), BillingTermsLive, DocumentRendererFake))
+  Layer.merge(
+    Layer.mergeAll(BillingInvoiceRepoSql.pipe(Layer.provide(EphemeralDatabase)), BillingTermsLive, DocumentRendererFake)
+  )
 )
 
 layer(e2e(BrokenPorts).pipe(Layer.provide(CapturingLogger)))("an unexpected failure", (it) => {

@@ -104,7 +104,9 @@ export class BillingApi extends HttpApiGroup.make("billing")
       .annotate(OpenApi.Description, "404 when the invoice does not exist or is another user's.")
   )
   .add(
-    HttpApiEndpoint.get("getBillingInvoicePdf")`/me/billing/invoices/${HttpApiSchema.param("invoice", Schema.String)}/pdf`
+    HttpApiEndpoint.get(
+      "getBillingInvoicePdf"
+    )`/me/billing/invoices/${HttpApiSchema.param("invoice", Schema.String)}/pdf`
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "The invoice as a PDF (a VAT invoice)")

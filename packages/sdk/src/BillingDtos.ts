@@ -99,7 +99,10 @@ export class BillingUsageDto extends Schema.Class<BillingUsageDto>("BillingUsage
 ) {}
 
 export class BillingInvoiceLineDto extends Schema.Class<BillingInvoiceLineDto>("BillingInvoiceLineDto")({
-  description: text("Names the tenant and the tax month", "CIS return, tax month ending 5 June 2026 (Lovelace Builders Ltd)"),
+  description: text(
+    "Names the tenant and the tax month",
+    "CIS return, tax month ending 5 June 2026 (Lovelace Builders Ltd)"
+  ),
   tenant: text("The tenant's code", "lovelace"),
   returnId: text("The invoiced monthly return", "0193a1b2-7c4d-7e5f-8a9b-0c1d2e3f4a5b"),
   quantity: Schema.Int.annotations({ description: "Subcontractors on the return", examples: [3] }),

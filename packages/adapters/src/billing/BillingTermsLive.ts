@@ -26,11 +26,13 @@ export const BillingTermsConfig = Config.all({
   pricePerSubcontractor: price,
   seller: Config.all({
     name: Config.withDefault(Config.string("BILLING_COMPANY_NAME"), "cisbook Ltd"),
-    address: Config.map(Config.withDefault(Config.string("BILLING_COMPANY_ADDRESS"), "1 Example Street, London, EC1A 1BB"), (text) =>
-      text
-        .split(/[,\n]/)
-        .map((line) => line.trim())
-        .filter((line) => line !== "")
+    address: Config.map(
+      Config.withDefault(Config.string("BILLING_COMPANY_ADDRESS"), "1 Example Street, London, EC1A 1BB"),
+      (text) =>
+        text
+          .split(/[,\n]/)
+          .map((line) => line.trim())
+          .filter((line) => line !== "")
     ),
     vatNumber: Config.withDefault(Config.string("BILLING_VAT_NUMBER"), "GB123456789")
   })

@@ -52,56 +52,85 @@ export const billingInvoicePdf = (d: InvoiceDocument) =>
     doc.y = Math.max(doc.y, afterTitle) + 24
 
     const blockTop = doc.y
-    doc.font("Helvetica-Bold").fontSize(10).text("Bill to", left, blockTop, { width: width / 2 })
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(10)
+      .text("Bill to", left, blockTop, { width: width / 2 })
     doc.font("Helvetica").fontSize(10)
     for (const line of buyerLines(d.buyer)) doc.text(line, { width: width / 2 })
     const afterBuyer = doc.y
     const facts: ReadonlyArray<readonly [string, string]> = [
       ["Invoice number", d.invoice.number],
-      ["Invoice date (tax point)", formatDate(d.invoice.issueDate)],
+      ["Date (tax point)", formatDate(d.invoice.issueDate)],
       ["Period", `${formatDate(d.invoice.periodStart)} to ${formatDate(d.invoice.periodEnd)}`],
       ["Currency", "GBP (£)"]
     ]
     doc.y = blockTop
     for (const [label, value] of facts) {
       const y = doc.y
-      doc.font("Helvetica-Bold").text(label, left + width / 2, y, { width: width * 0.22 })
-      doc.font("Helvetica").text(value, left + width * 0.72, y, { width: width * 0.28, align: "right" })
-      doc.moveDown(0.2)
+      doc
+        .font("Helvetica-Bold")
+        .fontSize(10)
+        .text(label, left + width * 0.46, y, { width: width * 0.22 })
+      const afterLabel = doc.y
+      doc.font("Helvetica").text(value, left + width * 0.68, y, { width: width * 0.32, align: "right" })
+      doc.y = Math.max(doc.y, afterLabel) + 2
     }
     doc.y = Math.max(doc.y, afterBuyer) + 24
 
-    const row = (cells: ReadonlyArray<string>, bold: boolean) => {
-      const height = Math.max(
-        ...cells.map((cell, i) => doc.font("Helvetica").fontSize(10).heightOfString(cell, { width: width * COLUMNS[i]!.share - 6 }))
+    /** A table row: cells in their columns, and under the first an optional note in small grey type. */
+    const row = (cells: ReadonlyArray<string>, options: { readonly bold?: boolean; readonly note?: string } = {}) => {
+      const font = options.bold ? "Helvetica-Bold" : "Helvetica"
+      const cellWidth = (i: number) => COLUMNS[i]!.share * width - 6
+      const cellsHeight = Math.max(
+        ...cells.map((cell, i) =>
+          doc
+            .font(font)
+            .fontSize(10)
+            .heightOfString(cell, { width: cellWidth(i) })
+        )
       )
-      if (doc.y + height > bottom() - 120) doc.addPage()
+      const noteHeight =
+        options.note === undefined ? 0 : doc.fontSize(8).heightOfString(options.note, { width: cellWidth(0) })
+      if (doc.y + cellsHeight + noteHeight + 6 > bottom()) {
+        doc.addPage()
+        doc.font("Helvetica").fontSize(9).fillColor(GREY).text(`${d.invoice.number}, continued`, left, doc.y)
+        doc.fillColor("black").moveDown(0.6)
+        header()
+      }
       const y = doc.y
       let x = left
       cells.forEach((cell, i) => {
-        const column = COLUMNS[i]!
-        doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(10)
-        doc.text(cell, x, y, { width: column.share * width - 6, align: column.align })
-        x += column.share * width
+        doc.font(font).fontSize(10).fillColor("black")
+        doc.text(cell, x, y, { width: cellWidth(i), align: COLUMNS[i]!.align })
+        x += COLUMNS[i]!.share * width
       })
-      doc.y = y + height + 6
-      doc.moveTo(left, doc.y - 3).lineTo(left + width, doc.y - 3).lineWidth(0.5).strokeColor("#cccccc").stroke()
+      if (options.note !== undefined) {
+        doc.font("Helvetica").fontSize(8).fillColor(GREY)
+        doc.text(options.note, left, y + cellsHeight, { width: cellWidth(0) })
+        doc.fillColor("black")
+      }
+      doc.y = y + cellsHeight + noteHeight + 6
+      doc
+        .moveTo(left, doc.y - 3)
+        .lineTo(left + width, doc.y - 3)
+        .lineWidth(0.5)
+        .strokeColor("#cccccc")
+        .stroke()
     }
-    row(
-      COLUMNS.map((c) => c.title),
-      true
-    )
-    for (const line of d.lines) {
+    const header = () =>
       row(
-        [
-          `${line.description}\nTenant ${line.tenant}, return ${line.returnId}`,
-          String(line.quantity),
-          formatMoney(line.unitPrice),
-          formatMoney(line.amount)
-        ],
-        false
+        COLUMNS.map((c) => c.title),
+        { bold: true }
       )
+    header()
+    for (const line of d.lines) {
+      row([line.description, String(line.quantity), formatMoney(line.unitPrice), formatMoney(line.amount)], {
+        note: `Tenant ${line.tenant}, monthly return ${line.returnId}`
+      })
     }
+    // The totals and the payment note stay together on one page.
+    if (doc.y + 170 > bottom()) doc.addPage()
 
     doc.moveDown(0.6)
     const total = (label: string, value: string, bold = false) => {

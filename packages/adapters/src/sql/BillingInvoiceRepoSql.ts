@@ -208,9 +208,7 @@ export const BillingInvoiceRepoSql = Layer.effect(
             )
             UPDATE billing_invoices i SET leased_until = ${leaseUntil}
             FROM due WHERE i.user_id = due.user_id AND i.id = due.id
-            RETURNING ${sql.literal(invoiceColumnsOf("i"))}`.pipe(
-            Effect.flatMap(decodeInvoices)
-          )
+            RETURNING ${sql.literal(invoiceColumnsOf("i"))}`.pipe(Effect.flatMap(decodeInvoices))
           const lines = yield* linesOf(rows)
           return rows
             .map((row) => ({ invoice: toInvoice(row), lines: lines.get(row.id) ?? [] }))
@@ -250,9 +248,10 @@ export const BillingInvoiceRepoSql = Layer.effect(
         ),
       find: (userId, id) =>
         Effect.gen(function* () {
-          const rows = yield* sql`SELECT ${columns} FROM billing_invoices WHERE user_id = ${userId} AND id = ${id}`.pipe(
-            Effect.flatMap(decodeInvoices)
-          )
+          const rows =
+            yield* sql`SELECT ${columns} FROM billing_invoices WHERE user_id = ${userId} AND id = ${id}`.pipe(
+              Effect.flatMap(decodeInvoices)
+            )
           const row = rows[0]
           if (row === undefined) return Option.none()
           const lines = yield* linesOf([row])

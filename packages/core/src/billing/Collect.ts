@@ -4,7 +4,11 @@ import type { BillingInvoice } from "./BillingInvoice.js"
 import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
 
 /** What an invoice that waits for a mandate records. */
-export const waitingForMandate = { paymentStatus: "WaitingForMandate", paymentReference: null, mandateReference: null } as const
+export const waitingForMandate = {
+  paymentStatus: "WaitingForMandate",
+  paymentReference: null,
+  mandateReference: null
+} as const
 
 /**
  * Creates the invoice's payment for its total on the mandate. The idempotency key makes a retried

@@ -69,12 +69,17 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
       )
 
     /** The invoice's PDF and its file name; NotFound while it has none. */
-    const pdf = (user: User, id: string): Effect.Effect<{ readonly fileName: string; readonly bytes: Uint8Array }, NotFound> =>
+    const pdf = (
+      user: User,
+      id: string
+    ): Effect.Effect<{ readonly fileName: string; readonly bytes: Uint8Array }, NotFound> =>
       Effect.gen(function* () {
         const { invoice } = yield* get(user, id)
         const bytes = yield* repo.pdf(user.id, invoice.id)
         if (Option.isNone(bytes)) {
-          return yield* new NotFound({ detail: `Invoice ${invoice.number} has no PDF yet; the billing run renders it.` })
+          return yield* new NotFound({
+            detail: `Invoice ${invoice.number} has no PDF yet; the billing run renders it.`
+          })
         }
         return { fileName: `${invoice.number}.pdf`, bytes: bytes.value }
       }).pipe(Effect.withSpan("BillingInvoices.pdf"))

@@ -86,9 +86,7 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
 
     /** The mandate collection runs on: a completed one, Active or not yet activated. */
     const collectingMandate = (userId: UserId) =>
-      Effect.map(mandates.live(userId), (live) =>
-        Option.getOrNull(Option.flatMapNullable(live, (m) => m.reference))
-      )
+      Effect.map(mandates.live(userId), (live) => Option.getOrNull(Option.flatMapNullable(live, (m) => m.reference)))
 
     const finish = ({ invoice, lines }: BillingInvoiceWithLines): Effect.Effect<RunInvoice> =>
       Effect.gen(function* () {
@@ -111,7 +109,9 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
               ? waitingForMandate
               : yield* collect(provider, invoice, mandateReference, invoice.id).pipe(
                   Effect.catchTag("DirectDebitRefused", (refused) =>
-                    Effect.logWarning("The direct debit provider refused a payment; the invoice waits for a mandate").pipe(
+                    Effect.logWarning(
+                      "The direct debit provider refused a payment; the invoice waits for a mandate"
+                    ).pipe(
                       Effect.annotateLogs({ invoice: invoice.number, reason: refused.message }),
                       Effect.as(waitingForMandate)
                     )
