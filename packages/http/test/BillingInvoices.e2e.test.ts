@@ -1,5 +1,5 @@
 import { draftInvoice } from "@cisbook/core/billing/InvoiceDraft"
-import { BillingInvoiceId } from "@cisbook/core/Ids"
+import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import { BillingRun } from "@cisbook/core/usecases/BillingRun"
 import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
@@ -225,8 +225,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("billing invoices over HTTP
           { id: BillingInvoiceId.make(crypto.randomUUID()), userId: owner.user.id, issueDate: "2026-07-03" },
           [
             {
-              returnId: invoice.lines?.[0]?.returnId ?? (invoice.id as never),
-              tenantId: owner.user.id as never,
+              returnId: MonthlyReturnId.make(crypto.randomUUID()),
+              tenantId: TenantId.make(crypto.randomUUID()),
               tenant: owner.tenant,
               tenantName: "Lovelace Builders Ltd",
               periodEnd: "2026-06-05",
