@@ -9,7 +9,7 @@ import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
 import { assert, expect, layer } from "@effect/vitest"
-import { Duration, Effect, Exit, Option, Ref } from "effect"
+import { Deferred, Duration, Effect, Fiber, Option, Ref } from "effect"
 import { aTenant, aUser, anAcceptedReturn, BillingOverSql, type Faults, ProviderFaults } from "./BillingFixtures.js"
 
 const run = (date = "2026-07-01") => Effect.flatMap(BillingRun, (billing) => billing.run(date))
@@ -145,12 +145,18 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
         const mandate = yield* mandateFor(owner)
         const tenant = yield* aTenant(owner, "Crash Ltd")
         yield* anAcceptedReturn(tenant.id, "2026-06-05", 2)
-        // The provider makes the payment, then the run's process dies before recording it.
+        // The provider makes the payment, then the run's process is killed before recording it.
+        const paymentTaken = yield* Deferred.make<void>()
         yield* setFaults({
-          createPayment: (real) => (payment, key) => Effect.zipRight(real(payment, key), Effect.die("process killed"))
+          createPayment: (real) => (payment, key) =>
+            real(payment, key).pipe(
+              Effect.zipLeft(Deferred.succeed(paymentTaken, undefined)),
+              Effect.zipRight(Effect.never)
+            )
         })
-        const crashed = yield* Effect.exit(run())
-        expect(Exit.isFailure(crashed)).toBe(true)
+        const killed = yield* Effect.fork(run())
+        yield* Deferred.await(paymentTaken)
+        yield* Fiber.interrupt(killed)
         yield* noFaults
         const [unfinished] = yield* invoicesOf(owner)
         assert(unfinished !== undefined)
@@ -191,6 +197,33 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
         expect(collecting).toMatchObject({ paymentStatus: "Pending", paymentReference: charged[0]!.id })
         yield* (yield* WaitingInvoices).putForward(owner.id, mandate)
         expect((yield* providerPayments).filter((p) => p.mandateId === mandate)).toHaveLength(1)
+      })
+  )
+
+  it.effect(
+    "an invoice the provider cannot be reached for is left to the next run; the run goes on with the others",
+    () =>
+      Effect.gen(function* () {
+        const unreachable = yield* aUser("unreachable")
+        const reference = yield* mandateFor(unreachable)
+        yield* anAcceptedReturn((yield* aTenant(unreachable, "Unreachable Ltd")).id, "2026-06-05", 1)
+        const waiting = yield* aUser("fine")
+        yield* anAcceptedReturn((yield* aTenant(waiting, "Fine Ltd")).id, "2026-06-05", 1)
+        yield* setFaults({
+          createPayment: (real) => (payment, key) =>
+            payment.mandateId === reference ? Effect.die(new Error("connect ECONNREFUSED")) : real(payment, key)
+        })
+        const report = yield* run()
+        yield* noFaults
+        expect(report.unfinished).toBe(1)
+        expect((yield* invoicesOf(waiting)).map((i) => [i.paymentStatus, i.finished])).toEqual([
+          ["WaitingForMandate", true]
+        ])
+        expect((yield* invoicesOf(unreachable)).map((i) => i.finished)).toEqual([false])
+        yield* leasesRunOut
+        const next = yield* run()
+        expect(next.unfinished).toBe(0)
+        expect((yield* invoicesOf(unreachable)).map((i) => [i.paymentStatus, i.finished])).toEqual([["Pending", true]])
       })
   )
 

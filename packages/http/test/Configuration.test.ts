@@ -1,5 +1,6 @@
 import { LookupCacheTtl } from "@cisbook/core/LookupCache"
 import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
+import { BillingTermsConfig } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
@@ -206,6 +207,39 @@ describe("the settings the README documents", () => {
         expect(yield* refused({ RETURN_LEASE_SECONDS: "3601" }, ReturnFilerConfig)).toContain("from 60 to 3600")
         expect(yield* refused({ RETURN_POLL_INTERVAL_MS: "60001" }, ReturnFilerConfig)).toContain("from 10 to 60000")
         expect(yield* refused({ RETURN_FILER: "sometimes" }, ReturnFilerConfig)).toContain("RETURN_FILER")
+      })
+  )
+
+  it.effect(
+    "BILLING_PRICE_PER_SUBCONTRACTOR (pounds, default 1.00), BILLING_COMPANY_NAME, BILLING_COMPANY_ADDRESS and BILLING_VAT_NUMBER",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(BillingTermsConfig)).toEqual({
+          pricePerSubcontractor: 100,
+          seller: { name: "cisbook Ltd", address: ["1 Example Street", "London", "EC1A 1BB"], vatNumber: "GB123456789" }
+        })
+        const set = yield* withEnv({
+          BILLING_PRICE_PER_SUBCONTRACTOR: "2.5",
+          BILLING_COMPANY_NAME: "Cisbook Software Ltd",
+          BILLING_COMPANY_ADDRESS: "Unit 4, Harbour Yard\nBristol\n BS1 5TY ",
+          BILLING_VAT_NUMBER: "GB 987 6543 21"
+        })(BillingTermsConfig)
+        expect(set).toEqual({
+          pricePerSubcontractor: 250,
+          seller: {
+            name: "Cisbook Software Ltd",
+            address: ["Unit 4", "Harbour Yard", "Bristol", "BS1 5TY"],
+            vatNumber: "GB 987 6543 21"
+          }
+        })
+        expect(
+          (yield* withEnv({ BILLING_PRICE_PER_SUBCONTRACTOR: "0" })(BillingTermsConfig)).pricePerSubcontractor
+        ).toBe(0)
+        for (const bad of ["1.005", "-1", "one pound", ""]) {
+          expect(yield* refused({ BILLING_PRICE_PER_SUBCONTRACTOR: bad }, BillingTermsConfig)).toContain(
+            "BILLING_PRICE_PER_SUBCONTRACTOR"
+          )
+        }
       })
   )
 })

@@ -11,7 +11,7 @@ const price = Config.string("BILLING_PRICE_PER_SUBCONTRACTOR").pipe(
     Either.mapLeft(poundsToPence(text.trim()), () =>
       ConfigError.InvalidData(
         [],
-        `Expected an amount in pounds with at most 2 decimal places (for example 1.00) but received ${text}`
+        `BILLING_PRICE_PER_SUBCONTRACTOR: expected an amount in pounds, 0 or more, with at most 2 decimal places (for example 1.00) but received ${text}`
       )
     )
   )

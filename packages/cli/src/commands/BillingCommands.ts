@@ -9,7 +9,7 @@ import { Mandates } from "@cisbook/core/usecases/Mandates"
 import { Users } from "@cisbook/core/usecases/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
+import { Console, Data, Effect, Option, Schema } from "effect"
 import { admin } from "../Admin.js"
 import { progressBar } from "../ProgressBar.js"
 import { table } from "../Table.js"
@@ -54,6 +54,11 @@ const mandate = Command.make(
     )
 ).pipe(Command.withDescription("A user's latest direct debit mandate and billing address, as last stored"))
 
+/** A run that left invoices unfinished: said on stderr, exit code 1, so that a scheduler notices. */
+class RunIncomplete extends Data.TaggedError("RunIncomplete")<{ readonly message: string }> {}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+
 /** Below this many users the run prints no progress bar: its lines come at once. */
 const PROGRESS_FROM = 50
 
@@ -81,7 +86,7 @@ const run = Command.make(
     admin(
       Effect.gen(function* () {
         const issueDate = Option.isSome(date)
-          ? yield* decodeInput(CalendarDate)(date.value)
+          ? (yield* decodeInput(Schema.Struct({ date: CalendarDate }))({ date: date.value })).date
           : ukCalendarDate(new Date())
         const report = yield* (yield* BillingRun).run(issueDate, showProgress)
         for (const { billedTo, invoice } of report.finished) {
@@ -101,8 +106,13 @@ const run = Command.make(
         const total = report.finished.reduce((sum, { invoice }) => sum + invoice.total, 0)
         const collecting = report.finished.filter(({ invoice }) => invoice.paymentReference !== null).length
         yield* Console.log(
-          `Issued ${report.issued} invoice${report.issued === 1 ? "" : "s"} dated ${issueDate}; finished ${report.finished.length} (${formatMoney(total)} including VAT): ${collecting} collecting by direct debit, ${report.finished.length - collecting} waiting for a mandate.`
+          `Issued ${plural(report.issued, "invoice")} dated ${issueDate}; finished ${report.finished.length} (${formatMoney(total)} including VAT): ${collecting} collecting by direct debit, ${report.finished.length - collecting} waiting for a mandate.`
         )
+        if (report.unfinished > 0) {
+          return yield* new RunIncomplete({
+            message: `${plural(report.unfinished, "invoice")} could not be finished (see the log); run again to finish them. Nothing is billed twice.`
+          })
+        }
       })
     )
 ).pipe(

@@ -32,6 +32,8 @@ export interface RunReport {
   readonly issued: number
   /** Invoices finished by this run (its own, and any a crashed run left unfinished). */
   readonly finished: ReadonlyArray<RunInvoice>
+  /** Invoices this run could not finish (the provider unreachable, say): the next run finishes them. */
+  readonly unfinished: number
 }
 
 /** How long a run holds an unfinished invoice before another run may finish it. */
@@ -124,17 +126,36 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         }
       }).pipe(Effect.withSpan("BillingRun.finish"))
 
+    /**
+     * Finishes one invoice, or leaves it unfinished when that fails unexpectedly (a provider that
+     * cannot be reached is a defect): its lease runs out and a later run finishes it.
+     */
+    const tryFinish = (unfinished: BillingInvoiceWithLines): Effect.Effect<Option.Option<RunInvoice>> =>
+      finish(unfinished).pipe(
+        Effect.map(Option.some),
+        Effect.catchAllDefect((defect) =>
+          Effect.logError("A billing invoice could not be finished; a later run finishes it").pipe(
+            Effect.annotateLogs({ invoice: unfinished.invoice.number, defect: String(defect) }),
+            Effect.as(Option.none())
+          )
+        )
+      )
+
     /** Finishes unfinished invoices batch by batch until none is left to lease. */
     const finishAll = (onFinished: (n: number) => Effect.Effect<void>) =>
       Effect.gen(function* () {
         const finished: Array<RunInvoice> = []
+        let unfinished = 0
         while (true) {
           const now = yield* clock.now
           const batch = yield* repo.claimUnfinished(now, new Date(now.getTime() + Duration.toMillis(LEASE)), BATCH)
-          if (batch.length === 0) return finished
-          const done = yield* Effect.forEach(batch, finish, { concurrency: CONCURRENCY })
-          finished.push(...done)
-          yield* onFinished(finished.length)
+          if (batch.length === 0) return { finished, unfinished }
+          const done = yield* Effect.forEach(batch, tryFinish, { concurrency: CONCURRENCY })
+          for (const one of done) {
+            if (Option.isSome(one)) finished.push(one.value)
+            else unfinished += 1
+          }
+          yield* onFinished(finished.length + unfinished)
         }
       })
 
@@ -158,8 +179,10 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
             ),
           { concurrency: CONCURRENCY, discard: true }
         )
-        const finished = yield* finishAll((n) => onProgress({ phase: "Collecting", done: n, total: issued }))
-        return { issued, finished }
+        const { finished, unfinished } = yield* finishAll((n) =>
+          onProgress({ phase: "Collecting", done: n, total: Math.max(n, issued) })
+        )
+        return { issued, finished, unfinished }
       }).pipe(Effect.withSpan("BillingRun.run"))
 
     return { run } as const
