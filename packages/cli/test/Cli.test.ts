@@ -636,7 +636,8 @@ describe("cisbook admin CLI", () => {
           "ada@example.com: no billing invoices."
         ])
         expect(failed(yield* cli("billing", "run", "--date", "2026-02-30"))).toEqual([
-          "Error: Must be a date as YYYY-MM-DD, for example 2026-04-05"
+          "Error: date: Must be a date as YYYY-MM-DD, for example 2026-04-05.",
+          "  date: Must be a date as YYYY-MM-DD, for example 2026-04-05"
         ])
       })
   )
