@@ -7,7 +7,7 @@ import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAu
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
 import { Email } from "@cisbook/core/Email"
-import { ContactId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
+import { ContactId, MonthlyReturnId, type TenantId } from "@cisbook/core/Ids"
 import {
   DirectDebit,
   type DirectDebitRefused,

@@ -19,7 +19,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [7, "monthly_returns"],
         [8, "billing"],
         [9, "verification_requests"],
-        [10, "connections"]
+        [10, "connections"],
+        [11, "billing_invoices"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -27,6 +28,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
       expect(tables.map((t) => t.tableName)).toEqual([
         "api_keys",
+        "billing_invoice_lines",
+        "billing_invoices",
         "billing_profiles",
         "connection_sides",
         "connections",
