@@ -6,7 +6,8 @@ import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
 import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import * as fs from "node:fs"
@@ -212,6 +213,26 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("billing invoices over HTTP
           expect(res.body?.detail).not.toContain(invoice.number)
         }
         expect(yield* stranger.api.billing.listBillingInvoices()).toEqual([])
+        // The Promise client: the owner's invoice and PDF; the stranger's attempt rejects with NotFound.
+        const server = yield* HttpServer.HttpServer
+        assert(server.address._tag === "TcpAddress")
+        const baseUrl = `http://127.0.0.1:${server.address.port}`
+        const asOwner = yield* Effect.promise(() =>
+          createPromiseClient({ baseUrl, credentials: { apiKey: owner.key } })
+        )
+        const asStranger = yield* Effect.promise(() =>
+          createPromiseClient({ baseUrl, credentials: { apiKey: stranger.key } })
+        )
+        expect(yield* Effect.promise(() => asOwner.billing.listBillingInvoices())).toMatchObject([{ id: invoice.id }])
+        const pdf = yield* Effect.promise(() => asOwner.billing.getBillingInvoicePdf({ path: { invoice: invoice.id } }))
+        expect(yield* pdfText(pdf)).toContain(invoice.number)
+        const refused = yield* Effect.promise(() =>
+          asStranger.billing.getBillingInvoicePdf({ path: { invoice: invoice.id } }).then(
+            () => undefined,
+            (error: unknown) => error
+          )
+        )
+        expect(refused).toMatchObject({ _tag: "NotFound" })
         expect(yield* stranger.api.billing.getBillingUsage()).toEqual([])
         for (const path of [
           "/me/billing/invoices/not-a-uuid",
