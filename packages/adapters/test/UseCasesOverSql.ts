@@ -7,20 +7,25 @@ import { UseCasesLive } from "@cisbook/core/UseCases"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
 
+/** The use cases over the given (migrated) database. */
+export const useCasesOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient, E>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        SqlPortsLive,
+        identityVerifierFake({}),
+        webhookTransport({ allowPrivateTargets: false }),
+        SandboxTaxAuthority,
+        AppLinksFake,
+        BillingProvidersFake
+      )
+    ),
+    Layer.provideMerge(SystemLive),
+    Layer.provideMerge(database)
+  )
+
 /** The use cases over a throwaway database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) concurrent calls really overlap. */
-export const UseCasesOverSql = UseCasesLive.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      SqlPortsLive,
-      identityVerifierFake({}),
-      webhookTransport({ allowPrivateTargets: false }),
-      SandboxTaxAuthority,
-      AppLinksFake,
-      BillingProvidersFake
-    )
-  ),
-  Layer.provideMerge(SystemLive),
-  Layer.provide(EphemeralDatabase)
-)
+export const UseCasesOverSql = useCasesOver(EphemeralDatabase)

@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { RevocationNoticesLive } from "@cisbook/adapters/sql/RevocationNoticesLive"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
@@ -7,6 +8,7 @@ import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
+import { RevocationFollowerLive } from "./RevocationFollower.js"
 import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
 import { UploadDirectoryLive } from "./UploadDirectory.js"
@@ -20,7 +22,8 @@ Layer.mergeAll(
   WebhookDispatcherLive,
   MailSenderLive,
   VerificationWorkerLive,
-  ReturnFilerLive
+  ReturnFilerLive,
+  RevocationFollowerLive.pipe(Layer.provide(RevocationNoticesLive))
 ).pipe(
   Layer.provide(AppLive),
   Layer.provide(ServerLive),

@@ -51,7 +51,7 @@ export class MeApi extends HttpApiGroup.make("me")
       .annotate(OpenApi.Summary, "Revoke one of the caller's API keys")
       .annotate(
         OpenApi.Description,
-        "The key stops working at once on this process, and within AUTH_CACHE_SECONDS on others. 404 for a key that is not the caller's."
+        "The key stops working at once on every server process (on a process that has lost its database notifications for a moment, within AUTH_CACHE_SECONDS). 404 for a key that is not the caller's."
       )
   )
   .middleware(Authenticate)

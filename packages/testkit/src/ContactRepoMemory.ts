@@ -120,6 +120,8 @@ export const ContactRepoMemory = Layer.effect(
             )
           })
         ),
+      // Nothing is shared between processes; fibers that race for a code are told by DuplicateKey.
+      lockCodes: () => Effect.void,
       insertAll: (contacts) =>
         Ref.modify(state, (s) => {
           const keys = contacts.map((c) => `${c.tenantId}/${c.code}`)

@@ -4,6 +4,7 @@ import { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import { User } from "@cisbook/core/User"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
+import { REVOCATION_CHANNEL } from "./RevocationChannel.js"
 
 const KeyWithOwnerRow = Schema.Struct({
   ...ApiKey.fields,
@@ -48,11 +49,15 @@ export const ApiKeyRepoSql = Layer.effect(
           lastUsedAt: key.lastUsedAt
         })}`.pipe(Effect.asVoid, Effect.orDie),
       listByUser: (userId) => listByUser(userId).pipe(Effect.orDie),
+      // One statement: the notice is queued in the revocation's own transaction and sent when it commits.
       revoke: (userId, id, at) =>
         sql`
-          UPDATE api_keys SET revoked_at = ${at}
-          WHERE id = ${id} AND user_id = ${userId} AND revoked_at IS NULL
-          RETURNING id`.pipe(
+          WITH revoked AS (
+            UPDATE api_keys SET revoked_at = ${at}
+            WHERE id = ${id} AND user_id = ${userId} AND revoked_at IS NULL
+            RETURNING id
+          )
+          SELECT pg_notify(${REVOCATION_CHANNEL}, id::text) FROM revoked`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),

@@ -24,6 +24,9 @@ const candidateForms = (bases: ReadonlyArray<string>) => {
   return { prefixes: [...forms.values()].map((f) => f.prefix), lengths: [...forms.values()].map((f) => f.length) }
 }
 
+/** The first key of the transaction lock under which a tenant's contact codes are issued ("CODE"). */
+const CODE_LOCK_SPACE = 0x434f4445
+
 /** Code point order, as the code column's collation ("C") sorts. */
 const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -96,6 +99,9 @@ export const ContactRepoSql = Layer.effect(
           Effect.orDie
         )
       },
+      // An advisory lock, not a row lock: it blocks nothing but other issuers of the tenant's codes.
+      lockCodes: (tenantId) =>
+        sql`SELECT pg_advisory_xact_lock(${CODE_LOCK_SPACE}, hashtext(${tenantId}))`.pipe(Effect.asVoid, Effect.orDie),
       insert: (contact) =>
         sql`INSERT INTO contact_codes ${sql.insert({ tenantId: contact.tenantId, code: contact.code })}`.pipe(
           Effect.zipRight(sql`INSERT INTO contacts ${sql.insert(newContactRow(contact))}`),

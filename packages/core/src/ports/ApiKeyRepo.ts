@@ -9,7 +9,10 @@ export class ApiKeyRepo extends Context.Tag("core/ApiKeyRepo")<
     readonly insert: (key: ApiKey, hash: string) => Effect.Effect<void>
     /** Keys of the user that are not revoked, newest first. */
     readonly listByUser: (userId: UserId) => Effect.Effect<ReadonlyArray<ApiKey>>
-    /** Revokes the user's key; false when the user has no such live key. */
+    /**
+     * Revokes the user's key, and tells every server process (RevocationNotices) when the
+     * revocation commits; false when the user has no such live key.
+     */
     readonly revoke: (userId: UserId, id: ApiKeyId, at: Date) => Effect.Effect<boolean>
     /** The live key with this hash, and its owner. */
     readonly findByHash: (hash: string) => Effect.Effect<Option.Option<{ readonly key: ApiKey; readonly user: User }>>

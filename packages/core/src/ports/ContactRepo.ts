@@ -20,6 +20,12 @@ export class ContactRepo extends Context.Tag("core/ContactRepo")<
     readonly issuedCodes: (tenantId: TenantId, base: string) => Effect.Effect<ReadonlySet<string>>
     /** The codes ever issued in the tenant that match `contactCodeCandidatePattern` of any of `bases`. */
     readonly issuedCodesAmong: (tenantId: TenantId, bases: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+    /**
+     * Inside a transaction, before its codes are read: waits for any other transaction issuing
+     * codes in the tenant to end, and makes the others wait for this one, so that the codes read
+     * next are all the codes issued and none is picked twice.
+     */
+    readonly lockCodes: (tenantId: TenantId) => Effect.Effect<void>
     /** Issues the contact's code for good; fails with DuplicateKey "code" when it was ever issued in the tenant. */
     readonly insert: (contact: Contact) => Effect.Effect<void, DuplicateKey>
     /**

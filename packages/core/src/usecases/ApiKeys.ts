@@ -69,6 +69,9 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
         return user
       }) // No span: this runs on every request, and a span costs ~20 µs of CPU even with tracing off.
 
-    return { issue, list, revoke, authenticate } as const
+    /** Forgets every key found before, so that a key revoked elsewhere is refused from now on. */
+    const forgetFound = byHash.invalidateAll
+
+    return { issue, list, revoke, authenticate, forgetFound } as const
   })
 }) {}

@@ -42,7 +42,7 @@ export type ImportProgress = (done: number, total: number) => Effect.Effect<void
 /** Rows analysed, looked up and written together: one transaction and a few statements per batch. */
 const BATCH_ROWS = 500
 
-/** Two racing imports or creates can pick the same code; the loser picks again, this many times at most. */
+/** On a store that cannot lock the codes, racing imports can pick the same code; the loser picks again, this many times at most. */
 const CODE_ATTEMPTS = 5
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -106,12 +106,14 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       }).pipe(Effect.withSpan("ContactImport.analyse"))
 
     /**
-     * Codes for the drafts, issued and inserted with their events in one transaction; a code
-     * taken meanwhile by someone else makes the whole batch pick its codes again.
+     * Codes for the drafts, issued and inserted with their events in one transaction, while the
+     * tenant's codes are locked: racing imports and creates wait for each other instead of
+     * picking the same codes. A store that cannot lock is told by DuplicateKey to pick again.
      */
     const saveTogether = (tenantId: TenantId, drafts: ReadonlyArray<Draft>) =>
       transaction(
         Effect.gen(function* () {
+          yield* repo.lockCodes(tenantId)
           const bases = [...new Set(drafts.map((draft) => contactCodeBase(draft.contact.name)))]
           const taken = new Set(yield* repo.issuedCodesAmong(tenantId, bases))
           const coded = drafts.map(({ contact, rowId }) => {

@@ -36,9 +36,9 @@ export interface ContactListPage {
 }
 
 /**
- * Racing creates of one name pick the same code; each loser reads the issued codes again and
- * picks anew. A loser only loses once the winner has committed, so every round issues a code
- * and this has to outlast only the number of creates racing for one name.
+ * On a store that cannot lock the codes, racing creates of one name pick the same code; each
+ * loser reads the issued codes again and picks anew. A loser only loses once the winner has
+ * committed, so every round issues a code and this has to outlast only the number of racers.
  */
 const CODE_ATTEMPTS = 100
 
@@ -60,9 +60,13 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
     const find = (tenant: Tenant, code: string, forUpdate = false): Effect.Effect<Contact, NotFound> =>
       findContact(repo, tenant, code, forUpdate)
 
-    /** Inserts the contact under a code generated from its name; a code taken meanwhile is generated again. */
+    /**
+     * Inside a transaction: inserts the contact under a code generated from its name while the
+     * tenant's codes are locked; a code taken meanwhile (by a store that cannot lock) is generated again.
+     */
     const insertWithNewCode = (contact: Contact) =>
-      repo.issuedCodes(contact.tenantId, contactCodeBase(contact.name)).pipe(
+      repo.lockCodes(contact.tenantId).pipe(
+        Effect.zipRight(repo.issuedCodes(contact.tenantId, contactCodeBase(contact.name))),
         Effect.map(
           (issued) => new Contact({ ...contact, code: generateContactCode(contact.name, (code) => issued.has(code)) })
         ),
