@@ -20,7 +20,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
-        [11, "billing_invoices"]
+        [11, "billing_invoices"],
+        [15, "return_correlation"]
       ])
       expect(yield* migrate).toEqual([])
 
