@@ -19,7 +19,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [7, "monthly_returns"],
         [8, "billing"],
         [9, "verification_requests"],
-        [10, "connections"]
+        [10, "connections"],
+        [14, "rate_limits"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -44,6 +45,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "memberships",
         "monthly_returns",
         "purchase_invoices",
+        "rate_limits",
         "sales_invoice_payments",
         "sales_invoice_sequences",
         "sales_invoices",

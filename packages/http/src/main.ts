@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { RateLimitsLive } from "@cisbook/adapters/ratelimits/RateLimitsLive"
 import { RevocationNoticesLive } from "@cisbook/adapters/sql/RevocationNoticesLive"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
@@ -18,7 +19,7 @@ const ServerLive = Layer.unwrapEffect(
 )
 
 Layer.mergeAll(
-  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive)),
+  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive), Layer.provide(RateLimitsLive)),
   WebhookDispatcherLive,
   MailSenderLive,
   VerificationWorkerLive,

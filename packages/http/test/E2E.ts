@@ -8,6 +8,8 @@ import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLiv
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
 import { WaitingInvoicesNone } from "@cisbook/adapters/billing/WaitingInvoicesNone"
+import { rateLimitsFlexible, RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
+import type { RateLimitSettings } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
 import type { DirectDebit } from "@cisbook/core/ports/DirectDebit"
@@ -106,16 +108,22 @@ export const SandboxDirectDebit = Layer.unwrapEffect(
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
- * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private addresses only if told.
+ * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
+ * addresses only if told; rate limits only when given (the tests of other things send more
+ * requests, and fail more authentications, from one address than a client should).
  */
-export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
+export const sqlTestPorts = (
+  webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
+  rateLimits?: RateLimitSettings
+) =>
   Layer.mergeAll(
     SqlPortsLive,
     webhookTransport(webhooks),
     SandboxDirectDebit,
     WaitingInvoicesNone,
     SandboxTaxAuthority,
-    appLinks(APP_URL)
+    appLinks(APP_URL),
+    rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
   ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
@@ -127,10 +135,15 @@ export const ServerUnderTest = HttpServer.layerTestClient.pipe(
   Layer.provideMerge(NodeHttpServer.layer(() => makeNodeServer(DEFAULT_SERVER_LIMITS), { port: 0 }))
 )
 
-/** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
+/**
+ * The whole HTTP application over the given ports, on an in-process server, with a local
+ * identity provider; without rate limits unless the ports have them.
+ */
 export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
-    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
+    Layer.provideMerge(
+      Layer.merge(RateLimitsOff, UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports)))
+    ),
     Layer.provideMerge(IdentityProviderLive),
     Layer.provideMerge(ServerUnderTest)
   )

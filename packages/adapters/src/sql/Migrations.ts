@@ -10,6 +10,7 @@ import monthlyReturns from "./migrations/0007_monthly_returns.js"
 import billing from "./migrations/0008_billing.js"
 import verificationRequests from "./migrations/0009_verification_requests.js"
 import connections from "./migrations/0010_connections.js"
+import rateLimits from "./migrations/0014_rate_limits.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -22,7 +23,8 @@ const run = Migrator.make({})({
     "0007_monthly_returns": monthlyReturns,
     "0008_billing": billing,
     "0009_verification_requests": verificationRequests,
-    "0010_connections": connections
+    "0010_connections": connections,
+    "0014_rate_limits": rateLimits
   })
 })
 
