@@ -5,13 +5,13 @@ import { RateLimits } from "@cisbook/core/ports/RateLimits"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer } from "effect"
 
-const settings = {
+const settings = (shared: boolean) => ({
   authenticationFailures: { points: 4, window: Duration.minutes(1) },
-  requests: { points: 4, window: Duration.minutes(1) }
-}
+  requests: { points: 4, window: Duration.minutes(1), shared }
+})
 
 /** A server process's limits: its own memory, the database's counters. */
-const processLimits = Effect.provide(RateLimits, rateLimitsFlexible(settings))
+const processLimits = (shared: boolean) => Effect.provide(RateLimits, rateLimitsFlexible(settings(shared)))
 
 describe("addressKey", () => {
   it("counts an IPv4 address as itself, mapped or not, and an IPv6 address by its /64", () => {
@@ -21,16 +21,17 @@ describe("addressKey", () => {
     expect(addressKey("2001:db8:1:2::9")).toBe(addressKey("2001:db8:1:2:ffff::1"))
     expect(addressKey("2001:db8:1:3::9")).not.toBe(addressKey("2001:db8:1:2::9"))
     expect(addressKey("unknown")).toBe("unknown")
+    expect(addressKey("x".repeat(1000))).toHaveLength(200)
   })
 })
 
 layer(Layer.empty.pipe(Layer.provideMerge(EphemeralDatabase)), { excludeTestServices: true })(
   "rate limits in the database",
   (it) => {
-    it.effect("two server processes share the counts: a user's budget and an address's failures", () =>
+    it.effect("two server processes share the counts: an address's failures, and a user's budget when shared", () =>
       Effect.gen(function* () {
-        const a = yield* processLimits
-        const b = yield* processLimits
+        const a = yield* processLimits(true)
+        const b = yield* processLimits(true)
         const user = "00000000-0000-4000-8000-000000000001" as UserId
         yield* a.request(user)
         yield* a.request(user)
@@ -57,6 +58,17 @@ layer(Layer.empty.pipe(Layer.provideMerge(EphemeralDatabase)), { excludeTestServ
         yield* a.authenticationFailed(address)
         expect((yield* Effect.flip(a.mayAuthenticate(address))).limit).toBe("AuthenticationFailures")
         yield* a.mayAuthenticate("198.51.100.10")
+      })
+    )
+
+    it.effect("by default each process counts a user's requests itself", () =>
+      Effect.gen(function* () {
+        const a = yield* processLimits(false)
+        const b = yield* processLimits(false)
+        const user = "00000000-0000-4000-8000-000000000003" as UserId
+        for (let i = 0; i < 4; i++) yield* a.request(user)
+        yield* b.request(user)
+        expect((yield* Effect.flip(a.request(user))).limit).toBe("Requests")
       })
     )
   }

@@ -36,24 +36,25 @@ describe("the settings the README documents", () => {
   )
 
   it.effect(
-    "RATE_LIMIT_AUTH_FAILURES and RATE_LIMIT_REQUESTS, each per its _WINDOW_SECONDS: 50 and 1,200 a minute; 0 is off",
+    "RATE_LIMIT_AUTH_FAILURES and RATE_LIMIT_REQUESTS, each per its _WINDOW_SECONDS: 50 and 1,200 a minute; 0 is off; RATE_LIMIT_REQUESTS_SHARED",
     () =>
       Effect.gen(function* () {
         const settings = (env: Record<string, string>) => withEnv(env)(RateLimitSettingsConfig)
         expect(yield* settings({})).toEqual({
           authenticationFailures: { points: 50, window: Duration.seconds(60) },
-          requests: { points: 1200, window: Duration.seconds(60) }
+          requests: { points: 1200, window: Duration.seconds(60), shared: false }
         })
         expect(
           yield* settings({
             RATE_LIMIT_AUTH_FAILURES: "10",
             RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: "900",
             RATE_LIMIT_REQUESTS: "0",
-            RATE_LIMIT_REQUESTS_WINDOW_SECONDS: "1"
+            RATE_LIMIT_REQUESTS_WINDOW_SECONDS: "1",
+            RATE_LIMIT_REQUESTS_SHARED: "true"
           })
         ).toEqual({
           authenticationFailures: { points: 10, window: Duration.seconds(900) },
-          requests: { points: 0, window: Duration.seconds(1) }
+          requests: { points: 0, window: Duration.seconds(1), shared: true }
         })
         expect(yield* refused({ RATE_LIMIT_AUTH_FAILURES: "-1" }, RateLimitSettingsConfig)).toContain(
           "Must be a whole number, 0 or more"

@@ -11,7 +11,7 @@ const REQUESTS = 30
 
 const limits = {
   authenticationFailures: { points: FAILURES, window: Duration.minutes(1) },
-  requests: { points: REQUESTS, window: Duration.minutes(1) }
+  requests: { points: REQUESTS, window: Duration.minutes(1), shared: true }
 }
 
 /** GET `path` with `key`, sent from `localAddress` (any 127/8 address is this machine) on a connection of its own. */

@@ -7,10 +7,13 @@ export interface RateLimit {
 }
 
 export interface RateLimitSettings {
-  /** Failed authentications per client address. */
+  /** Failed authentications per client address, counted in the database every process shares. */
   readonly authenticationFailures: RateLimit
-  /** Requests per user, with any of their API keys or tokens. */
-  readonly requests: RateLimit
+  /**
+   * Requests per user, with any of their API keys or tokens: counted by each server process in
+   * its memory, or, when `shared`, in the database (exact across processes, one more statement a request).
+   */
+  readonly requests: RateLimit & { readonly shared: boolean }
 }
 
 const wholeNumber = (name: string, fallback: number, min: number) =>
@@ -29,9 +32,13 @@ const rateLimit = (name: string, points: number, windowSeconds: number): Config.
 
 /**
  * RATE_LIMIT_AUTH_FAILURES per RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS (50 a minute) and
- * RATE_LIMIT_REQUESTS per RATE_LIMIT_REQUESTS_WINDOW_SECONDS (1,200 a minute); 0 turns a limit off.
+ * RATE_LIMIT_REQUESTS per RATE_LIMIT_REQUESTS_WINDOW_SECONDS (1,200 a minute), counted per
+ * process unless RATE_LIMIT_REQUESTS_SHARED; 0 turns a limit off.
  */
 export const RateLimitSettingsConfig: Config.Config<RateLimitSettings> = Config.all({
   authenticationFailures: rateLimit("RATE_LIMIT_AUTH_FAILURES", 50, 60),
-  requests: rateLimit("RATE_LIMIT_REQUESTS", 1200, 60)
+  requests: Config.all({
+    limit: rateLimit("RATE_LIMIT_REQUESTS", 1200, 60),
+    shared: Config.withDefault(Config.boolean("RATE_LIMIT_REQUESTS_SHARED"), false)
+  }).pipe(Config.map(({ limit, shared }) => ({ ...limit, shared })))
 })
