@@ -45,7 +45,8 @@ describe("embedded database", () => {
         [7, "monthly_returns"],
         [8, "billing"],
         [9, "verification_requests"],
-        [10, "connections"]
+        [10, "connections"],
+        [14, "rate_limits"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

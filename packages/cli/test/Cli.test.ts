@@ -99,7 +99,8 @@ describe("cisbook admin CLI", () => {
         "Applied 7_monthly_returns",
         "Applied 8_billing",
         "Applied 9_verification_requests",
-        "Applied 10_connections"
+        "Applied 10_connections",
+        "Applied 14_rate_limits"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
