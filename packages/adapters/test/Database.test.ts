@@ -46,7 +46,8 @@ describe("embedded database", () => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
-        [14, "rate_limits"]
+        [14, "rate_limits"],
+        [15, "return_correlation"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`
       expect(fs.readFileSync(lockFile(dir), "utf8")).toBe(`${process.pid}\n`)

@@ -20,7 +20,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
-        [14, "rate_limits"]
+        [14, "rate_limits"],
+        [15, "return_correlation"]
       ])
       expect(yield* migrate).toEqual([])
 

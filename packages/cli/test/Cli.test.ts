@@ -100,7 +100,8 @@ describe("cisbook admin CLI", () => {
         "Applied 8_billing",
         "Applied 9_verification_requests",
         "Applied 10_connections",
-        "Applied 14_rate_limits"
+        "Applied 14_rate_limits",
+        "Applied 15_return_correlation"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.

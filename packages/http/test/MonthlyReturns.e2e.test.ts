@@ -1,5 +1,7 @@
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
+import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
+import { HttpServer } from "@effect/platform"
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -154,6 +156,42 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       expect((yield* raw(b.key, "GET", `/tenants/${tenantB}/monthly-returns/${filed.id}`)).status).toBe(404)
       expect((yield* raw(a.key, "GET", `/tenants/${a.tenant}/monthly-returns/nope`)).status).toBe(404)
       expect((yield* raw(undefined, "GET", `/tenants/${a.tenant}/monthly-returns`)).status).toBe(401)
+    })
+  )
+
+  it.effect("files, lists and gets returns through the Promise client, which rejects with the typed error", () =>
+    Effect.gen(function* () {
+      const { key, tenant } = yield* contractor("mrpromise")
+      const server = yield* HttpServer.HttpServer
+      assert(server.address._tag === "TcpAddress")
+      const baseUrl = `http://127.0.0.1:${server.address.port}`
+      const cisbook = yield* Effect.promise(() => createPromiseClient({ baseUrl, credentials: { apiKey: key } }))
+      const filed = yield* Effect.promise(() =>
+        cisbook.monthlyReturns.createMonthlyReturn({ path: { tenant }, payload: toPence(june) })
+      )
+      expect(filed).toMatchObject({ periodEnd: "2026-06-05", status: "Submitted" })
+      const listed = yield* Effect.promise(() => cisbook.monthlyReturns.listMonthlyReturns({ path: { tenant } }))
+      expect(listed.map((r) => r.id)).toEqual([filed.id])
+      const got = yield* Effect.promise(() =>
+        cisbook.monthlyReturns.getMonthlyReturn({ path: { tenant, id: filed.id } })
+      )
+      expect(got.lines.map((l) => l.contact)).toEqual(["JOHNSMIT", "ACMEROOF"])
+      const refused = yield* Effect.promise(() =>
+        cisbook.monthlyReturns
+          .createMonthlyReturn({
+            path: { tenant },
+            payload: {
+              periodEnd: "2026-07-05",
+              lines: [{ contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 }]
+            }
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error
+          )
+      )
+      // BLOGGSSO is not verified.
+      expect(refused).toMatchObject({ _tag: "ValidationFailed", errors: { "lines.0.contact": [expect.any(String)] } })
     })
   )
 })

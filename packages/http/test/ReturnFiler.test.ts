@@ -1,13 +1,14 @@
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
+import { SandboxReturnOffice } from "@cisbook/adapters/taxauthority/SandboxReturnOffice"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
+import { MonthlyReturnId } from "@cisbook/core/Ids"
 import type { Email } from "@cisbook/core/Email"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/ports/TaxAuthority"
-import type { ReturnAnswer } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { TenantCode } from "@cisbook/core/Tenant"
 import { Contacts } from "@cisbook/core/usecases/Contacts"
 import { MonthlyReturns } from "@cisbook/core/usecases/MonthlyReturns"
@@ -18,26 +19,63 @@ import { Users } from "@cisbook/core/usecases/Users"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Exit, Layer, Ref, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, Option, Ref, Scope } from "effect"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
 
-type Answer = Effect.Effect<ReturnAnswer, TaxAuthorityUnavailable>
-
-/** A tax authority that answers the n-th submission (from 0) as `answer` says, counting them. */
-const taxAuthority = (submissions: Ref.Ref<number>, answer: (n: number) => Answer) =>
+/** A tax authority that never takes a return, counting the tries. */
+const unavailable = (tries: Ref.Ref<number>) =>
   Layer.succeed(
     TaxAuthority,
     TaxAuthority.of({
       verify: () => Effect.die("not used"),
-      submitReturn: () =>
-        Effect.flatMap(
-          Ref.getAndUpdate(submissions, (n) => n + 1),
-          answer
-        )
+      sendReturn: () =>
+        Effect.zipRight(
+          Ref.update(tries, (n) => n + 1),
+          Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
+        ),
+      findSentReturn: () => Effect.succeed(Option.none()),
+      pollReturn: () => Effect.die("never sent")
     })
+  )
+
+/**
+ * The sandbox's return office behind the port. With `stallOnce`, the first call of that kind
+ * does its work at the office and then never answers the filer: a filer stopped there has sent
+ * the return (or polled it) without learning what came of it.
+ */
+const sandbox = (office: SandboxReturnOffice, stallOnce: "send" | "poll" | null = null) =>
+  Effect.gen(function* () {
+    const stalled = yield* Ref.make(false)
+    const stall =
+      (kind: "send" | "poll") =>
+      <A>(call: Effect.Effect<A>): Effect.Effect<A> =>
+        stallOnce !== kind
+          ? call
+          : Effect.flatMap(call, (result) =>
+              Effect.flatMap(Ref.getAndSet(stalled, true), (already) =>
+                already ? Effect.succeed(result) : Effect.never
+              )
+            )
+    return Layer.succeed(
+      TaxAuthority,
+      TaxAuthority.of({
+        verify: () => Effect.die("not used"),
+        sendReturn: (submission) => stall("send")(office.send(submission)),
+        findSentReturn: office.find,
+        pollReturn: (correlationId, submission) => stall("poll")(office.poll(correlationId, submission))
+      })
+    )
+  })
+
+const newOffice = Effect.provide(SandboxReturnOffice, SandboxReturnOffice.Default)
+
+/** How many times the sandbox received the return. */
+const receivedCount = (office: SandboxReturnOffice, id: string) =>
+  Effect.map(office.received(MonthlyReturnId.make(id)), (r) =>
+    Option.match(r, { onNone: () => 0, onSome: (x) => x.received })
   )
 
 /** Runs a filer until the returned effect closes it (as SIGTERM, or a process dying, would). */
@@ -53,49 +91,51 @@ const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
 
 let counter = 0
 /** A contractor with its CIS details, automatic statements, and one verified subcontractor with an email address. */
-const aContractor = Effect.gen(function* () {
-  const n = ++counter
-  const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
-  const code = `filer-${n}-${Date.now().toString(36)}`
-  const { tenant } = yield* (yield* Tenants).create(owner, {
-    code: TenantCode.make(code),
-    name: "Lovelace",
-    email: null
-  })
-  yield* (yield* TenantSettings).setCisDetails(owner, code, {
-    type: "Company",
-    tradingName: "Lovelace Builders Ltd",
-    utr: "8456789123"
-  })
-  yield* (yield* EmailSettingsRepo).setSettings(
-    tenant.id,
-    new EmailSettings({ signature: null, autoEmailStatements: true })
-  )
-  const created = yield* (yield* Contacts).create(owner, code, {
-    name: "Bricks Ltd",
-    email: `bricks${n}@example.com`,
-    isSupplier: true,
-    isCisSubcontractor: true,
-    cisDetails: {
+const aContractorPaying = (subcontractorName: string) =>
+  Effect.gen(function* () {
+    const n = ++counter
+    const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
+    const code = `filer-${n}-${Date.now().toString(36)}`
+    const { tenant } = yield* (yield* Tenants).create(owner, {
+      code: TenantCode.make(code),
+      name: "Lovelace",
+      email: null
+    })
+    yield* (yield* TenantSettings).setCisDetails(owner, code, {
       type: "Company",
-      title: null,
-      firstName: null,
-      secondName: null,
-      lastName: null,
-      tradingName: "Bricks Ltd",
-      utr: "2234567890",
-      niNumber: null,
-      companyNumber: null
-    }
+      tradingName: "Lovelace Builders Ltd",
+      utr: "8456789123"
+    })
+    yield* (yield* EmailSettingsRepo).setSettings(
+      tenant.id,
+      new EmailSettings({ signature: null, autoEmailStatements: true })
+    )
+    const created = yield* (yield* Contacts).create(owner, code, {
+      name: subcontractorName,
+      email: `bricks${n}@example.com`,
+      isSupplier: true,
+      isCisSubcontractor: true,
+      cisDetails: {
+        type: "Company",
+        title: null,
+        firstName: null,
+        secondName: null,
+        lastName: null,
+        tradingName: subcontractorName,
+        utr: "2234567890",
+        niNumber: null,
+        companyNumber: null
+      }
+    })
+    const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
+    yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+    const filed = yield* (yield* MonthlyReturns).file(owner, code, {
+      periodEnd: "2026-06-05",
+      lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
+    })
+    return { owner, code, tenant, filed, email: created.email! } as const
   })
-  const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
-  yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
-  const filed = yield* (yield* MonthlyReturns).file(owner, code, {
-    periodEnd: "2026-06-05",
-    lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
-  })
-  return { owner, code, tenant, filed, email: created.email! } as const
-})
+const aContractor = aContractorPaying("Bricks Ltd")
 
 const statusOf = (owner: Parameters<MonthlyReturns["get"]>[0], code: string, id: string) =>
   Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, id)).pipe(Effect.map((r) => r.status))
@@ -112,8 +152,8 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
   it.scoped("submits a filed return, records it Accepted with its event, and queues the statement with its PDF", () =>
     Effect.gen(function* () {
       const { code, email, filed, owner, tenant } = yield* aContractor
-      const submissions = yield* Ref.make(0)
-      const stop = yield* startFiler(taxAuthority(submissions, () => Effect.succeed({ _tag: "Accepted" })))
+      const office = yield* newOffice
+      const stop = yield* startFiler(yield* sandbox(office))
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
       yield* stop
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
@@ -128,44 +168,83 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       expect(text).toContain("Lovelace Builders Ltd")
       expect(text).toContain("Tax month ending 5 June 2026")
       expect(text).toContain("£120.00")
-      expect(yield* Ref.get(submissions)).toBe(1)
+      expect(yield* receivedCount(office, filed.id)).toBe(1)
     })
   )
 
   it.scoped("keeps a return Submitted while the tax authority is unavailable", () =>
     Effect.gen(function* () {
       const { code, filed, owner } = yield* aContractor
-      const submissions = yield* Ref.make(0)
-      const stop = yield* startFiler(
-        taxAuthority(submissions, () => Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" })))
-      )
-      yield* eventually(Ref.get(submissions), (n) => n >= 1)
+      const tries = yield* Ref.make(0)
+      const stop = yield* startFiler(unavailable(tries))
+      yield* eventually(Ref.get(tries), (n) => n >= 1)
       yield* stop
       expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
     })
   )
 
+  /** The correlation id and sent-at the database holds for a return. */
+  const sentRecord = (id: string) =>
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) => sql<{ correlationId: string | null; sentAt: Date | null }>`
+        SELECT correlation_id, sent_at FROM monthly_returns WHERE id = ${id}`
+    ).pipe(Effect.map((rows) => rows[0]!))
+
+  /** A return whose first filer is stopped where `stallOnce` says, then filed by a second filer. */
+  const killedFiler = (stallOnce: "send" | "poll") =>
+    Effect.gen(function* () {
+      const { code, filed, owner, tenant } = yield* aContractor
+      const office = yield* newOffice
+      const authority = yield* sandbox(office, stallOnce)
+      const lease = Duration.seconds(1)
+      const stopFirst = yield* startFiler(authority, { ...fast, lease })
+      yield* eventually(receivedCount(office, filed.id), (n) => n === 1)
+      if (stallOnce === "poll") yield* eventually(sentRecord(filed.id), (r) => r.correlationId !== null)
+      yield* stopFirst
+      expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
+      const recordedBeforeDeath = (yield* sentRecord(filed.id)).correlationId
+
+      const stopSecond = yield* startFiler(authority, { ...fast, lease })
+      yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
+      yield* stopSecond
+      const received = Option.getOrThrow(yield* office.received(filed.id))
+      // Submitted once, recorded once, announced once.
+      expect(received.received).toBe(1)
+      expect((yield* sentRecord(filed.id)).correlationId).toBe(received.correlationId)
+      expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
+      return recordedBeforeDeath
+    })
+
   it.scoped(
-    "submits again, after the lease, a return whose filer died waiting for the answer; it is recorded once",
+    "a filer killed after sending, before it learnt the acknowledgement: the next finds the return at the tax authority and polls it",
     () =>
       Effect.gen(function* () {
-        const { code, filed, owner, tenant } = yield* aContractor
-        const submissions = yield* Ref.make(0)
-        // The first submission is never answered: its filer is stopped while it waits.
-        const authority = taxAuthority(submissions, (n) =>
-          n === 0 ? Effect.never : Effect.succeed({ _tag: "Accepted" })
-        )
-        const lease = Duration.seconds(1)
-        const stopFirst = yield* startFiler(authority, { ...fast, lease })
-        yield* eventually(Ref.get(submissions), (n) => n === 1)
-        yield* stopFirst
-        expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
-
-        const stopSecond = yield* startFiler(authority, { ...fast, lease })
-        yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
-        yield* stopSecond
-        expect(yield* Ref.get(submissions)).toBe(2)
-        expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
+        // Nothing was recorded before the filer died: only the tax authority knew of the return.
+        expect(yield* killedFiler("send")).toBeNull()
       })
+  )
+
+  it.scoped(
+    "a filer killed while polling: the next polls under the recorded correlation id without sending again",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* killedFiler("poll")).not.toBeNull()
+      })
+  )
+
+  it.scoped("records as Rejected, with HMRC's rule, a return whose CIS300 breaks it; nothing is sent", () =>
+    Effect.gen(function* () {
+      // The service keeps trading names of up to 200 characters; HMRC takes 56.
+      const { code, filed, owner, tenant } = yield* aContractorPaying(`Bricks ${"and Mortar ".repeat(6)}Ltd`)
+      const office = yield* newOffice
+      const stop = yield* startFiler(yield* sandbox(office))
+      yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Rejected")
+      yield* stop
+      const rejected = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, filed.id))
+      expect(rejected.rejectionReason).toContain("a name or a trading name of at most 56 characters is needed")
+      expect(yield* receivedCount(office, filed.id)).toBe(0)
+      expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.rejected"])
+    })
   )
 })

@@ -11,6 +11,7 @@ interface Row {
   readonly attempts: number
   readonly nextAttemptAt: Date | null
   readonly lease: { readonly token: string; readonly until: Date } | null
+  readonly correlationId: string | null
 }
 
 const isLive = (r: MonthlyReturn) => r.status === "Submitted" || r.status === "Accepted"
@@ -42,7 +43,13 @@ export const MonthlyReturnRepoMemory = Layer.effect(
               ? Effect.fail(new DuplicateKey({ key: "period" }))
               : Ref.set(rows, [
                   ...all,
-                  { monthlyReturn, attempts: 0, nextAttemptAt: monthlyReturn.submittedAt, lease: null }
+                  {
+                    monthlyReturn,
+                    attempts: 0,
+                    nextAttemptAt: monthlyReturn.submittedAt,
+                    lease: null,
+                    correlationId: null
+                  }
                 ])
           )
         ),
@@ -76,7 +83,8 @@ export const MonthlyReturnRepoMemory = Layer.effect(
             const claimed = due.map((row): ClaimedReturn => ({
               monthlyReturn: row.monthlyReturn,
               attempts: row.attempts,
-              leaseToken: token
+              leaseToken: token,
+              correlationId: row.correlationId
             }))
             return [claimed, all.map((row) => (chosen.has(row) ? { ...row, lease } : row))]
           })
@@ -88,8 +96,16 @@ export const MonthlyReturnRepoMemory = Layer.effect(
           const next: Row =
             outcome._tag === "Retry"
               ? { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
-              : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
+              : outcome._tag === "Pending"
+                ? { ...row, nextAttemptAt: outcome.nextAttemptAt, lease: null }
+                : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
           return [true, all.map((one) => (one === row ? next : one))]
+        }),
+      recordSent: (claimed, correlationId) =>
+        Ref.modify(rows, (all) => {
+          const row = all.find(is(claimed))
+          if (!row) return [false, all]
+          return [true, all.map((one) => (one === row ? { ...row, correlationId } : one))]
         })
     })
   })

@@ -1,6 +1,6 @@
 import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/ports/TaxAuthority"
 import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
-import { Effect, Layer, Ref } from "effect"
+import { Effect, Layer, Option, Ref } from "effect"
 
 type Answer = (request: VerificationRequest) => VerificationAnswer | TaxAuthorityUnavailable
 
@@ -12,7 +12,7 @@ export const matchedNet: VerificationAnswer = {
 
 /**
  * Stands in for the tax authority: keeps the verifications asked for, and answers them as a test
- * says (matched, Net, by default); accepts every return.
+ * says (matched, Net, by default); takes every return under its id and accepts it when polled.
  */
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
   effect: Effect.gen(function* () {
@@ -34,9 +34,22 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
   })
 }) {}
 
+const correlationOf = (returnId: string) => `FAKE-${returnId}`
+
 export const TaxAuthorityMemory = Layer.effect(
   TaxAuthority,
-  Effect.map(TaxAuthorityFake, (fake) =>
-    TaxAuthority.of({ verify: fake.verify, submitReturn: () => Effect.succeed({ _tag: "Accepted" }) })
-  )
+  Effect.gen(function* () {
+    const fake = yield* TaxAuthorityFake
+    const sent = yield* Ref.make<ReadonlySet<string>>(new Set())
+    return TaxAuthority.of({
+      verify: fake.verify,
+      sendReturn: (submission) =>
+        Ref.update(sent, (ids) => new Set([...ids, submission.id])).pipe(
+          Effect.as({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) } as const)
+        ),
+      findSentReturn: (id) =>
+        Effect.map(Ref.get(sent), (ids) => (ids.has(id) ? Option.some(correlationOf(id)) : Option.none())),
+      pollReturn: () => Effect.succeed({ _tag: "Accepted" })
+    })
+  })
 ).pipe(Layer.provideMerge(TaxAuthorityFake.Default))

@@ -11,6 +11,7 @@ import billing from "./migrations/0008_billing.js"
 import verificationRequests from "./migrations/0009_verification_requests.js"
 import connections from "./migrations/0010_connections.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
+import returnCorrelation from "./migrations/0015_return_correlation.js"
 
 const run = Migrator.make({})({
   loader: Migrator.fromRecord({
@@ -24,7 +25,8 @@ const run = Migrator.make({})({
     "0008_billing": billing,
     "0009_verification_requests": verificationRequests,
     "0010_connections": connections,
-    "0014_rate_limits": rateLimits
+    "0014_rate_limits": rateLimits,
+    "0015_return_correlation": returnCorrelation
   })
 })
 

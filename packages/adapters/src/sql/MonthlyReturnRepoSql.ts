@@ -23,7 +23,9 @@ const ReturnRow = Schema.Struct({
 type ReturnRow = typeof ReturnRow.Type
 const decodeRows = Schema.decodeUnknown(Schema.Array(ReturnRow))
 const decodeClaimedRows = Schema.decodeUnknown(
-  Schema.Array(Schema.extend(ReturnRow, Schema.Struct({ attempts: Schema.Number })))
+  Schema.Array(
+    Schema.extend(ReturnRow, Schema.Struct({ attempts: Schema.Number, correlationId: Schema.NullOr(Schema.String) }))
+  )
 )
 const decodeContractor = Schema.decodeSync(ReturnContractor)
 const decodeLines = Schema.decodeSync(Lines)
@@ -35,7 +37,7 @@ const returnColumns = `tenant_id, id, period_end, status, contractor, lines, sub
 
 /** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
 const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.submitted_at, r.accepted_at,
-  r.rejection_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts`
+  r.rejection_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts, r.correlation_id`
 
 const fromRow = (row: ReturnRow) =>
   new MonthlyReturn({
@@ -96,29 +98,41 @@ export const MonthlyReturnRepoSql = Layer.effect(
             FROM due WHERE r.tenant_id = due.tenant_id AND r.id = due.id
             RETURNING ${sql.literal(claimedColumns)}`
           const claimed = yield* decodeClaimedRows(rows)
-          return claimed.map(({ attempts, ...row }): ClaimedReturn => ({
+          return claimed.map(({ attempts, correlationId, ...row }): ClaimedReturn => ({
             monthlyReturn: fromRow(row),
             attempts,
-            leaseToken: token
+            leaseToken: token,
+            correlationId
           }))
         }).pipe(Effect.orDie),
       record: ({ leaseToken, monthlyReturn }, outcome) => {
         const where = sql`tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}
           AND status = 'Submitted' AND lease_token = ${leaseToken}`
-        const update =
-          outcome._tag === "Retry"
-            ? sql`UPDATE monthly_returns SET attempts = attempts + 1, next_attempt_at = ${outcome.nextAttemptAt},
-                    lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`
-            : outcome._tag === "Accepted"
-              ? sql`UPDATE monthly_returns SET status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL,
-                      lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`
-              : sql`UPDATE monthly_returns SET status = 'Rejected', rejection_reason = ${outcome.reason},
-                      next_attempt_at = NULL, lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`
-        return update.pipe(
+        const set = (() => {
+          switch (outcome._tag) {
+            case "Retry":
+              return sql`attempts = attempts + 1, next_attempt_at = ${outcome.nextAttemptAt}`
+            case "Pending":
+              return sql`next_attempt_at = ${outcome.nextAttemptAt}`
+            case "Accepted":
+              return sql`status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL`
+            case "Rejected":
+              return sql`status = 'Rejected', rejection_reason = ${outcome.reason}, next_attempt_at = NULL`
+          }
+        })()
+        return sql`UPDATE monthly_returns SET ${set}, lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         )
-      }
+      },
+      recordSent: ({ leaseToken, monthlyReturn }, correlationId, at) =>
+        sql`UPDATE monthly_returns SET correlation_id = ${correlationId}, sent_at = ${at}
+            WHERE tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}
+              AND status = 'Submitted' AND lease_token = ${leaseToken}
+            RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        )
     })
   })
 )

@@ -3,7 +3,7 @@ import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import type { VerificationAnswer } from "@cisbook/core/taxauthority/Verification"
 import { Effect, Layer } from "effect"
-import { sandboxReturnAnswer } from "./SandboxReturnAnswer.js"
+import { SandboxReturnOffice } from "./SandboxReturnOffice.js"
 
 /** The UTR's last digit picks the treatment: 0–6 Net, 7–8 Gross, 9 Unmatched; no UTR cannot be matched. */
 const treatmentOf = (utr: string | null): TaxTreatment => {
@@ -50,11 +50,21 @@ export const sandboxAnswer = (details: CisDetails): VerificationAnswer => {
   return { _tag: "Matched", verificationNumber: `V${digitsOf(details)}${suffix}`, taxTreatment }
 }
 
-/** TAX_AUTHORITY=sandbox: deterministic answers to verifications and returns, no network. */
-export const SandboxTaxAuthority = Layer.succeed(
+/** The sandbox over a given return office, for a test that looks at what the office received. */
+export const SandboxTaxAuthorityOver = Layer.effect(
   TaxAuthority,
-  TaxAuthority.of({
-    verify: (request) => Effect.succeed(sandboxAnswer(request.subcontractor)),
-    submitReturn: (submission) => Effect.succeed(sandboxReturnAnswer(submission))
-  })
+  Effect.map(SandboxReturnOffice, (office) =>
+    TaxAuthority.of({
+      verify: (request) => Effect.succeed(sandboxAnswer(request.subcontractor)),
+      sendReturn: office.send,
+      findSentReturn: office.find,
+      pollReturn: office.poll
+    })
+  )
 )
+
+/**
+ * TAX_AUTHORITY=sandbox: deterministic answers to verifications and returns, no network; returns
+ * are built into HMRC's CIS300 document and checked as HMRC would (see SandboxReturnOffice).
+ */
+export const SandboxTaxAuthority = SandboxTaxAuthorityOver.pipe(Layer.provide(SandboxReturnOffice.Default))

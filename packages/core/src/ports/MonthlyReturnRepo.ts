@@ -10,6 +10,8 @@ export interface ClaimedReturn {
   readonly attempts: number
   /** Identifies this lease; an outcome is recorded only while the lease is still this one. */
   readonly leaseToken: string
+  /** The tax authority's correlation id once the return was sent and that was recorded; else null. */
+  readonly correlationId: string | null
 }
 
 /** What a filer learnt of a submission. */
@@ -18,6 +20,8 @@ export type ReturnOutcome =
   | { readonly _tag: "Rejected"; readonly reason: string }
   /** The tax authority did not answer: try again at `nextAttemptAt`. */
   | { readonly _tag: "Retry"; readonly nextAttemptAt: Date }
+  /** The tax authority has the return but no answer yet: poll again at `nextAttemptAt` (not a failed attempt). */
+  | { readonly _tag: "Pending"; readonly nextAttemptAt: Date }
 
 /**
  * Monthly returns. A `Submitted` return is its own outbox entry: inserted in the transaction that
@@ -42,5 +46,10 @@ export class MonthlyReturnRepo extends Context.Tag("core/MonthlyReturnRepo")<
      * taken over. Call it in the transaction that also does what the outcome brings.
      */
     readonly record: (claimed: ClaimedReturn, outcome: ReturnOutcome) => Effect.Effect<boolean>
+    /**
+     * Records, right after sending, that the tax authority took the return under `correlationId`
+     * at `at`, keeping the lease; false (and nothing changed) when the lease was taken over.
+     */
+    readonly recordSent: (claimed: ClaimedReturn, correlationId: string, at: Date) => Effect.Effect<boolean>
   }
 >() {}

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ContactId, MonthlyReturnId, TenantId } from "../Ids.js"
+import { CisDetails } from "../cis/CisDetails.js"
 import { TaxTreatment } from "../contacts/Contact.js"
 
 export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected")
@@ -15,7 +16,12 @@ export class ReturnLine extends Schema.Class<ReturnLine>("ReturnLine")({
   taxTreatment: TaxTreatment,
   grossAmount: Schema.Int,
   materials: Schema.Int,
-  deducted: Schema.Int
+  deducted: Schema.Int,
+  /**
+   * The subcontractor's CIS identity as it stood, for the parts of the CIS300 beyond `name` and
+   * `utr` (forenames and surname, trading name, NINO, CRN); null on a line stored without it.
+   */
+  cisDetails: Schema.optionalWith(Schema.NullOr(CisDetails), { default: () => null })
 }) {}
 
 /** The contractor's identity as it went on the return. */

@@ -5,3 +5,15 @@ export type ReturnSubmission = Pick<MonthlyReturn, "id" | "periodEnd" | "contrac
 
 /** The tax authority's answer to a return. */
 export type ReturnAnswer = { readonly _tag: "Accepted" } | { readonly _tag: "Rejected"; readonly reason: string }
+
+/**
+ * What sending a return came to: the tax authority took it and will answer under `correlationId`
+ * (GovTalk's acknowledgement), or it was refused before it was taken (the document broke one of
+ * the authority's rules).
+ */
+export type ReturnSent =
+  | { readonly _tag: "Acknowledged"; readonly correlationId: string }
+  | { readonly _tag: "Rejected"; readonly reason: string }
+
+/** A poll of a sent return: its answer, or not yet, to be asked again after `retryAfterMs`. */
+export type ReturnPoll = ReturnAnswer | { readonly _tag: "Pending"; readonly retryAfterMs: number }

@@ -67,7 +67,8 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
                 taxTreatment: contact.verification!.taxTreatment!,
                 grossAmount: line.grossAmount,
                 materials: line.materials,
-                deducted: line.deducted
+                deducted: line.deducted,
+                cisDetails: contact.cisDetails
               })
             })
             const monthlyReturn = new MonthlyReturn({

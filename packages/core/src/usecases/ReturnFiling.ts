@@ -1,13 +1,14 @@
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { Clock } from "../ports/Clock.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { answered } from "../returns/MonthlyReturn.js"
 import { monthlyReturnJson } from "../returns/MonthlyReturnView.js"
 import { StatementMail } from "../returns/StatementMail.js"
 import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "../ports/MonthlyReturnRepo.js"
-import { TaxAuthority } from "../ports/TaxAuthority.js"
+import { TaxAuthority, type TaxAuthorityUnavailable } from "../ports/TaxAuthority.js"
 import { Transactor } from "../ports/Transactor.js"
 import { retryDelay } from "../taxauthority/RetryDelay.js"
+import type { ReturnPoll, ReturnSent } from "../taxauthority/ReturnSubmission.js"
 
 /** A return submitted under a lease, and what came of it, to be recorded. */
 export interface SubmittedReturn {
@@ -16,9 +17,10 @@ export interface SubmittedReturn {
 }
 
 /**
- * What a return filer does: lease due returns, submit each to the tax authority outside any
- * transaction, and record the answer. A filer that dies between the two leaves the lease to run
- * out, and the return is submitted again (at least once; the tax authority knows a return by its id).
+ * What a return filer does: lease due returns, send each to the tax authority outside any
+ * transaction (once: see TaxAuthority), record its correlation id, poll for the answer, and record
+ * the answer. A filer that dies on the way leaves the lease to run out; the next one polls the
+ * return it finds recorded or at the tax authority, and sends only a return the authority lacks.
  */
 export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFiling", {
   dependencies: [StatementMail.Default],
@@ -33,21 +35,52 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
 
-    /** Submits one leased return; what came of it. */
-    const outcomeOf = ({ monthlyReturn, attempts }: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
-      taxAuthority.submitReturn(monthlyReturn).pipe(
-        Effect.flatMap((reply) =>
-          reply._tag === "Accepted"
-            ? Effect.map(clock.now, (at): ReturnOutcome => ({ _tag: "Accepted", at }))
-            : Effect.succeed<ReturnOutcome>(reply)
+    /**
+     * The return's correlation id at the tax authority: the recorded one, else the one the
+     * authority has under the return's id, else it is sent now; or the authority's refusal.
+     */
+    const sentReturn = (claimed: ClaimedReturn): Effect.Effect<ReturnSent, TaxAuthorityUnavailable> => {
+      if (claimed.correlationId !== null)
+        return Effect.succeed({ _tag: "Acknowledged", correlationId: claimed.correlationId })
+      return taxAuthority.findSentReturn(claimed.monthlyReturn.id).pipe(
+        Effect.flatMap(
+          Option.match({
+            onSome: (correlationId) => Effect.succeed<ReturnSent>({ _tag: "Acknowledged", correlationId }),
+            onNone: () => taxAuthority.sendReturn(claimed.monthlyReturn)
+          })
+        ),
+        Effect.tap((sent) =>
+          sent._tag === "Acknowledged"
+            ? Effect.flatMap(clock.now, (at) => transaction(repo.recordSent(claimed, sent.correlationId, at)))
+            : Effect.void
+        )
+      )
+    }
+
+    const outcomeOfPoll = (poll: ReturnPoll) =>
+      Effect.map(clock.now, (now): ReturnOutcome =>
+        poll._tag === "Accepted"
+          ? { _tag: "Accepted", at: now }
+          : poll._tag === "Rejected"
+            ? poll
+            : { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) }
+      )
+
+    /** Sends (or finds) one leased return and polls for its answer; what came of it. */
+    const outcomeOf = (claimed: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
+      sentReturn(claimed).pipe(
+        Effect.flatMap((sent) =>
+          sent._tag === "Rejected"
+            ? Effect.succeed<ReturnOutcome>(sent)
+            : Effect.flatMap(taxAuthority.pollReturn(sent.correlationId, claimed.monthlyReturn), outcomeOfPoll)
         ),
         Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
-          Effect.logWarning("The tax authority did not take a monthly return; it will be submitted again").pipe(
-            Effect.annotateLogs({ monthlyReturn: monthlyReturn.id, reason: unavailable.message }),
+          Effect.logWarning("The tax authority did not take a monthly return; it will be tried again").pipe(
+            Effect.annotateLogs({ monthlyReturn: claimed.monthlyReturn.id, reason: unavailable.message }),
             Effect.zipRight(clock.now),
             Effect.map((now): ReturnOutcome => ({
               _tag: "Retry",
-              nextAttemptAt: new Date(now.getTime() + Duration.toMillis(retryDelay(attempts + 1)))
+              nextAttemptAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts + 1)))
             }))
           )
         ),
@@ -60,7 +93,8 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
      */
     const recordOne = ({ claimed, outcome }: SubmittedReturn) =>
       Effect.gen(function* () {
-        if (outcome._tag === "Retry") return yield* transaction(repo.record(claimed, outcome))
+        if (outcome._tag === "Retry" || outcome._tag === "Pending")
+          return yield* transaction(repo.record(claimed, outcome))
         const result = answered(claimed.monthlyReturn, outcome)
         const toMail = outcome._tag === "Accepted" ? yield* statements.prepare(result) : []
         return yield* transaction(

@@ -31,21 +31,43 @@ const identity = {
   companyNumber: null
 } as const
 
-/** Answers returns as `answer` says, keeping what was submitted. */
-const taxAuthority = (answer: (submission: ReturnSubmission) => "Accepted" | "Unavailable" | string) => {
+type Said = "Accepted" | "Unavailable" | "Pending" | string
+
+/**
+ * A tax authority that works as GovTalk does: a sent return is acknowledged with a correlation
+ * id, found again by its id, and answered when polled. `answer` says, for each poll, what to
+ * answer; "Unavailable" at sending refuses to take the return. Keeps every return sent.
+ */
+const taxAuthority = (
+  answer: (submission: ReturnSubmission) => Said,
+  refuse?: (s: ReturnSubmission) => string | null
+) => {
   const submitted: Array<ReturnSubmission> = []
+  const correlationOf = (id: string) => `C-${id}`
   const layer = Layer.succeed(
     TaxAuthority,
     TaxAuthority.of({
       verify: () => Effect.die("not used"),
-      submitReturn: (submission) => {
+      sendReturn: (submission) => {
+        if (answer(submission) === "Unavailable")
+          return Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
+        const refused = refuse?.(submission) ?? null
+        if (refused !== null) return Effect.succeed({ _tag: "Rejected", reason: refused })
         submitted.push(submission)
+        return Effect.succeed({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) })
+      },
+      findSentReturn: (id) =>
+        Effect.succeed(Option.map(Option.fromNullable(submitted.find((s) => s.id === id)), (s) => correlationOf(s.id))),
+      pollReturn: (correlationId, submission) => {
+        expect(correlationId).toBe(correlationOf(submission.id))
         const said = answer(submission)
         return said === "Accepted"
           ? Effect.succeed({ _tag: "Accepted" })
           : said === "Unavailable"
             ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
-            : Effect.succeed({ _tag: "Rejected", reason: said })
+            : said === "Pending"
+              ? Effect.succeed({ _tag: "Pending", retryAfterMs: 10_000 })
+              : Effect.succeed({ _tag: "Rejected", reason: said })
       }
     })
   )
@@ -237,7 +259,8 @@ describe("ReturnFiling", () => {
       yield* clock.advance(30_000)
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
       expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
-      expect(flaky.submitted).toHaveLength(2)
+      // Taken once: when the authority was up again.
+      expect(flaky.submitted).toHaveLength(1)
     }).pipe(Effect.provide(app(flaky)))
   })
 
@@ -306,4 +329,82 @@ describe("ReturnFiling", () => {
   )
 
   it.effect("mails no statement for a rejected return", () => noStatements("UTR unknown", true))
+
+  it.effect(
+    "polls again for an answer not ready yet, without sending the return again or counting a failed attempt",
+    () => {
+      let said: Said = "Pending"
+      const slow = taxAuthority(() => said)
+      return Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const filing = yield* ReturnFiling
+        const clock = yield* ManualClock
+        const filed = yield* returns.file(owner, TENANT, june(net, high))
+        expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+        // Due again only when the poll interval the authority gave has passed.
+        yield* clock.advance(9_999)
+        expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+        yield* clock.advance(1)
+        said = "Accepted"
+        expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+        expect(slow.submitted).toHaveLength(1)
+      }).pipe(Effect.provide(app(slow)))
+    }
+  )
+
+  it.effect(
+    "polls, without sending again, a return the tax authority already has (its filer died before recording)",
+    () => {
+      const authority = taxAuthority(() => "Accepted")
+      return Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const filed = yield* returns.file(owner, TENANT, june(net, high))
+        // Sent by a filer that died before it could record the acknowledgement.
+        yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed)).pipe(Effect.provide(authority.layer))
+        expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
+        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+        expect(authority.submitted.map((s) => s.id)).toEqual([filed.id])
+      }).pipe(Effect.provide(app(authority)))
+    }
+  )
+
+  it.effect("keeps the correlation id when the answer cannot be fetched, and later polls without sending again", () => {
+    let polls = 0
+    const authority = taxAuthority(() => (polls++ === 1 ? "Unavailable" : "Accepted"))
+    return Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      // The first call is the send's own check, the second the poll, which fails.
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+      yield* (yield* ManualClock).advance(30_000)
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect(authority.submitted).toHaveLength(1)
+    }).pipe(Effect.provide(app(authority)))
+  })
+
+  it.effect("records as Rejected, with the reason, a return the tax authority refuses at sending", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
+      expect(yield* returns.get(owner, TENANT, filed.id)).toMatchObject({
+        status: "Rejected",
+        rejectionReason: "The contractor's Accounts Office reference is not valid."
+      })
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(
+            () => "Accepted",
+            () => "The contractor's Accounts Office reference is not valid."
+          )
+        )
+      )
+    )
+  )
 })

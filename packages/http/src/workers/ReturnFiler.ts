@@ -5,8 +5,8 @@ import { ReturnFilerConfig, type ReturnFilerOptions } from "./ReturnFilerConfig.
 
 /**
  * The return filer: a leased worker over the Submitted monthly returns (see LeasedWorker). A
- * return in flight when it stops is submitted again by another filer; the tax authority knows a
- * return by its id.
+ * return in flight when it stops is taken over by another filer, which polls it rather than send
+ * it again when the tax authority already has it (see ReturnFiling).
  */
 export const returnFiler = (options: ReturnFilerOptions) =>
   Layer.scopedDiscard(

@@ -1,9 +1,10 @@
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
+import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { Tenant } from "@cisbook/core/Tenant"
 import { expect } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
 const line = (code: string, deducted = 12000) =>
@@ -16,7 +17,13 @@ const line = (code: string, deducted = 12000) =>
     taxTreatment: "Net",
     grossAmount: 100000,
     materials: 40000,
-    deducted
+    deducted,
+    cisDetails: Schema.decodeSync(CisDetails)({
+      type: "Company",
+      tradingName: `${code} Ltd`,
+      utr: "2234567890",
+      companyNumber: "SC123456"
+    })
   })
 
 const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: number) =>
@@ -115,6 +122,37 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
       const again = (yield* claimAll(at(30_100), at(30_101))).find((c) => c.monthlyReturn.id === r.id)
       expect(again?.attempts).toBe(1)
       expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.status)).toEqual(Option.some("Submitted"))
+    })
+  )
+
+  it.effect("records a sent return's correlation id under the lease; the next claim carries it", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const r = yield* stored(tenant, "2025-11-05")
+      const first = (yield* claimAll(at(40_000), at(40_005))).find((c) => c.monthlyReturn.id === r.id)!
+      expect(first.correlationId).toBeNull()
+      expect(yield* repo.recordSent(first, "C0FFEE01", at(40_001))).toBe(true)
+      // The filer dies here: the lease runs out and the next filer learns the correlation id.
+      const second = (yield* claimAll(at(40_005), at(40_010))).find((c) => c.monthlyReturn.id === r.id)!
+      expect(second.correlationId).toBe("C0FFEE01")
+      expect(yield* repo.recordSent(first, "STALE", at(40_006))).toBe(false)
+      expect(yield* repo.record(second, { _tag: "Accepted", at: at(40_007) })).toBe(true)
+      expect(yield* repo.recordSent(second, "LATE", at(40_008))).toBe(false)
+    })
+  )
+
+  it.effect("a pending answer makes the return due at the time given without counting an attempt", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const r = yield* stored(tenant, "2025-10-05")
+      const claimed = (yield* claimAll(at(50_000), at(50_001))).find((c) => c.monthlyReturn.id === r.id)!
+      yield* repo.recordSent(claimed, "C0FFEE02", at(50_000))
+      expect(yield* repo.record(claimed, { _tag: "Pending", nextAttemptAt: at(50_100) })).toBe(true)
+      expect(idsOf(yield* claimAll(at(50_050), at(50_051)))).not.toContain(r.id)
+      const again = (yield* claimAll(at(50_100), at(50_101))).find((c) => c.monthlyReturn.id === r.id)
+      expect([again?.attempts, again?.correlationId]).toEqual([0, "C0FFEE02"])
     })
   )
 }

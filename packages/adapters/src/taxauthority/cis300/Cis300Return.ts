@@ -1,0 +1,113 @@
+import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
+import type { ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
+
+/**
+ * The contractor's PAYE scheme as HMRC keys a CIS300: the employer reference (tax office number
+ * and reference, `123/AB456`) and the Accounts Office reference (`AOref`).
+ */
+export interface PayeScheme {
+  readonly taxOfficeNumber: string
+  readonly taxOfficeReference: string
+  readonly accountsOfficeReference: string
+}
+
+export interface Cis300Name {
+  readonly title: string | null
+  /** At most two. */
+  readonly forenames: ReadonlyArray<string>
+  readonly surname: string
+}
+
+/** One subcontractor of a CIS300. Money in pence, as the return holds it; the document writes pounds. */
+export interface Cis300Subcontractor {
+  /** An individual's name, or else the trading name. */
+  readonly name: Cis300Name | null
+  readonly tradingName: string | null
+  /**
+   * The contractor's own reference for the subcontractor (HMRC keeps but does not use it): the
+   * contact code, sent when it fits HMRC's 20 characters.
+   */
+  readonly worksRef: string
+  /** Deducted at the higher rate: the verification found no match. */
+  readonly unmatchedRate: boolean
+  readonly utr: string | null
+  readonly crn: string | null
+  readonly nino: string | null
+  readonly verificationNumber: string | null
+  readonly taxTreatment: TaxTreatment
+  readonly totalPayments: number
+  readonly costOfMaterials: number
+  readonly totalDeducted: number
+}
+
+export interface Cis300Declarations {
+  /** None of the subcontractors is paid under a contract of employment. */
+  readonly employmentStatus: boolean
+  /** Every subcontractor was verified, or was on a return in this or the last two tax years. */
+  readonly verification: boolean
+  readonly informationCorrect: boolean
+}
+
+/** A CIS300 monthly return as HMRC's CISreturn body holds it. */
+export interface Cis300Return {
+  /** GovTalk's TransactionID: the return's id as 32 hex digits, so that HMRC can be asked about it again. */
+  readonly transactionId: string
+  /** YYYY-MM-05. */
+  readonly periodEnd: string
+  readonly scheme: PayeScheme
+  readonly contractorUtr: string | null
+  /** GovTalk's `Sender`: in what capacity the return is sent. */
+  readonly sender: "Company" | "Individual" | "Partnership" | "Trust"
+  /** A return saying no subcontractors were paid: it has none. */
+  readonly nilReturn: boolean
+  readonly subcontractors: ReadonlyArray<Cis300Subcontractor>
+  readonly declarations: Cis300Declarations
+}
+
+/** GovTalk TransactionIDs are up to 32 hex digits: a uuid without its dashes. */
+export const transactionIdOf = (returnId: string): string => returnId.replaceAll("-", "").toUpperCase()
+
+/** HMRC writes an unmatched verification number without the slash of its letters (V1234567890A). */
+const schemaVerificationNumber = (number: string | null) => number?.replace("/", "") ?? null
+
+const subcontractorOf = (line: ReturnLine): Cis300Subcontractor => {
+  const details = line.cisDetails
+  const individual = details?.type === "SoleTrader" && details.lastName !== null
+  const forenames = [details?.firstName, details?.secondName].filter((n): n is string => !!n)
+  return {
+    name: individual ? { title: details.title, forenames, surname: details.lastName! } : null,
+    tradingName: individual ? null : (details?.tradingName ?? line.name),
+    worksRef: line.contactCode,
+    unmatchedRate: line.taxTreatment === "Unmatched",
+    utr: line.utr,
+    crn: details?.companyNumber ?? null,
+    nino: details?.niNumber ?? null,
+    // Only an unmatched subcontractor's number goes on the return.
+    verificationNumber: line.taxTreatment === "Unmatched" ? schemaVerificationNumber(line.verificationNumber) : null,
+    taxTreatment: line.taxTreatment,
+    totalPayments: line.grossAmount,
+    costOfMaterials: line.materials,
+    totalDeducted: line.deducted
+  }
+}
+
+/**
+ * The CIS300 of a submission. Filing a return through the service is the contractor's
+ * declaration: core files only verified subcontractors, and the user asserts the rest by filing.
+ */
+export const cis300Return = (
+  submission: ReturnSubmission,
+  scheme: PayeScheme,
+  sender: Cis300Return["sender"] = "Company"
+): Cis300Return => ({
+  transactionId: transactionIdOf(submission.id),
+  periodEnd: submission.periodEnd,
+  scheme,
+  contractorUtr: submission.contractor.utr,
+  sender,
+  // The service files no nil returns (HMRC is told instead that no return is due).
+  nilReturn: false,
+  subcontractors: submission.lines.map(subcontractorOf),
+  declarations: { employmentStatus: true, verification: true, informationCorrect: true }
+})
