@@ -46,6 +46,7 @@ describe("embedded database", () => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
+        [12, "idempotency_keys"],
         [14, "rate_limits"],
         [15, "return_correlation"]
       ])

@@ -20,6 +20,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
+        [12, "idempotency_keys"],
         [14, "rate_limits"],
         [15, "return_correlation"]
       ])
@@ -40,6 +41,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "events",
         "gocardless_sandbox_idempotency_keys",
         "gocardless_sandbox_resources",
+        "idempotency_keys",
         "mail_attachments",
         "mail_outbox",
         "mandates",

@@ -100,6 +100,7 @@ describe("cisbook admin CLI", () => {
         "Applied 8_billing",
         "Applied 9_verification_requests",
         "Applied 10_connections",
+        "Applied 12_idempotency_keys",
         "Applied 14_rate_limits",
         "Applied 15_return_correlation"
       ])

@@ -27,6 +27,7 @@ import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
 import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
 import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
@@ -82,6 +83,7 @@ export type Ports =
   | EmailSettingsRepo
   | MailOutbox
   | TenantMail
+  | IdempotencyKeys
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,

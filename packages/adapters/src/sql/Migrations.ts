@@ -10,6 +10,7 @@ import monthlyReturns from "./migrations/0007_monthly_returns.js"
 import billing from "./migrations/0008_billing.js"
 import verificationRequests from "./migrations/0009_verification_requests.js"
 import connections from "./migrations/0010_connections.js"
+import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
 
@@ -25,6 +26,7 @@ const run = Migrator.make({})({
     "0008_billing": billing,
     "0009_verification_requests": verificationRequests,
     "0010_connections": connections,
+    "0012_idempotency_keys": idempotencyKeys,
     "0014_rate_limits": rateLimits,
     "0015_return_correlation": returnCorrelation
   })

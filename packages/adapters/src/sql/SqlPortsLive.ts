@@ -9,6 +9,7 @@ import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { IdempotencyKeysSql } from "./IdempotencyKeysSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
@@ -42,7 +43,8 @@ const RepositoriesSql = Layer.mergeAll(
   MandateRepoSql,
   GoCardlessSandboxSql,
   VerificationQueueSql,
-  ConnectionRepoSql
+  ConnectionRepoSql,
+  IdempotencyKeysSql
 )
 
 /** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
