@@ -56,7 +56,7 @@ const corePurity = {
 }
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "data/**", "**/*.d.ts"] },
+  { ignores: ["**/node_modules/**", "data/**", "**/*.d.ts", "packages/sdk/build/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

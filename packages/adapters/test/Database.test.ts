@@ -47,6 +47,8 @@ describe("embedded database", () => {
         [9, "verification_requests"],
         [10, "connections"],
         [11, "billing_invoices"],
+        [12, "idempotency_keys"],
+        [14, "rate_limits"],
         [15, "return_correlation"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`

@@ -21,6 +21,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [9, "verification_requests"],
         [10, "connections"],
         [11, "billing_invoices"],
+        [12, "idempotency_keys"],
+        [14, "rate_limits"],
         [15, "return_correlation"]
       ])
       expect(yield* migrate).toEqual([])
@@ -42,12 +44,14 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "events",
         "gocardless_sandbox_idempotency_keys",
         "gocardless_sandbox_resources",
+        "idempotency_keys",
         "mail_attachments",
         "mail_outbox",
         "mandates",
         "memberships",
         "monthly_returns",
         "purchase_invoices",
+        "rate_limits",
         "sales_invoice_payments",
         "sales_invoice_sequences",
         "sales_invoices",

@@ -103,6 +103,8 @@ describe("cisbook admin CLI", () => {
         "Applied 9_verification_requests",
         "Applied 10_connections",
         "Applied 11_billing_invoices",
+        "Applied 12_idempotency_keys",
+        "Applied 14_rate_limits",
         "Applied 15_return_correlation"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])

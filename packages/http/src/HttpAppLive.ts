@@ -15,6 +15,7 @@ import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
+import { idempotency } from "./IdempotencyMiddleware.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
 import { GoCardlessSandboxRoutes } from "./sandbox/GoCardlessSandboxRoutes.js"
@@ -38,8 +39,8 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide(AuthenticateLive)
 )
 
-/** The HTTP application: the API, its problem bodies, OpenAPI at /openapi.json and docs at /docs. */
-export const HttpAppLive = HttpApiBuilder.serve(requestLogger).pipe(
+/** The HTTP application: the API, its problem bodies, safe retries (Idempotency-Key), OpenAPI at /openapi.json and docs at /docs. */
+export const HttpAppLive = HttpApiBuilder.serve((app) => requestLogger(idempotency(app))).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(GoCardlessSandboxRoutes),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),

@@ -9,13 +9,13 @@ import { problemResponse } from "./Problems.js"
 import { failTruncatedMultipart } from "./TruncatedMultipartGuard.js"
 
 /** JSON bodies are small; an upload may be larger (its own endpoint checks the file itself). */
-const MAX_JSON_BODY = 1024 * 1024
+export const MAX_JSON_BODY = 1024 * 1024
 const MAX_MULTIPART_BODY = 12 * 1024 * 1024
 
 /** The one upload the API takes is a contact import file. */
 const MAX_UPLOAD_FILE = MAX_IMPORT_FILE_BYTES
 
-const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+export const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").startsWith("multipart/")
 
 const limitFor = (request: HttpServerRequest.HttpServerRequest) =>

@@ -1,11 +1,14 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { RateLimitsLive } from "@cisbook/adapters/ratelimits/RateLimitsLive"
 import { RevocationNoticesLive } from "@cisbook/adapters/sql/RevocationNoticesLive"
+import { IdempotencyKeySweeperLive } from "./workers/IdempotencyKeySweeper.js"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
+import { gracefulShutdown } from "./GracefulShutdown.js"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
 import { RevocationFollowerLive } from "./RevocationFollower.js"
@@ -13,21 +16,31 @@ import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
 import { UploadDirectoryLive } from "./UploadDirectory.js"
 
-const ServerLive = Layer.unwrapEffect(
-  Effect.map(ServerLimitsConfig, (limits) => NodeHttpServer.layerConfig(() => makeNodeServer(limits), ListenConfig))
-)
-
-Layer.mergeAll(
-  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive)),
+const ServiceLive = Layer.mergeAll(
+  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive), Layer.provide(RateLimitsLive)),
   WebhookDispatcherLive,
   MailSenderLive,
   VerificationWorkerLive,
   ReturnFilerLive,
+  IdempotencyKeySweeperLive,
   RevocationFollowerLive.pipe(Layer.provide(RevocationNoticesLive))
-).pipe(
-  Layer.provide(AppLive),
-  Layer.provide(ServerLive),
-  Layer.provide(LoggerLive),
-  Layer.launch,
-  NodeRuntime.runMain({ disablePrettyLogger: true })
 )
+
+/**
+ * Built in this order, released in the reverse one: the listening server, the database, the
+ * application and its workers, and last the graceful shutdown, so that on SIGTERM the requests
+ * in flight finish while everything they need is still there, then the workers stop, then the
+ * database closes.
+ */
+const MainLive = Layer.unwrapEffect(
+  Effect.map(ServerLimitsConfig, (limits) => {
+    const server = makeNodeServer(limits)
+    return gracefulShutdown(server).pipe(
+      Layer.provide(ServiceLive),
+      Layer.provide(AppLive),
+      Layer.provide(NodeHttpServer.layerConfig(() => server, ListenConfig))
+    )
+  })
+)
+
+MainLive.pipe(Layer.provide(LoggerLive), Layer.launch, NodeRuntime.runMain({ disablePrettyLogger: true }))

@@ -4,6 +4,7 @@ import { BillingTermsConfig } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
+import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, LogLevel, Option, Redacted } from "effect"
@@ -33,6 +34,39 @@ describe("the settings the README documents", () => {
         "Expected one of Trace, Debug, Info, Warning, Error (or Fatal, None, All) but received Loud"
       )
     })
+  )
+
+  it.effect(
+    "RATE_LIMIT_AUTH_FAILURES and RATE_LIMIT_REQUESTS, each per its _WINDOW_SECONDS: 50 and 1,200 a minute; 0 is off; RATE_LIMIT_REQUESTS_SHARED",
+    () =>
+      Effect.gen(function* () {
+        const settings = (env: Record<string, string>) => withEnv(env)(RateLimitSettingsConfig)
+        expect(yield* settings({})).toEqual({
+          authenticationFailures: { points: 50, window: Duration.seconds(60) },
+          requests: { points: 1200, window: Duration.seconds(60), shared: false }
+        })
+        expect(
+          yield* settings({
+            RATE_LIMIT_AUTH_FAILURES: "10",
+            RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: "900",
+            RATE_LIMIT_REQUESTS: "0",
+            RATE_LIMIT_REQUESTS_WINDOW_SECONDS: "1",
+            RATE_LIMIT_REQUESTS_SHARED: "true"
+          })
+        ).toEqual({
+          authenticationFailures: { points: 10, window: Duration.seconds(900) },
+          requests: { points: 0, window: Duration.seconds(1), shared: true }
+        })
+        expect(yield* refused({ RATE_LIMIT_AUTH_FAILURES: "-1" }, RateLimitSettingsConfig)).toContain(
+          "Must be a whole number, 0 or more"
+        )
+        expect(yield* refused({ RATE_LIMIT_REQUESTS_WINDOW_SECONDS: "0" }, RateLimitSettingsConfig)).toContain(
+          "Must be a whole number, 1 or more"
+        )
+        expect(yield* refused({ RATE_LIMIT_REQUESTS: "many" }, RateLimitSettingsConfig)).toContain(
+          "RATE_LIMIT_REQUESTS"
+        )
+      })
   )
 
   it.effect("DIRECT_DEBIT_PROVIDER: the sandbox under PUBLIC_BASE_URL by default, or GoCardless with its token", () =>

@@ -13,6 +13,8 @@ import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
 import type { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import type { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
+import { rateLimitsFlexible, RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
+import type { RateLimitSettings } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
 import type { DirectDebit } from "@cisbook/core/ports/DirectDebit"
@@ -29,6 +31,7 @@ import type { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
 import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import type { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
 import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
@@ -86,6 +89,7 @@ export type Ports =
   | EmailSettingsRepo
   | MailOutbox
   | TenantMail
+  | IdempotencyKeys
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -112,9 +116,14 @@ export const SandboxDirectDebit = Layer.unwrapEffect(
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
- * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private addresses only if told.
+ * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
+ * addresses only if told; rate limits only when given (the tests of other things send more
+ * requests, and fail more authentications, from one address than a client should).
  */
-export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
+export const sqlTestPorts = (
+  webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
+  rateLimits?: RateLimitSettings
+) =>
   Layer.mergeAll(
     SqlPortsLive,
     webhookTransport(webhooks),
@@ -122,7 +131,8 @@ export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean }
     BillingTermsLive,
     DocumentRendererPdf,
     SandboxTaxAuthority,
-    appLinks(APP_URL)
+    appLinks(APP_URL),
+    rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
   ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
@@ -134,14 +144,20 @@ export const ServerUnderTest = HttpServer.layerTestClient.pipe(
   Layer.provideMerge(NodeHttpServer.layer(() => makeNodeServer(DEFAULT_SERVER_LIMITS), { port: 0 }))
 )
 
-/** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
+/**
+ * The whole HTTP application over the given ports, on an in-process server, with a local
+ * identity provider; without rate limits unless the ports have them.
+ */
 export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(
-      UseCasesLive.pipe(
-        Layer.provideMerge(BillingUseCasesLive),
-        Layer.provideMerge(VerifierLive),
-        Layer.provideMerge(ports)
+      Layer.merge(
+        RateLimitsOff,
+        UseCasesLive.pipe(
+          Layer.provideMerge(BillingUseCasesLive),
+          Layer.provideMerge(VerifierLive),
+          Layer.provideMerge(ports)
+        )
       )
     ),
     Layer.provideMerge(IdentityProviderLive),

@@ -1,6 +1,7 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { CisbookApi } from "./Api.js"
+import { sendIdempotencyKey } from "./IdempotencyKey.js"
 
 /**
  * How a client authenticates: an API key (`cis_...`) or an identity-provider access token.
@@ -25,7 +26,11 @@ const authenticate = (credentials: Credentials | undefined) => (request: HttpCli
 const derive = (options: ClientOptions) =>
   HttpApiClient.make(CisbookApi, {
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    transformClient: HttpClient.mapRequest(authenticate(options.credentials))
+    transformClient: (client) =>
+      client.pipe(
+        HttpClient.mapRequest(authenticate(options.credentials)),
+        HttpClient.mapRequestEffect(sendIdempotencyKey)
+      )
   })
 
 type Derived = Effect.Effect.Success<ReturnType<typeof derive>>
@@ -68,7 +73,8 @@ const withPaymentsReportForms = (client: Derived) => {
 /**
  * The typed client, derived from the contract: `client.tenants.createTenant({ payload })`.
  * Failures are the core errors by tag (`NotFound`, `Conflict`, `ValidationFailed`, ...).
- * Money is integer pence in the client (the wire carries pounds).
+ * Money is integer pence in the client (the wire carries pounds). Pipe a create through
+ * `withIdempotencyKey(key)` (IdempotencyKey.ts) to make retrying it safe.
  * @since 0.1.0
  */
 export const makeClient = (options: ClientOptions = {}) => Effect.map(derive(options), withPaymentsReportForms)

@@ -28,6 +28,7 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
     HttpApiEndpoint.post("createContact")`/tenants/${tenantParam}/contacts`
       .setPayload(CreateContactRequest)
       .addSuccess(ContactDto, { status: 201 })
+      .addError(ConflictProblem)
       .addError(ValidationProblem)
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
@@ -77,6 +78,7 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
   .add(
     HttpApiEndpoint.post("verifyContact")`/tenants/${tenantParam}/contacts/${codeParam}/verification`
       .addSuccess(ContactDto, { status: 202 })
+      .addError(ConflictProblem)
       .addError(ValidationProblem)
       .addError(RefusedProblem)
       .addError(ForbiddenProblem)

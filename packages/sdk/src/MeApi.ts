@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto } from "./ApiKeyDtos.js"
 import { Authenticate } from "./Authenticate.js"
-import { NotFoundProblem, ValidationProblem } from "./Problem.js"
+import { ConflictProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
 import { TenantDto } from "./TenantDtos.js"
 import { MeDto } from "./UserDtos.js"
 
@@ -28,6 +28,7 @@ export class MeApi extends HttpApiGroup.make("me")
     HttpApiEndpoint.post("createApiKey", "/me/api-keys")
       .setPayload(CreateApiKeyRequest)
       .addSuccess(CreatedApiKeyDto, { status: 201 })
+      .addError(ConflictProblem)
       .addError(ValidationProblem)
       .annotate(OpenApi.Summary, "Create an API key; the key is returned once")
       .annotate(

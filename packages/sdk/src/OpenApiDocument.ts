@@ -114,5 +114,55 @@ export const withWebhooks = (spec: Json): Json => {
   return spec
 }
 
+const takesMultipart = (operation: Json) => operation.requestBody?.content?.["multipart/form-data"] !== undefined
+
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes the request safe to retry. The first request with a key is done and its answer kept for 24 hours; a retry with the same key, method, path and body gets that answer again (with the header Idempotent-Replayed: true) without doing the work twice. The same key with a different request, or while the first is still being processed, is refused with 409. Keys belong to the caller (another user's key never matches); 5xx answers and refusals before any work (400, 401, 403, 413) are not kept, so a retry is done afresh. Use a new random value (a UUID) per operation.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+  example: "5f0c3b7e-6a1d-4f8e-9d2a-1b2c3d4e5f60"
+}
+
+const CONFLICT_REF = "#/components/schemas/ConflictProblem"
+
+/**
+ * Every JSON POST takes an Idempotency-Key (the http idempotency middleware honours it), and may
+ * answer 409 for a key reused for another request or still in progress.
+ */
+export const withIdempotencyKeys = (spec: Json): Json => {
+  for (const operations of Object.values(spec.paths ?? {}) as Array<Json>) {
+    const post = operations.post as Json | undefined
+    if (post === undefined || takesMultipart(post)) continue
+    post.parameters = [...(post.parameters ?? []), idempotencyKeyParameter]
+    post.responses ??= {}
+    post.responses["409"] ??= {
+      description: "Conflict",
+      content: { "application/problem+json": { schema: { $ref: CONFLICT_REF } } }
+    }
+  }
+  return spec
+}
+
+/** The platform cannot declare a response header: every 429 says when to try again in Retry-After. */
+export const withRetryAfter = (spec: Json): Json => {
+  for (const operations of Object.values(spec.paths ?? {}) as Array<Json>) {
+    for (const operation of Object.values(operations) as Array<Json>) {
+      const tooMany = operation?.responses?.["429"]
+      if (!tooMany) continue
+      tooMany.headers = {
+        "Retry-After": {
+          description: "Seconds to wait before trying again",
+          schema: { type: "integer", minimum: 1, examples: [42] }
+        }
+      }
+    }
+  }
+  return spec
+}
+
 /** Every change the service makes to the generated document. */
-export const completeDocument = (spec: Json): Json => withWebhooks(withValidationProblems(spec))
+export const completeDocument = (spec: Json): Json =>
+  withWebhooks(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec))))

@@ -1,10 +1,20 @@
 import type { HttpClientResponse } from "@effect/platform"
 import { Cause, Effect, Exit } from "effect"
 import { type Client, type ClientOptions, makeFetchClient } from "./Client.js"
+import { withIdempotencyKey } from "./IdempotencyKey.js"
+
+/** Options of one call. */
+export interface CallOptions {
+  /**
+   * Sent as `Idempotency-Key`: a retry of the same request with the same key within 24 hours
+   * does the work once and resolves to the first answer. Use a new random key per operation.
+   */
+  readonly idempotencyKey?: string
+}
 
 // The Effect client's methods are generic in `withResponse`; without it they answer the body alone.
 type Promised<F> = F extends (...args: infer Args) => Effect.Effect<infer A, infer _E, infer _R>
-  ? (...args: Args) => Promise<Exclude<A, [unknown, HttpClientResponse.HttpClientResponse]>>
+  ? (...args: [...Args, options?: CallOptions]) => Promise<Exclude<A, [unknown, HttpClientResponse.HttpClientResponse]>>
   : never
 
 /** The same operations as the Effect client, returning Promises; a failure rejects with the typed error. */
@@ -18,6 +28,8 @@ export type PromiseClient = {
  * ```ts
  * const cisbook = await createPromiseClient({ baseUrl: "http://localhost:3000", credentials: { apiKey } })
  * const tenant = await cisbook.tenants.createTenant({ payload: { code: "acme", name: "Acme Ltd" } })
+ * // Safe to retry: the same key answers the first answer again.
+ * await cisbook.contacts.createContact({ path, payload }, { idempotencyKey: crypto.randomUUID() })
  * ```
  */
 export const createPromiseClient = async (options: ClientOptions): Promise<PromiseClient> => {
@@ -32,10 +44,12 @@ export const createPromiseClient = async (options: ClientOptions): Promise<Promi
         Object.entries(operations).map(([name, operation]) => [
           name,
           // runPromise would reject with a FiberFailure wrapping the error; callers get the error itself.
-          (...args: Array<unknown>) =>
-            Effect.runPromiseExit(operation(...args)).then((exit) =>
-              Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
-            )
+          (request?: unknown, options?: CallOptions) =>
+            Effect.runPromiseExit(
+              options?.idempotencyKey === undefined
+                ? operation(request)
+                : withIdempotencyKey(options.idempotencyKey)(operation(request))
+            ).then((exit) => (Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))))
         ])
       )
     ])

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
-import { NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
+import { ConflictProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 import {
   CreatedWebhookDto,
@@ -33,6 +33,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("createWebhook")`/tenants/${tenantParam}/webhooks`
       .setPayload(CreateWebhookRequest)
       .addSuccess(CreatedWebhookDto, { status: 201 })
+      .addError(ConflictProblem)
       .addError(ValidationProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "Create a webhook; its signing secret is returned this once")
@@ -70,6 +71,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("rotateWebhookSecret")`/tenants/${tenantParam}/webhooks/${webhookParam}/rotate-secret`
       .addSuccess(WebhookSecretDto)
+      .addError(ConflictProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "Replace a webhook's signing secret; the new one is returned this once")
       .annotate(OpenApi.Description, "Every attempt from now on, retries included, is signed with the new secret.")
@@ -77,6 +79,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("testWebhook")`/tenants/${tenantParam}/webhooks/${webhookParam}/test`
       .addSuccess(WebhookDeliveryDto, { status: 202 })
+      .addError(ConflictProblem)
       .addError(RefusedProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "Queue a test.webhook delivery to this webhook")
@@ -107,6 +110,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("retryWebhookDelivery")`/tenants/${tenantParam}/webhooks/deliveries/${deliveryParam}/retry`
       .addSuccess(HttpApiSchema.NoContent)
+      .addError(ConflictProblem)
       .addError(RefusedProblem)
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "Send a failed delivery once more")

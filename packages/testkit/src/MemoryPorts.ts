@@ -11,6 +11,7 @@ import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
+import { IdempotencyKeysMemory } from "./IdempotencyKeysMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
@@ -63,7 +64,8 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       BillingProfileRepoMemory,
       MandateRepoMemory,
       DirectDebitFake,
-      WaitingInvoicesRecording
+      WaitingInvoicesRecording,
+      IdempotencyKeysMemory
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

@@ -11,6 +11,8 @@ import billing from "./migrations/0008_billing.js"
 import verificationRequests from "./migrations/0009_verification_requests.js"
 import connections from "./migrations/0010_connections.js"
 import billingInvoices from "./migrations/0011_billing_invoices.js"
+import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
+import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
 
 const run = Migrator.make({})({
@@ -26,6 +28,8 @@ const run = Migrator.make({})({
     "0009_verification_requests": verificationRequests,
     "0010_connections": connections,
     "0011_billing_invoices": billingInvoices,
+    "0012_idempotency_keys": idempotencyKeys,
+    "0014_rate_limits": rateLimits,
     "0015_return_correlation": returnCorrelation
   })
 })

@@ -10,6 +10,7 @@ import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { IdempotencyKeysSql } from "./IdempotencyKeysSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
@@ -44,7 +45,8 @@ const RepositoriesSql = Layer.mergeAll(
   BillingInvoiceRepoSql,
   GoCardlessSandboxSql,
   VerificationQueueSql,
-  ConnectionRepoSql
+  ConnectionRepoSql,
+  IdempotencyKeysSql
 )
 
 /** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */

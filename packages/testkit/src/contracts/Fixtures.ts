@@ -1,3 +1,4 @@
+import type { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
 import { ApiKey } from "@cisbook/core/ApiKey"
 import { Email } from "@cisbook/core/Email"
 import type { EventType } from "@cisbook/core/Event"
@@ -54,6 +55,7 @@ export type ContractPorts =
   | Clock
   | EmailSettingsRepo
   | MailOutbox
+  | IdempotencyKeys
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 

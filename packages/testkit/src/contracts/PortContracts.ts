@@ -10,6 +10,7 @@ import { deliveryRepoContract } from "./DeliveryRepoContract.js"
 import { emailSettingsRepoContract } from "./EmailSettingsRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
+import { idempotencyKeysContract } from "./IdempotencyKeysContract.js"
 import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
@@ -49,5 +50,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("MandateRepo", () => mandateRepoContract(it))
     describe("VerificationQueue", () => verificationQueueContract(it))
     describe("ConnectionRepo", () => connectionRepoContract(it))
+    describe("IdempotencyKeys", () => idempotencyKeysContract(it))
   })
 }
