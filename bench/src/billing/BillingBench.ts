@@ -1,4 +1,5 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
+import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
@@ -134,6 +135,7 @@ const run = async (database: Database) => {
   process.env["PUBLIC_BASE_URL"] = `http://127.0.0.1:${port}`
   const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
   const App = HttpAppLive.pipe(
+    Layer.provide(RateLimitsOff),
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.provideMerge(Sql)
