@@ -227,6 +227,30 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
       })
   )
 
+  it.effect("an invoice whose payment was cancelled with its mandate is collected again on the next mandate", () =>
+    Effect.gen(function* () {
+      const owner = yield* aUser("cancelled")
+      const first = yield* mandateFor(owner)
+      yield* anAcceptedReturn((yield* aTenant(owner, "Cancelled Ltd")).id, "2026-06-05", 1)
+      yield* run()
+      const [pending] = yield* invoicesOf(owner)
+      expect(pending).toMatchObject({ paymentStatus: "Pending", mandateReference: first })
+      // The payer cancels the mandate; the provider cancels its pending payment with it.
+      yield* (yield* Mandates).cancel(owner)
+      const [cancelled] = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner))
+      expect(cancelled).toMatchObject({ paymentStatus: "Cancelled", paymentReference: pending?.paymentReference })
+      const second = yield* mandateFor(owner)
+      const [again] = yield* invoicesOf(owner)
+      const onSecond = (yield* providerPayments).filter((p) => p.mandateId === second)
+      expect(onSecond.map((p) => p.amount)).toEqual([120])
+      expect(again).toMatchObject({
+        paymentStatus: "Pending",
+        paymentReference: onSecond[0]!.id,
+        mandateReference: second
+      })
+    })
+  )
+
   it.effect("a listing refreshes Pending payments, and one provider call that hangs does not hold the list up", () =>
     Effect.gen(function* () {
       const owner = yield* aUser("refresh")
