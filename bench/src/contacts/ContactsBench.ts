@@ -8,6 +8,7 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { HttpAppLive } from "@cisbook/http/HttpAppLive"
+import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
@@ -82,7 +83,9 @@ const measure = (database: Database) =>
 
 const run = (database: Database) => {
   const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  // Unthrottled: the benchmark's one user sends far more requests than a user's budget.
   const App = HttpAppLive.pipe(
+    Layer.provide(RateLimitsOff),
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(Sql)

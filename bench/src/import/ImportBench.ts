@@ -9,6 +9,7 @@ import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Users } from "@cisbook/core/usecases/Users"
 import { HttpAppLive } from "@cisbook/http/HttpAppLive"
+import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { largeImportCsv } from "@cisbook/testkit/ImportFixtures"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -112,7 +113,9 @@ const measure = (database: Database, rows: number) =>
 
 const run = (database: Database, rows: number) => {
   const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  // Unthrottled: the benchmark's one user sends far more requests than a user's budget.
   const App = HttpAppLive.pipe(
+    Layer.provide(RateLimitsOff),
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(Sql)

@@ -1,7 +1,8 @@
+import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
-import { WaitingInvoicesNone } from "./billing/WaitingInvoicesNone.js"
+import { BillingTermsLive } from "./billing/BillingTermsLive.js"
 import { DocumentRendererPdf } from "./documents/DocumentRendererPdf.js"
 import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
 import { AppLinksLive } from "./AppLinksLive.js"
@@ -14,17 +15,22 @@ import { SystemLive } from "./system/SystemLive.js"
 import { TaxAuthorityLive } from "./taxauthority/TaxAuthorityLive.js"
 import { WebhookTransportLive } from "./webhooks/WebhookTransportLive.js"
 
-/** Every driven port, from configuration, over the database the layer is given. */
-export const PortsLive = Layer.mergeAll(
+const DrivenPortsLive = Layer.mergeAll(
   SqlPortsLive,
   IdentityVerifierLive,
   WebhookTransportLive,
   DirectDebitLive,
-  WaitingInvoicesNone,
+  BillingTermsLive,
   TaxAuthorityLive,
   AppLinksLive,
   DocumentRendererPdf
 ).pipe(Layer.provideMerge(SystemLive))
+
+/**
+ * Every driven port, from configuration, over the database the layer is given; with the billing
+ * use cases, whose WaitingInvoices is the port a completed mandate puts waiting invoices forward through.
+ */
+export const PortsLive = BillingUseCasesLive.pipe(Layer.provideMerge(DrivenPortsLive))
 
 const appOver = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(

@@ -46,8 +46,10 @@ describe("embedded database", () => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
+        [11, "billing_invoices"],
         [12, "idempotency_keys"],
         [13, "webhook_health"],
+        [14, "rate_limits"],
         [15, "return_correlation"]
       ])
       yield* sql`INSERT INTO users (id, email, name, created_at) VALUES (gen_random_uuid(), 'kept@example.com', 'Kept', now())`

@@ -20,8 +20,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [8, "billing"],
         [9, "verification_requests"],
         [10, "connections"],
+        [11, "billing_invoices"],
         [12, "idempotency_keys"],
         [13, "webhook_health"],
+        [14, "rate_limits"],
         [15, "return_correlation"]
       ])
       expect(yield* migrate).toEqual([])
@@ -30,6 +32,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`
       expect(tables.map((t) => t.tableName)).toEqual([
         "api_keys",
+        "billing_invoice_lines",
+        "billing_invoices",
         "billing_profiles",
         "connection_sides",
         "connections",
@@ -48,6 +52,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "memberships",
         "monthly_returns",
         "purchase_invoices",
+        "rate_limits",
         "sales_invoice_payments",
         "sales_invoice_sequences",
         "sales_invoices",

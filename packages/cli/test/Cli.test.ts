@@ -21,6 +21,8 @@ import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { Webhooks } from "@cisbook/core/usecases/Webhooks"
 import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { TenantCode } from "@cisbook/core/Tenant"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, type Console, Duration, Effect, Layer } from "effect"
 import { run } from "../src/Cli.js"
@@ -100,8 +102,10 @@ describe("cisbook admin CLI", () => {
         "Applied 8_billing",
         "Applied 9_verification_requests",
         "Applied 10_connections",
+        "Applied 11_billing_invoices",
         "Applied 12_idempotency_keys",
         "Applied 13_webhook_health",
+        "Applied 14_rate_limits",
         "Applied 15_return_correlation"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
@@ -549,5 +553,96 @@ describe("cisbook admin CLI", () => {
         "Error: There is no user with the email address nobody@example.com."
       ])
     })
+  )
+
+  it.live(
+    "billing run bills each owner's accepted returns once, a line per invoice and a summary; billing invoices lists them",
+    () =>
+      Effect.gen(function* () {
+        yield* Effect.gen(function* () {
+          const grace = yield* (yield* Users).create({ email: Email.make("grace@example.com"), name: "Grace Hopper" })
+          const { tenant } = yield* (yield* Tenants).create(grace, {
+            code: TenantCode.make("hopper-builds"),
+            name: "Hopper Builds Ltd",
+            email: null
+          })
+          const line = (n: number) =>
+            new ReturnLine({
+              contactId: ContactId.make(`00000000-0000-4000-8000-00000000000${n}`),
+              contactCode: `SUB${n}`,
+              name: `Subcontractor ${n}`,
+              utr: "2234567890",
+              verificationNumber: null,
+              taxTreatment: "Gross",
+              grossAmount: 100000,
+              materials: 0,
+              deducted: 0
+            })
+          const id = MonthlyReturnId.make("00000000-0000-4000-8000-0000000000b1")
+          yield* (yield* MonthlyReturnRepo).insert(
+            new MonthlyReturn({
+              id,
+              tenantId: tenant.id,
+              periodEnd: "2026-06-05",
+              status: "Submitted",
+              contractor: new ReturnContractor({ name: "Hopper Builds Ltd", utr: "8456789123" }),
+              lines: [line(1), line(2)],
+              submittedAt: new Date("2026-06-10T10:00:00Z"),
+              acceptedAt: null,
+              rejectionReason: null,
+              invoiced: false
+            })
+          )
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`UPDATE monthly_returns SET status = 'Accepted', accepted_at = now(), next_attempt_at = NULL
+          WHERE tenant_id = ${tenant.id} AND id = ${id}`
+        }).pipe(Effect.provide(AppLive), configured)
+
+        const [invoiceLine, summary, ...rest] = succeeded(yield* cli("billing", "run", "--date", "2026-07-01"))
+        expect(rest).toEqual([])
+        expect(invoiceLine?.split(/\s{2,}/)).toEqual([
+          expect.stringMatching(/^CB-\d{6}$/),
+          "2026-07-01",
+          "grace@example.com",
+          "£2.40",
+          "WaitingForMandate"
+        ])
+        expect(summary).toBe(
+          "Issued 1 invoice dated 2026-07-01; finished 1 (£2.40 including VAT): 0 collecting by direct debit, 1 waiting for a mandate."
+        )
+        expect(succeeded(yield* cli("billing", "run", "--date", "2026-07-02"))).toEqual([
+          "Issued 0 invoices dated 2026-07-02; finished 0 (£0.00 including VAT): 0 collecting by direct debit, 0 waiting for a mandate."
+        ])
+        const [header, row, ...more] = succeeded(yield* cli("billing", "invoices", "--email", "Grace@example.com"))
+        expect(more).toEqual([])
+        expect(header?.split(/\s{2,}/)).toEqual([
+          "NUMBER",
+          "ISSUED",
+          "PERIOD",
+          "SUBTOTAL",
+          "VAT",
+          "TOTAL",
+          "PAYMENT",
+          "REFERENCE",
+          "PDF"
+        ])
+        expect(row?.split(/\s{2,}/)).toEqual([
+          invoiceLine?.split(/\s{2,}/)[0],
+          "2026-07-01",
+          "2026-06-05 to 2026-06-05",
+          "£2.00",
+          "£0.40",
+          "£2.40",
+          "WaitingForMandate",
+          "yes"
+        ])
+        expect(succeeded(yield* cli("billing", "invoices", "--email", "ada@example.com"))).toEqual([
+          "ada@example.com: no billing invoices."
+        ])
+        expect(failed(yield* cli("billing", "run", "--date", "2026-02-30"))).toEqual([
+          "Error: date: Must be a date as YYYY-MM-DD, for example 2026-04-05.",
+          "  date: Must be a date as YYYY-MM-DD, for example 2026-04-05"
+        ])
+      })
   )
 })

@@ -1,9 +1,12 @@
 import { Unauthorized } from "@cisbook/core/Errors"
+import { type RateLimited, RateLimits } from "@cisbook/core/ports/RateLimits"
 import { invalidApiKey } from "@cisbook/core/usecases/ApiKeys"
 import { Authentication } from "@cisbook/core/usecases/Authentication"
 import { Authenticate } from "@cisbook/sdk/Authenticate"
-import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { TooManyRequests } from "@cisbook/sdk/Problem"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Duration, Effect, Layer } from "effect"
+import { clientAddress, TrustedProxiesConfig } from "./ClientAddress.js"
 
 const noCredentials = new Unauthorized({
   detail: "Send an API key in the x-api-key header, or an access token as 'Authorization: Bearer <token>'."
@@ -13,31 +16,65 @@ const malformedAuthorization = new Unauthorized({
   detail: "The Authorization header must have the form 'Bearer <token>'."
 })
 
+const tooManyDetail: Record<RateLimited["limit"], (seconds: number) => string> = {
+  AuthenticationFailures: (seconds) =>
+    `Too many failed authentications from your address; try again in ${seconds} seconds.`,
+  Requests: (seconds) => `You have made more requests than your limit allows; try again in ${seconds} seconds.`
+}
+
+/** 429 with Retry-After in whole seconds (the header goes on whatever response the failure becomes). */
+const tooManyRequests = (limited: RateLimited) => {
+  const seconds = Math.max(1, Math.ceil(Duration.toSeconds(limited.retryAfter)))
+  return HttpApp.appendPreResponseHandler((_, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds)))
+  ).pipe(
+    Effect.zipRight(
+      Effect.fail(new TooManyRequests({ detail: tooManyDetail[limited.limit](seconds), retryAfter: seconds }))
+    )
+  )
+}
+
 /**
- * The API key is tried first and the bearer token second (the platform's order). The bearer
- * step reads the raw header itself: the platform strips seven characters without checking
- * that they say "Bearer ", and when the header is absent it must report the API key's fault.
+ * The platform runs one handler per security scheme, each after the one before failed. The API
+ * key's handler only hands on, and the bearer's (the last) authenticates from both headers, so
+ * that each request is counted once by the rate limits: a blocked client address is refused
+ * before its credential is looked at, a failed authentication counts against its address, and
+ * an authenticated request against its user's budget.
  */
 export const AuthenticateLive = Layer.effect(
   Authenticate,
   Effect.gen(function* () {
     const authentication = yield* Authentication
+    const limits = yield* RateLimits
+    const trustedProxies = yield* TrustedProxiesConfig
+
+    // The platform strips seven characters without checking that they say "Bearer ": check here.
+    const byBearer = (header: string) => {
+      const match = /^bearer +(\S+)\s*$/i.exec(header)
+      return match?.[1] === undefined ? Effect.fail(malformedAuthorization) : authentication.byBearerToken(match[1])
+    }
+
+    /** The API key is tried first and the bearer token second, as the platform orders the schemes. */
+    const byHeaders = (request: HttpServerRequest.HttpServerRequest) => {
+      const key = request.headers["x-api-key"] ?? ""
+      const authorization = request.headers["authorization"] ?? ""
+      if (key === "" && authorization === "") return Effect.fail(noCredentials)
+      const byKey = key === "" ? Effect.fail(invalidApiKey) : authentication.byApiKey(key)
+      return authorization === "" ? byKey : Effect.catchAll(byKey, () => byBearer(authorization))
+    }
+
+    const authenticate = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const address = clientAddress(request.remoteAddress, request.headers["x-forwarded-for"], trustedProxies)
+      yield* limits.mayAuthenticate(address)
+      const user = yield* byHeaders(request).pipe(Effect.tapError(() => limits.authenticationFailed(address)))
+      yield* limits.request(user.id)
+      return user
+    }).pipe(Effect.catchTag("RateLimited", tooManyRequests))
+
     return Authenticate.of({
-      apiKey: (key) => {
-        const value = Redacted.value(key)
-        return value === "" ? Effect.fail(noCredentials) : authentication.byApiKey(value)
-      },
-      bearer: () =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const header = request.headers["authorization"]
-          if (header === undefined || header === "") {
-            return yield* request.headers["x-api-key"] ? invalidApiKey : noCredentials
-          }
-          const match = /^bearer +(\S+)\s*$/i.exec(header)
-          if (match?.[1] === undefined) return yield* malformedAuthorization
-          return yield* authentication.byBearerToken(match[1])
-        })
+      apiKey: () => Effect.fail(noCredentials),
+      bearer: () => authenticate
     })
   })
 )

@@ -1,4 +1,5 @@
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { RateLimitsLive } from "@cisbook/adapters/ratelimits/RateLimitsLive"
 import { RevocationNoticesLive } from "@cisbook/adapters/sql/RevocationNoticesLive"
 import { IdempotencyKeySweeperLive } from "./workers/IdempotencyKeySweeper.js"
 import { MailSenderLive } from "./workers/MailSender.js"
@@ -16,7 +17,7 @@ import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
 import { UploadDirectoryLive } from "./UploadDirectory.js"
 
 const ServiceLive = Layer.mergeAll(
-  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive)),
+  HttpAppLive.pipe(Layer.provide(UploadDirectoryLive), Layer.provide(RateLimitsLive)),
   WebhookDispatcherLive,
   MailSenderLive,
   VerificationWorkerLive,

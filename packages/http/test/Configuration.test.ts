@@ -1,8 +1,10 @@
 import { LookupCacheTtl } from "@cisbook/core/LookupCache"
 import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
+import { BillingTermsConfig } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
+import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, LogLevel, Option, Redacted } from "effect"
@@ -32,6 +34,39 @@ describe("the settings the README documents", () => {
         "Expected one of Trace, Debug, Info, Warning, Error (or Fatal, None, All) but received Loud"
       )
     })
+  )
+
+  it.effect(
+    "RATE_LIMIT_AUTH_FAILURES and RATE_LIMIT_REQUESTS, each per its _WINDOW_SECONDS: 50 and 1,200 a minute; 0 is off; RATE_LIMIT_REQUESTS_SHARED",
+    () =>
+      Effect.gen(function* () {
+        const settings = (env: Record<string, string>) => withEnv(env)(RateLimitSettingsConfig)
+        expect(yield* settings({})).toEqual({
+          authenticationFailures: { points: 50, window: Duration.seconds(60) },
+          requests: { points: 1200, window: Duration.seconds(60), shared: false }
+        })
+        expect(
+          yield* settings({
+            RATE_LIMIT_AUTH_FAILURES: "10",
+            RATE_LIMIT_AUTH_FAILURES_WINDOW_SECONDS: "900",
+            RATE_LIMIT_REQUESTS: "0",
+            RATE_LIMIT_REQUESTS_WINDOW_SECONDS: "1",
+            RATE_LIMIT_REQUESTS_SHARED: "true"
+          })
+        ).toEqual({
+          authenticationFailures: { points: 10, window: Duration.seconds(900) },
+          requests: { points: 0, window: Duration.seconds(1), shared: true }
+        })
+        expect(yield* refused({ RATE_LIMIT_AUTH_FAILURES: "-1" }, RateLimitSettingsConfig)).toContain(
+          "Must be a whole number, 0 or more"
+        )
+        expect(yield* refused({ RATE_LIMIT_REQUESTS_WINDOW_SECONDS: "0" }, RateLimitSettingsConfig)).toContain(
+          "Must be a whole number, 1 or more"
+        )
+        expect(yield* refused({ RATE_LIMIT_REQUESTS: "many" }, RateLimitSettingsConfig)).toContain(
+          "RATE_LIMIT_REQUESTS"
+        )
+      })
   )
 
   it.effect("DIRECT_DEBIT_PROVIDER: the sandbox under PUBLIC_BASE_URL by default, or GoCardless with its token", () =>
@@ -206,6 +241,39 @@ describe("the settings the README documents", () => {
         expect(yield* refused({ RETURN_LEASE_SECONDS: "3601" }, ReturnFilerConfig)).toContain("from 60 to 3600")
         expect(yield* refused({ RETURN_POLL_INTERVAL_MS: "60001" }, ReturnFilerConfig)).toContain("from 10 to 60000")
         expect(yield* refused({ RETURN_FILER: "sometimes" }, ReturnFilerConfig)).toContain("RETURN_FILER")
+      })
+  )
+
+  it.effect(
+    "BILLING_PRICE_PER_SUBCONTRACTOR (pounds, default 1.00), BILLING_COMPANY_NAME, BILLING_COMPANY_ADDRESS and BILLING_VAT_NUMBER",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(BillingTermsConfig)).toEqual({
+          pricePerSubcontractor: 100,
+          seller: { name: "cisbook Ltd", address: ["1 Example Street", "London", "EC1A 1BB"], vatNumber: "GB123456789" }
+        })
+        const set = yield* withEnv({
+          BILLING_PRICE_PER_SUBCONTRACTOR: "2.5",
+          BILLING_COMPANY_NAME: "Cisbook Software Ltd",
+          BILLING_COMPANY_ADDRESS: "Unit 4, Harbour Yard\nBristol\n BS1 5TY ",
+          BILLING_VAT_NUMBER: "GB 987 6543 21"
+        })(BillingTermsConfig)
+        expect(set).toEqual({
+          pricePerSubcontractor: 250,
+          seller: {
+            name: "Cisbook Software Ltd",
+            address: ["Unit 4", "Harbour Yard", "Bristol", "BS1 5TY"],
+            vatNumber: "GB 987 6543 21"
+          }
+        })
+        expect(
+          (yield* withEnv({ BILLING_PRICE_PER_SUBCONTRACTOR: "0" })(BillingTermsConfig)).pricePerSubcontractor
+        ).toBe(0)
+        for (const bad of ["1.005", "-1", "one pound", ""]) {
+          expect(yield* refused({ BILLING_PRICE_PER_SUBCONTRACTOR: bad }, BillingTermsConfig)).toContain(
+            "BILLING_PRICE_PER_SUBCONTRACTOR"
+          )
+        }
       })
   )
 })

@@ -635,8 +635,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
         expect(Object.keys(template.responses["200"].content)).toEqual(["text/csv"])
         const analyze = doc.paths[`${base}/analyze`].post
         const imports = doc.paths[base].post
-        expect(Object.keys(analyze.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413"])
-        expect(Object.keys(imports.responses).sort()).toEqual(["201", "400", "401", "403", "404", "413"])
+        expect(Object.keys(analyze.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "429"])
+        expect(Object.keys(imports.responses).sort()).toEqual(["201", "400", "401", "403", "404", "413", "429"])
         const form = imports.requestBody.content["multipart/form-data"].schema
         expect(form.required).toEqual(["file", "selections"])
         expect(form.properties.file).toMatchObject({ type: "string", format: "binary" })

@@ -404,14 +404,16 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
           "401",
           "403",
           "404",
-          "409"
+          "409",
+          "429"
         ])
         expect(Object.keys(paths["/tenants/{tenant}/contacts/{code}"].delete.responses).sort()).toEqual([
           "204",
           "401",
           "403",
           "404",
-          "409"
+          "409",
+          "429"
         ])
         const schemas = doc["components"].schemas
         expect(schemas.ContactDto.examples?.[0]).toMatchObject({

@@ -7,12 +7,18 @@ import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAu
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
-import { WaitingInvoicesNone } from "@cisbook/adapters/billing/WaitingInvoicesNone"
+import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
+import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
+import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
+import type { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
+import type { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
+import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
+import { rateLimitsFlexible, RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
+import type { RateLimitSettings } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
 import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
 import type { DirectDebit } from "@cisbook/core/ports/DirectDebit"
 import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
-import type { WaitingInvoices } from "@cisbook/core/ports/WaitingInvoices"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { ContactActivity } from "@cisbook/core/ports/ContactActivity"
 import type { AppLinks } from "@cisbook/core/ports/AppLinks"
@@ -55,7 +61,9 @@ export type Ports =
   | BillingProfileRepo
   | MandateRepo
   | DirectDebit
-  | WaitingInvoices
+  | BillingInvoiceRepo
+  | BillingTerms
+  | DocumentRenderer
   | UserRepo
   | TenantRepo
   | ApiKeyRepo
@@ -108,16 +116,23 @@ export const SandboxDirectDebit = Layer.unwrapEffect(
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
- * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private addresses only if told.
+ * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
+ * addresses only if told; rate limits only when given (the tests of other things send more
+ * requests, and fail more authentications, from one address than a client should).
  */
-export const sqlTestPorts = (webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false }) =>
+export const sqlTestPorts = (
+  webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
+  rateLimits?: RateLimitSettings
+) =>
   Layer.mergeAll(
     SqlPortsLive,
     webhookTransport(webhooks),
     SandboxDirectDebit,
-    WaitingInvoicesNone,
+    BillingTermsLive,
+    DocumentRendererPdf,
     SandboxTaxAuthority,
-    appLinks(APP_URL)
+    appLinks(APP_URL),
+    rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
   ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
@@ -129,10 +144,22 @@ export const ServerUnderTest = HttpServer.layerTestClient.pipe(
   Layer.provideMerge(NodeHttpServer.layer(() => makeNodeServer(DEFAULT_SERVER_LIMITS), { port: 0 }))
 )
 
-/** The whole HTTP application over the given ports, on an in-process server, with a local identity provider. */
+/**
+ * The whole HTTP application over the given ports, on an in-process server, with a local
+ * identity provider; without rate limits unless the ports have them.
+ */
 export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
-    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports))),
+    Layer.provideMerge(
+      Layer.merge(
+        RateLimitsOff,
+        UseCasesLive.pipe(
+          Layer.provideMerge(BillingUseCasesLive),
+          Layer.provideMerge(VerifierLive),
+          Layer.provideMerge(ports)
+        )
+      )
+    ),
     Layer.provideMerge(IdentityProviderLive),
     Layer.provideMerge(ServerUnderTest)
   )

@@ -1,4 +1,8 @@
 import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
+import { BillingInvoiceRepoSql } from "@cisbook/adapters/sql/BillingInvoiceRepoSql"
+import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -24,7 +28,13 @@ const BrokenPorts = Layer.effect(
       listForUser: () => Effect.die(new Error("connection to 10.0.0.5:5432 lost: SELECT * FROM tenants"))
     })
   )
-).pipe(Layer.provideMerge(MemoryPorts))
+).pipe(
+  Layer.provideMerge(MemoryPorts),
+  // The billing invoice store has no memory fake: it is the one SQL port here.
+  Layer.merge(
+    Layer.mergeAll(BillingInvoiceRepoSql.pipe(Layer.provide(EphemeralDatabase)), BillingTermsLive, DocumentRendererFake)
+  )
+)
 
 layer(e2e(BrokenPorts).pipe(Layer.provide(CapturingLogger)))("an unexpected failure", (it) => {
   it.effect("answers 500 with only a trace id, and logs the cause under the same id", () =>

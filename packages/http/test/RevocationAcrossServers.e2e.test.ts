@@ -1,3 +1,4 @@
+import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { postgresDatabase } from "@cisbook/adapters/sql/Database"
 import { temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
@@ -25,7 +26,7 @@ const CACHE_TTL = Duration.minutes(5)
 /** One server process as main.ts composes it (the API and the revocation follower), on its own connections. */
 const serverProcess = (url: Redacted.Redacted) =>
   Layer.mergeAll(
-    HttpAppLive,
+    HttpAppLive.pipe(Layer.provide(RateLimitsOff)),
     RevocationFollowerLive.pipe(Layer.provide(revocationNoticesPg(url, { heartbeat: "1 second" })))
   ).pipe(
     Layer.provideMerge(appOver(postgresDatabase(url))),

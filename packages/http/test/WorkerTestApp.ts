@@ -4,6 +4,7 @@ import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import { BillingInvoices } from "@cisbook/core/usecases/BillingInvoices"
 import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { Clock } from "@cisbook/core/ports/Clock"
@@ -13,14 +14,16 @@ import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schedule } from "effect"
 
 /**
- * The use cases over the SQL ports and the real HTTP sender; private targets allowed (receivers
- * are on loopback). `system` gives the clock, ids and crypto: the real ones unless a test says.
+ * The use cases (and the billing invoices the HTTP handlers read) over the SQL ports and the real
+ * HTTP sender; private targets allowed (receivers are on loopback). `system` gives the clock, ids
+ * and crypto: the real ones unless a test says.
  */
 export const appOver = <A, E>(
   database: Layer.Layer<A | SqlClient.SqlClient, E>,
   system: Layer.Layer<Clock | IdGenerator | Crypto> = SystemLive
 ) =>
   UseCasesLive.pipe(
+    Layer.provideMerge(BillingInvoices.Default),
     Layer.provideMerge(
       Layer.mergeAll(
         SqlPortsLive,

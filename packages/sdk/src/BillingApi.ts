@@ -1,7 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
 import {
+  BillingInvoiceDto,
   BillingMandateDto,
+  BillingUsageDto,
   BillingProfileDto,
   CompleteMandateSetupRequest,
   CreateMandateSetupRequest,
@@ -75,9 +78,46 @@ export class BillingApi extends HttpApiGroup.make("billing")
         "Automatic payments stop; a new setup can be started at once. 404 when the caller has no mandate (only a flow never completed, or one already cancelled)."
       )
   )
+  .add(
+    HttpApiEndpoint.get("getBillingUsage", "/me/billing/usage")
+      .addSuccess(Schema.Array(BillingUsageDto))
+      .annotate(OpenApi.Summary, "What the next billing run will charge the caller for")
+      .annotate(
+        OpenApi.Description,
+        "One entry per Accepted monthly return not invoiced yet, of every tenant where the caller is Owner (not Member), oldest tax month first, with the subcontractors on it. A billing run invoices them; invoiced returns are no longer listed."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listBillingInvoices", "/me/billing/invoices")
+      .addSuccess(Schema.Array(BillingInvoiceDto))
+      .annotate(OpenApi.Summary, "The caller's invoices, latest first")
+      .annotate(
+        OpenApi.Description,
+        "Latest issueDate first, then latest number; lines are omitted (GET one invoice for them). Before answering, every Pending or Failed invoice's payment is refreshed from the direct debit provider; a provider that fails or is slow for one payment does not fail the list: that invoice shows its last known status."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getBillingInvoice")`/me/billing/invoices/${HttpApiSchema.param("invoice", Schema.String)}`
+      .addSuccess(BillingInvoiceDto)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "One of the caller's invoices, with its lines")
+      .annotate(OpenApi.Description, "404 when the invoice does not exist or is another user's.")
+  )
+  .add(
+    HttpApiEndpoint.get(
+      "getBillingInvoicePdf"
+    )`/me/billing/invoices/${HttpApiSchema.param("invoice", Schema.String)}/pdf`
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "The invoice as a PDF (a VAT invoice)")
+      .annotate(
+        OpenApi.Description,
+        'application/pdf with content-disposition: attachment; filename="CB-000001.pdf". 404 when the invoice does not exist, is another user\'s, or has no PDF yet (hasPdf false).'
+      )
+  )
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Billing")
   .annotate(
     OpenApi.Description,
-    "Billing of the calling user (not of a tenant): their billing address and their GoCardless direct debit mandate."
+    "Billing of the calling user (not of a tenant): their billing address, their GoCardless direct debit mandate, their usage not invoiced yet, and the service's invoices to them."
   ) {}

@@ -1,4 +1,6 @@
+import { InvoicePaymentStatus } from "@cisbook/core/billing/InvoicePaymentStatus"
 import { MandateStatus } from "@cisbook/core/billing/MandateStatus"
+import { Pounds } from "@cisbook/core/invoices/Money"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
 
@@ -69,4 +71,65 @@ export class BillingMandateDto extends Schema.Class<BillingMandateDto>("BillingM
     createdAt: Schema.Date
   },
   { description: "The caller's direct debit mandate, refreshed from the provider" }
+) {}
+
+const Day = (description: string, example: string) =>
+  Schema.String.annotations({ description, format: "date", examples: [example] })
+
+export class UsageSubcontractorDto extends Schema.Class<UsageSubcontractorDto>("UsageSubcontractorDto")({
+  contactCode: text("The subcontractor's contact code in the tenant", "JOHNSMIT"),
+  name: text("As on the return", "John Smith Groundworks")
+}) {}
+
+export class BillingUsageDto extends Schema.Class<BillingUsageDto>("BillingUsageDto")(
+  {
+    returnId: text("The accepted monthly return", "0193a1b2-7c4d-7e5f-8a9b-0c1d2e3f4a5b"),
+    tenant: text("The tenant's code", "lovelace"),
+    tenantName: text("The tenant's name", "Lovelace Builders Ltd"),
+    periodEnd: Day("The return's tax month, by its last day", "2026-06-05"),
+    acceptedAt: Schema.Date.annotations({ description: "When the tax authority accepted the return" }),
+    subcontractors: Schema.Array(UsageSubcontractorDto).annotations({
+      description: "The subcontractors on the return: the next invoice charges per subcontractor"
+    })
+  },
+  {
+    description:
+      "An accepted monthly return not invoiced yet, of a tenant the caller owns: what the next billing run charges for"
+  }
+) {}
+
+export class BillingInvoiceLineDto extends Schema.Class<BillingInvoiceLineDto>("BillingInvoiceLineDto")({
+  description: text(
+    "Names the tenant and the tax month",
+    "CIS return, tax month ending 5 June 2026 (Lovelace Builders Ltd)"
+  ),
+  tenant: text("The tenant's code", "lovelace"),
+  returnId: text("The invoiced monthly return", "0193a1b2-7c4d-7e5f-8a9b-0c1d2e3f4a5b"),
+  quantity: Schema.Int.annotations({ description: "Subcontractors on the return", examples: [3] }),
+  unitPrice: Pounds.annotations({ description: "Per subcontractor, excluding VAT" }),
+  amount: Pounds.annotations({ description: "quantity × unitPrice, excluding VAT" })
+}) {}
+
+export class BillingInvoiceDto extends Schema.Class<BillingInvoiceDto>("BillingInvoiceDto")(
+  {
+    id: text("The invoice's id", "0193a1b2-9e8f-7a6b-8c5d-4e3f2a1b0c9d"),
+    number: text("CB-000001, CB-000002, ... across the service", "CB-000042"),
+    issueDate: Day("The billing run's date (the tax point)", "2026-07-01"),
+    periodStart: Day("The earliest tax month end of its returns", "2026-05-05"),
+    periodEnd: Day("The latest tax month end of its returns", "2026-06-05"),
+    currency: Schema.Literal("GBP"),
+    subtotal: Pounds.annotations({ description: "Sum of the lines, excluding VAT" }),
+    vat: Pounds.annotations({ description: "20 % of the subtotal, rounded half up to the penny" }),
+    total: Pounds.annotations({ description: "subtotal + vat: what is collected" }),
+    paymentStatus: InvoicePaymentStatus.annotations({
+      description:
+        "WaitingForMandate until the caller has a direct debit mandate; then as the provider's payment stands (Pending and Failed are refreshed on listing)"
+    }),
+    paymentReference: stored("The provider's payment id", "PM000123ABC"),
+    hasPdf: Schema.Boolean.annotations({ description: "Whether GET .../pdf answers the invoice's PDF" }),
+    lines: Schema.optionalWith(Schema.Array(BillingInvoiceLineDto), { exact: true }).annotations({
+      description: "On GET /me/billing/invoices/{invoice} only; omitted in the list"
+    })
+  },
+  { description: "An invoice of the service to the caller, for the accepted monthly returns of the tenants they own" }
 ) {}

@@ -146,5 +146,23 @@ export const withIdempotencyKeys = (spec: Json): Json => {
   return spec
 }
 
+/** The platform cannot declare a response header: every 429 says when to try again in Retry-After. */
+export const withRetryAfter = (spec: Json): Json => {
+  for (const operations of Object.values(spec.paths ?? {}) as Array<Json>) {
+    for (const operation of Object.values(operations) as Array<Json>) {
+      const tooMany = operation?.responses?.["429"]
+      if (!tooMany) continue
+      tooMany.headers = {
+        "Retry-After": {
+          description: "Seconds to wait before trying again",
+          schema: { type: "integer", minimum: 1, examples: [42] }
+        }
+      }
+    }
+  }
+  return spec
+}
+
 /** Every change the service makes to the generated document. */
-export const completeDocument = (spec: Json): Json => withWebhooks(withIdempotencyKeys(withValidationProblems(spec)))
+export const completeDocument = (spec: Json): Json =>
+  withWebhooks(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec))))

@@ -120,6 +120,43 @@ export const ContentTooLargeProblem = ProblemJson(
   })
 )
 
+/** Too many requests, or too many failed authentications from the client's address: try again after `retryAfter` seconds. */
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
+  detail: Schema.String,
+  retryAfter: Schema.Int
+}) {}
+
+const TOO_MANY_REQUESTS_TYPE = "https://www.rfc-editor.org/rfc/rfc6585#section-4"
+
+/** 429, with the wait in the Retry-After header and, for clients that read only the body, in `retryAfter`. */
+export const TooManyRequestsProblem = ProblemJson(
+  Schema.transform(
+    Schema.Struct({
+      ...problemFields("Too Many Requests", 429),
+      type: Schema.String.annotations({ examples: [TOO_MANY_REQUESTS_TYPE] }),
+      retryAfter: Schema.Int.annotations({ description: "Seconds to wait before trying again (as Retry-After)" })
+    }).annotations({ identifier: "TooManyRequestsProblem" }),
+    TooManyRequests,
+    {
+      strict: true,
+      decode: (body) => ({ _tag: "TooManyRequests" as const, detail: body.detail, retryAfter: body.retryAfter }),
+      encode: (e) => ({
+        type: TOO_MANY_REQUESTS_TYPE,
+        title: "Too Many Requests" as const,
+        status: 429 as const,
+        detail: e.detail,
+        retryAfter: e.retryAfter
+      })
+    }
+  ).annotations(
+    HttpApiSchema.annotations({
+      status: 429,
+      description:
+        "Too many requests of the user, or too many failed authentications from the client's address; Retry-After says when to try again"
+    })
+  )
+)
+
 export const VALIDATION_TITLE = "One or more validation errors occurred." as const
 
 export const ValidationProblem = Schema.transform(

@@ -1,10 +1,10 @@
 import { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
 import { Effect, Layer } from "effect"
 
+const asJson = (document: unknown) => Effect.succeed(new TextEncoder().encode(JSON.stringify(document)))
+
 /** Documents as the JSON of what they were asked to show, so that tests can read them back. */
 export const DocumentRendererFake = Layer.succeed(
   DocumentRenderer,
-  DocumentRenderer.of({
-    cisStatement: (statement) => Effect.succeed(new TextEncoder().encode(JSON.stringify(statement)))
-  })
+  DocumentRenderer.of({ cisStatement: asJson, billingInvoice: asJson })
 )

@@ -1,9 +1,10 @@
 import { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
 import { Layer } from "effect"
+import { billingInvoicePdf } from "./BillingInvoicePdf.js"
 import { cisStatementPdf } from "./CisStatementPdf.js"
 
 /** Documents as PDF, drawn with PDFKit's standard fonts (no font files to ship). */
 export const DocumentRendererPdf = Layer.succeed(
   DocumentRenderer,
-  DocumentRenderer.of({ cisStatement: cisStatementPdf })
+  DocumentRenderer.of({ cisStatement: cisStatementPdf, billingInvoice: billingInvoicePdf })
 )

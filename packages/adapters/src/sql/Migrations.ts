@@ -10,8 +10,10 @@ import monthlyReturns from "./migrations/0007_monthly_returns.js"
 import billing from "./migrations/0008_billing.js"
 import verificationRequests from "./migrations/0009_verification_requests.js"
 import connections from "./migrations/0010_connections.js"
+import billingInvoices from "./migrations/0011_billing_invoices.js"
 import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import webhookHealth from "./migrations/0013_webhook_health.js"
+import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
 
 const run = Migrator.make({})({
@@ -26,8 +28,10 @@ const run = Migrator.make({})({
     "0008_billing": billing,
     "0009_verification_requests": verificationRequests,
     "0010_connections": connections,
+    "0011_billing_invoices": billingInvoices,
     "0012_idempotency_keys": idempotencyKeys,
     "0013_webhook_health": webhookHealth,
+    "0014_rate_limits": rateLimits,
     "0015_return_correlation": returnCorrelation
   })
 })

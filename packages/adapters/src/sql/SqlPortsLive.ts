@@ -2,6 +2,7 @@ import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { GoCardlessSandboxSql } from "../gocardless/sandbox/GoCardlessSandbox.js"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
+import { BillingInvoiceRepoSql } from "./BillingInvoiceRepoSql.js"
 import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
 import { ConnectionRepoSql } from "./ConnectionRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
@@ -41,6 +42,7 @@ const RepositoriesSql = Layer.mergeAll(
   MonthlyReturnRepoSql,
   BillingProfileRepoSql,
   MandateRepoSql,
+  BillingInvoiceRepoSql,
   GoCardlessSandboxSql,
   VerificationQueueSql,
   ConnectionRepoSql,

@@ -1,11 +1,17 @@
 import { Email } from "@cisbook/core/Email"
+import { CalendarDate } from "@cisbook/core/CalendarDate"
+import { formatMoney } from "@cisbook/core/mail/MailFormat"
+import { ukCalendarDate } from "@cisbook/core/returns/TaxMonth"
+import { BillingInvoices } from "@cisbook/core/usecases/BillingInvoices"
 import { BillingProfiles } from "@cisbook/core/usecases/BillingProfiles"
+import { BillingRun, type RunProgress } from "@cisbook/core/usecases/BillingRun"
 import { Mandates } from "@cisbook/core/usecases/Mandates"
 import { Users } from "@cisbook/core/usecases/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
+import { Console, Data, Effect, Option, Schema } from "effect"
 import { admin } from "../Admin.js"
+import { progressBar } from "../ProgressBar.js"
 import { table } from "../Table.js"
 
 /** What support sees of a user's mandate: as last stored, without asking the provider. */
@@ -48,7 +54,103 @@ const mandate = Command.make(
     )
 ).pipe(Command.withDescription("A user's latest direct debit mandate and billing address, as last stored"))
 
+/** A run that left invoices unfinished: said on stderr, exit code 1, so that a scheduler notices. */
+class RunIncomplete extends Data.TaggedError("RunIncomplete")<{ readonly message: string }> {}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+
+/** Below this many users the run prints no progress bar: its lines come at once. */
+const PROGRESS_FROM = 50
+
+/** The bar on stderr (stdout carries the invoices), redrawn in place on a terminal. */
+const showProgress = ({ done, phase, total }: RunProgress) =>
+  total < PROGRESS_FROM
+    ? Effect.void
+    : process.stderr.isTTY
+      ? Effect.sync(() =>
+          process.stderr.write(`\r${phase.padEnd(10)} ${progressBar(done, total)}${done >= total ? "\n" : ""}`)
+        )
+      : done === total || done % Math.ceil(total / 10) === 0
+        ? Console.error(`${phase.padEnd(10)} ${progressBar(done, total)}`)
+        : Effect.void
+
+const run = Command.make(
+  "run",
+  {
+    date: Options.text("date").pipe(
+      Options.withDescription("The invoices' issue date, YYYY-MM-DD (default: today in the UK)"),
+      Options.optional
+    )
+  },
+  ({ date }) =>
+    admin(
+      Effect.gen(function* () {
+        const issueDate = Option.isSome(date)
+          ? (yield* decodeInput(Schema.Struct({ date: CalendarDate }))({ date: date.value })).date
+          : ukCalendarDate(new Date())
+        const report = yield* (yield* BillingRun).run(issueDate, showProgress)
+        for (const { billedTo, invoice } of report.finished) {
+          yield* Console.log(
+            [
+              invoice.number,
+              invoice.issueDate,
+              billedTo,
+              formatMoney(invoice.total),
+              invoice.paymentStatus,
+              invoice.paymentReference ?? ""
+            ]
+              .join("  ")
+              .trimEnd()
+          )
+        }
+        const total = report.finished.reduce((sum, { invoice }) => sum + invoice.total, 0)
+        const collecting = report.finished.filter(({ invoice }) => invoice.paymentReference !== null).length
+        yield* Console.log(
+          `Issued ${plural(report.issued, "invoice")} dated ${issueDate}; finished ${report.finished.length} (${formatMoney(total)} including VAT): ${collecting} collecting by direct debit, ${report.finished.length - collecting} waiting for a mandate.`
+        )
+        if (report.unfinished > 0) {
+          return yield* new RunIncomplete({
+            message: `${plural(report.unfinished, "invoice")} could not be finished (see the log); run again to finish them. Nothing is billed twice.`
+          })
+        }
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Bills every user with accepted returns not yet invoiced: one invoice each, its PDF, and its direct debit payment. Safe to run again: nothing is billed twice."
+  )
+)
+
+const invoices = Command.make(
+  "invoices",
+  { email: Options.text("email").pipe(Options.withDescription("The user's email address")) },
+  ({ email }) =>
+    admin(
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).byEmail(yield* decodeInput(Email)(email))
+        const list = yield* (yield* BillingInvoices).listAsStored(user)
+        if (list.length === 0) return yield* Console.log(`${user.email}: no billing invoices.`)
+        yield* Console.log(
+          table(
+            ["NUMBER", "ISSUED", "PERIOD", "SUBTOTAL", "VAT", "TOTAL", "PAYMENT", "REFERENCE", "PDF"],
+            list.map((i) => [
+              i.number,
+              i.issueDate,
+              `${i.periodStart} to ${i.periodEnd}`,
+              formatMoney(i.subtotal),
+              formatMoney(i.vat),
+              formatMoney(i.total),
+              i.paymentStatus,
+              i.paymentReference ?? "",
+              i.hasPdf ? "yes" : "no"
+            ])
+          )
+        )
+      })
+    )
+).pipe(Command.withDescription("A user's billing invoices, latest first, as last stored"))
+
 export const BillingCommand = Command.make("billing").pipe(
   Command.withDescription("Billing of the service's users"),
-  Command.withSubcommands([mandate])
+  Command.withSubcommands([mandate, run, invoices])
 )

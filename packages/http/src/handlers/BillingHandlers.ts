@@ -1,11 +1,22 @@
 import type { BillingProfile } from "@cisbook/core/billing/BillingProfile"
+import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
+import type { BillingUsage } from "@cisbook/core/billing/BillingUsage"
 import type { Mandate } from "@cisbook/core/billing/Mandate"
 import { CurrentUser } from "@cisbook/core/CurrentUser"
 import { BillingProfiles } from "@cisbook/core/usecases/BillingProfiles"
+import { BillingInvoices } from "@cisbook/core/usecases/BillingInvoices"
 import { Mandates } from "@cisbook/core/usecases/Mandates"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { BillingMandateDto, BillingProfileDto, MandateSetupDto } from "@cisbook/sdk/BillingDtos"
-import { HttpApiBuilder } from "@effect/platform"
+import {
+  BillingInvoiceDto,
+  BillingInvoiceLineDto,
+  BillingMandateDto,
+  BillingProfileDto,
+  BillingUsageDto,
+  MandateSetupDto,
+  UsageSubcontractorDto
+} from "@cisbook/sdk/BillingDtos"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 
 const profileDto = ({ address, mandateStatus }: BillingProfile) =>
@@ -36,10 +47,52 @@ const mandateDto = (m: Mandate) =>
     createdAt: m.createdAt
   })
 
+const usageDto = (u: BillingUsage) =>
+  new BillingUsageDto({
+    returnId: u.returnId,
+    tenant: u.tenant,
+    tenantName: u.tenantName,
+    periodEnd: u.periodEnd,
+    acceptedAt: u.acceptedAt,
+    subcontractors: u.subcontractors.map((s) => new UsageSubcontractorDto(s))
+  })
+
+const invoiceDto = (i: BillingInvoice, lines?: ReadonlyArray<BillingInvoiceLine>) =>
+  new BillingInvoiceDto({
+    id: i.id,
+    number: i.number,
+    issueDate: i.issueDate,
+    periodStart: i.periodStart,
+    periodEnd: i.periodEnd,
+    currency: i.currency,
+    subtotal: i.subtotal,
+    vat: i.vat,
+    total: i.total,
+    paymentStatus: i.paymentStatus,
+    paymentReference: i.paymentReference,
+    hasPdf: i.hasPdf,
+    ...(lines === undefined
+      ? {}
+      : {
+          lines: lines.map(
+            (l) =>
+              new BillingInvoiceLineDto({
+                description: l.description,
+                tenant: l.tenant,
+                returnId: l.returnId,
+                quantity: l.quantity,
+                unitPrice: l.unitPrice,
+                amount: l.amount
+              })
+          )
+        })
+  })
+
 export const BillingHandlers = HttpApiBuilder.group(CisbookApi, "billing", (handlers) =>
   Effect.gen(function* () {
     const profiles = yield* BillingProfiles
     const mandates = yield* Mandates
+    const invoices = yield* BillingInvoices
     return handlers
       .handle("getBillingProfile", () => CurrentUser.pipe(Effect.flatMap(profiles.get), Effect.map(profileDto)))
       .handle("updateBillingProfile", ({ payload }) =>
@@ -62,5 +115,34 @@ export const BillingHandlers = HttpApiBuilder.group(CisbookApi, "billing", (hand
       )
       .handle("getMandate", () => CurrentUser.pipe(Effect.flatMap(mandates.get), Effect.map(mandateDto)))
       .handle("cancelMandate", () => CurrentUser.pipe(Effect.flatMap(mandates.cancel)))
+      .handle("getBillingUsage", () =>
+        CurrentUser.pipe(
+          Effect.flatMap(invoices.usage),
+          Effect.map((usage) => usage.map(usageDto))
+        )
+      )
+      .handle("listBillingInvoices", () =>
+        CurrentUser.pipe(
+          Effect.flatMap(invoices.list),
+          Effect.map((list) => list.map((invoice) => invoiceDto(invoice)))
+        )
+      )
+      .handle("getBillingInvoice", ({ path }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.get(user, path.invoice)),
+          Effect.map(({ invoice, lines }) => invoiceDto(invoice, lines))
+        )
+      )
+      .handle("getBillingInvoicePdf", ({ path }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => invoices.pdf(user, path.invoice)),
+          Effect.map(({ bytes, fileName }) =>
+            HttpServerResponse.uint8Array(bytes, {
+              contentType: "application/pdf",
+              headers: { "content-disposition": `attachment; filename="${fileName}"` }
+            })
+          )
+        )
+      )
   })
 )

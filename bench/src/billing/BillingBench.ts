@@ -1,0 +1,184 @@
+import { PortsLive } from "@cisbook/adapters/AppLive"
+import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
+import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { migrate } from "@cisbook/adapters/sql/Migrations"
+import type { Email } from "@cisbook/core/Email"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { BillingRun } from "@cisbook/core/usecases/BillingRun"
+import { Users } from "@cisbook/core/usecases/Users"
+import { HttpAppLive } from "@cisbook/http/HttpAppLive"
+import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { createServer } from "node:http"
+import * as net from "node:net"
+import * as v8 from "node:v8"
+import * as vm from "node:vm"
+import { chosenDatabases, type Database } from "../Databases.js"
+import { loadTest, type LoadResult } from "../LoadTest.js"
+import { seedBilling } from "./Seed.js"
+
+const MiB = 1024 * 1024
+const USERS = Number(process.env["BENCH_BILLING_USERS"] ?? 2_000)
+const MONTHS = Number(process.env["BENCH_BILLING_MONTHS"] ?? 5)
+const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 16)
+const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5)
+
+// The heap a run leaves behind is read after a full collection, which needs gc() exposed.
+v8.setFlagsFromString("--expose-gc")
+const collectGarbage = vm.runInNewContext("gc") as () => void
+const heapAfterCollection = () => {
+  collectGarbage()
+  return process.memoryUsage().heapUsed
+}
+
+/** A free TCP port: the sandbox provider is served by this server, so the adapter must know its address before it starts. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+interface BillingResult {
+  readonly database: string
+  readonly users: number
+  readonly returns: number
+  readonly seconds: number
+  readonly invoicingSeconds: number
+  readonly issued: number
+  readonly payments: number
+  readonly pdfMiB: number
+  readonly rssMiB: number
+  readonly retainedMiB: number
+  readonly lists: ReadonlyArray<readonly [string, LoadResult]>
+}
+
+const measure = (database: Database, port: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* migrate
+    const seededAt = Date.now()
+    yield* seedBilling(USERS, MONTHS)
+    yield* Effect.logWarning(
+      `${database.label}: seeded ${USERS} users, ${USERS * MONTHS} returns in ${(Date.now() - seededAt) / 1000} s`
+    )
+
+    // The run, with the memory of this process (which also serves the sandbox provider) sampled every 10 ms.
+    const heapBefore = heapAfterCollection()
+    const rssBefore = process.memoryUsage.rss()
+    let peak = rssBefore
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10)
+    const started = Date.now()
+    let invoicedAt = started
+    const report = yield* (yield* BillingRun).run("2026-07-01", (progress) =>
+      Effect.sync(() => {
+        if (progress.phase === "Invoicing" && progress.done === progress.total) invoicedAt = Date.now()
+      })
+    )
+    const seconds = (Date.now() - started) / 1000
+    clearInterval(timer)
+    peak = Math.max(peak, process.memoryUsage.rss())
+    const retainedMiB = (heapAfterCollection() - heapBefore) / MiB
+    if (report.unfinished > 0) return yield* Effect.dieMessage(`${report.unfinished} invoices left unfinished`)
+    const [stats] = yield* sql<{ readonly invoices: number; readonly payments: number; readonly pdfBytes: number }>`
+      SELECT count(*) AS invoices, count(payment_reference) AS payments, coalesce(sum(length(pdf)), 0) AS pdf_bytes
+      FROM billing_invoices`
+    const [left] = yield* sql<{ readonly returns: number }>`
+      SELECT count(*) AS returns FROM monthly_returns WHERE status = 'Accepted' AND billing_invoice_id IS NULL`
+    if (stats?.invoices !== USERS || left?.returns !== 0)
+      return yield* Effect.dieMessage("the run did not bill everyone")
+
+    // GET /me/billing/invoices of a user collecting by direct debit (its Pending payment is asked
+    // of the provider on every request) and of a user waiting for a mandate (no provider call).
+    const lists: Array<readonly [string, LoadResult]> = []
+    for (const [label, n] of [
+      ["invoices list, Pending (one provider call each)", 2],
+      ["invoices list, WaitingForMandate", 1]
+    ] as const) {
+      const user = yield* (yield* Users).byEmail(`payer${n}@bench.example` as Email)
+      const { key } = yield* (yield* ApiKeys).issue(user, "bench")
+      const result = yield* Effect.promise(() =>
+        loadTest({
+          url: `http://127.0.0.1:${port}/me/billing/invoices`,
+          headers: { "x-api-key": key },
+          connections: CONNECTIONS,
+          seconds: SECONDS
+        })
+      )
+      if (result.errors > 0 || result.non2xx > 0) return yield* Effect.dieMessage(`${label}: errors`)
+      lists.push([label, result])
+    }
+    return {
+      database: database.label,
+      users: USERS,
+      returns: USERS * MONTHS,
+      seconds,
+      invoicingSeconds: (invoicedAt - started) / 1000,
+      issued: report.issued,
+      payments: stats.payments,
+      pdfMiB: stats.pdfBytes / MiB,
+      rssMiB: (peak - rssBefore) / MiB,
+      retainedMiB,
+      lists
+    } satisfies BillingResult
+  })
+
+const run = async (database: Database) => {
+  const port = await freePort()
+  // The sandbox provider is this server's own: DirectDebitLive reads where it is from PUBLIC_BASE_URL.
+  process.env["PUBLIC_BASE_URL"] = `http://127.0.0.1:${port}`
+  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const App = HttpAppLive.pipe(
+    Layer.provide(RateLimitsOff),
+    Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+    Layer.provideMerge(Sql)
+  )
+  return Effect.runPromise(
+    measure(database, port).pipe(
+      Effect.provide(App),
+      Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+      Effect.ensuring(Effect.promise(() => database.close()))
+    )
+  )
+}
+
+const runTable = (rows: ReadonlyArray<BillingResult>) =>
+  [
+    "| database | users | returns | invoices | payments | invoicing s | run s | PDFs MiB | peak RSS growth MiB | heap kept MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.database} | ${r.users} | ${r.returns} | ${r.issued} | ${r.payments} | ${r.invoicingSeconds.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.pdfMiB.toFixed(1)} | ${r.rssMiB.toFixed(0)} | ${r.retainedMiB.toFixed(1)} |`
+    )
+  ].join("\n")
+
+const listTable = (rows: ReadonlyArray<BillingResult>) =>
+  [
+    "| database | scenario | req/s | p50 ms | p99 ms | server CPU µs/req |",
+    "|---|---|---:|---:|---:|---:|",
+    ...rows.flatMap((r) =>
+      r.lists.map(
+        ([label, l]) =>
+          `| ${r.database} | ${label} | ${l.requestsPerSecond.toFixed(0)} | ${l.p50.toFixed(1)} | ${l.p99.toFixed(1)} | ${l.cpuMicrosPerRequest.toFixed(0)} |`
+      )
+    )
+  ].join("\n")
+
+export const main = async () => {
+  const results: Array<BillingResult> = []
+  for (const open of chosenDatabases()) {
+    const result = await run(await open())
+    console.error(runTable([result]).split("\n")[2])
+    results.push(result)
+  }
+  console.log(
+    `\nBilling run: ${USERS} users with ${MONTHS} accepted returns each, one invoice per user with its PDF, a payment through the sandbox provider (served by the same process, over HTTP) for every other user\n\n${runTable(results)}\n\nGET /me/billing/invoices, ${CONNECTIONS} connections, ${SECONDS} s each\n\n${listTable(results)}\n\nPeak RSS of the process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`
+  )
+}
