@@ -3,32 +3,13 @@ import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import { BillingRun } from "@cisbook/core/usecases/BillingRun"
 import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
-import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
-import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import * as fs from "node:fs"
-import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
-
-/** A contractor tenant with its CIS details and two verified subcontractors, JOHNSMIT and ACMEROOF. */
-const contractor = (name: string) =>
-  Effect.gen(function* () {
-    const user = yield* signUp(name)
-    const tenant = uniqueTenantCode(name)
-    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: "Lovelace Builders Ltd" } })
-    yield* user.api.settings.updateCisDetails({
-      path: { tenant },
-      payload: { type: "Company", tradingName: "Lovelace Builders Ltd", utr: "8456789123" }
-    })
-    yield* user.api.contactImport.importContacts({
-      path: { tenant },
-      payload: contactImportForm(fs.readFileSync(importFixture("excel-bom-crlf.csv")), { rowIds: [1, 3, 4] })
-    })
-    return { ...user, tenant }
-  })
+import { contractorTenant as contractor } from "./ContractorTenant.js"
+import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
 
 /** The June return of the tenant, filed through the API and answered by the sandbox tax authority. */
 const acceptedJuneReturn = (owner: Effect.Effect.Success<ReturnType<typeof contractor>>) =>

@@ -1,31 +1,9 @@
-import { importFixture } from "@cisbook/testkit/ImportFixtures"
-import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { HttpServer } from "@effect/platform"
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
+import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
-
-/**
- * A contractor tenant with its own CIS details and two subcontractors verified by import:
- * JOHNSMIT (Net) and ACMEROOF (Unmatched, V9876543210/A), and BLOGGSSO, not verified.
- */
-const contractor = (name: string) =>
-  Effect.gen(function* () {
-    const user = yield* signUp(name)
-    const tenant = uniqueTenantCode(name)
-    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: "Lovelace Builders Ltd" } })
-    yield* user.api.settings.updateCisDetails({
-      path: { tenant },
-      payload: { type: "Company", tradingName: "Lovelace Builders Ltd", utr: "8456789123" }
-    })
-    yield* user.api.contactImport.importContacts({
-      path: { tenant },
-      payload: contactImportForm(fs.readFileSync(importFixture("excel-bom-crlf.csv")), { rowIds: [1, 3, 4] })
-    })
-    return { ...user, tenant }
-  })
 
 const june = {
   periodEnd: "2026-06-05",
