@@ -24,7 +24,7 @@ export const startBareServer = async (pool: Pool, tenantId: string): Promise<{ u
     })
     pool.query(text, values as Array<unknown>).then(
       ({ rows }) => {
-        const totalCount = Number(rows[0]?.total_count ?? 0)
+        const totalCount = Number(rows[0]?.totalCount ?? 0)
         res.writeHead(200, { "content-type": "application/json" })
         res.end(JSON.stringify({ items: rows.filter((r) => r.id !== null), totalCount, offset, limit }))
       },

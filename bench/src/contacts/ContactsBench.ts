@@ -16,6 +16,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
 import { chosenDatabases, type Database } from "../Databases.js"
 import { loadTest } from "../LoadTest.js"
+import { withCpuProfile } from "../CpuProfile.js"
 import { checkClean, markdownTable, type Row } from "../Report.js"
 import { startBareServer } from "./BareServer.js"
 import { seedContacts, seedNeighbours } from "./Seed.js"
@@ -24,13 +25,19 @@ const CONTACTS = Number(process.env["BENCH_CONTACTS"] ?? 100_000)
 const NEIGHBOURS = 20
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
+/** A file to write the server's CPU profile of the first scenario's cisbook run to. */
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
 
-const scenarios = [
+const allScenarios = [
   { name: "list, first page by name", query: "" },
   { name: "list, page 50 by created desc", query: "?sortBy=CreatedAt&sortDesc=true&offset=500&limit=10" },
   { name: "search, common term (smith)", query: "?search=smith" },
   { name: "search, rare term (12345)", query: "?search=12345" }
 ]
+/** BENCH_SCENARIOS: the scenarios to run, by their first word ("list", "search"); default all. */
+const scenarios = allScenarios.filter((scenario) =>
+  (process.env["BENCH_SCENARIOS"] ?? "list,search").split(",").includes(scenario.name.split(",")[0]!)
+)
 
 const measure = (database: Database) =>
   Effect.gen(function* () {
@@ -60,14 +67,16 @@ const measure = (database: Database) =>
       )
     }
     const rows: Array<Row> = []
-    for (const scenario of scenarios) {
+    for (const [index, scenario] of scenarios.entries()) {
       const cisbook = yield* Effect.promise(() =>
-        loadTest({
-          url: `http://127.0.0.1:${port}/tenants/bench-main/contacts${scenario.query}`,
-          headers: { "x-api-key": key },
-          connections: CONNECTIONS,
-          seconds: SECONDS
-        })
+        withCpuProfile(index === 0 ? CPU_PROFILE : undefined, () =>
+          loadTest({
+            url: `http://127.0.0.1:${port}/tenants/bench-main/contacts${scenario.query}`,
+            headers: { "x-api-key": key },
+            connections: CONNECTIONS,
+            seconds: SECONDS
+          })
+        )
       )
       const floor = yield* Effect.promise(() =>
         loadTest({ url: `${bare.url}/${scenario.query}`, connections: CONNECTIONS, seconds: SECONDS })

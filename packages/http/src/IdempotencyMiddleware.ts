@@ -105,10 +105,15 @@ const runClaimed = <E, R>(app: HttpApp.Default<E, R>, keyed: KeyedRequest) =>
  * database, so every server process honours them. 5xx answers are not kept.
  */
 export const idempotency = <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER]
-    if (request.method !== "POST" || key === undefined || request.url.startsWith(SANDBOX_PATH)) return yield* app
+    // Every other request (all reads) goes straight on: this runs on each of them.
+    if (request.method !== "POST" || key === undefined || request.url.startsWith(SANDBOX_PATH)) return app
+    return keyedRequest(app, request, key)
+  })
+
+const keyedRequest = <E, R>(app: HttpApp.Default<E, R>, request: HttpServerRequest.HttpServerRequest, key: string) =>
+  Effect.gen(function* () {
     if (key.trim() === "" || key.length > MAX_KEY_LENGTH) return badKey
     if (isMultipart(request)) return yield* app
     const scope = yield* callerOf(request)

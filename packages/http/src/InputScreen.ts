@@ -86,6 +86,12 @@ const hasJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.method !== "HEAD" &&
   /^application\/(.+\+)?json\b/i.test(request.headers["content-type"] ?? "")
 
+/** The problem with a request's path or query string that no endpoint can take, if any. */
+export const screenUrl = (request: HttpServerRequest.HttpServerRequest): Option.Option<ReturnType<typeof problem>> => {
+  const issues = [...pathIssues(request.url), ...queryIssues(request.url)]
+  return issues.length > 0 ? Option.some(problem(issues)) : Option.none()
+}
+
 /**
  * Refuses, before anything is decoded or stored, the input no endpoint can take: text PostgreSQL
  * cannot hold (NUL, lone surrogates), strings over the global bound and JSON nested deeper than
@@ -95,8 +101,8 @@ export const screenInput = (
   request: HttpServerRequest.HttpServerRequest
 ): Effect.Effect<Option.Option<ReturnType<typeof problem>>, HttpServerError.RequestError> =>
   Effect.gen(function* () {
-    const urlIssues = [...pathIssues(request.url), ...queryIssues(request.url)]
-    if (urlIssues.length > 0) return Option.some(problem(urlIssues))
+    const urlProblem = screenUrl(request)
+    if (Option.isSome(urlProblem)) return urlProblem
     if (!hasJsonBody(request)) return Option.none()
     const text = yield* request.text
     let body: unknown

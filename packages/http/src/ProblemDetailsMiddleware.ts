@@ -3,7 +3,7 @@ import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, Multipart } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
-import { screenInput } from "./InputScreen.js"
+import { screenInput, screenUrl } from "./InputScreen.js"
 import { overflowKeepsSocket } from "./OverflowKeepsSocket.js"
 import { problemResponse } from "./Problems.js"
 import { failTruncatedMultipart } from "./TruncatedMultipartGuard.js"
@@ -111,22 +111,65 @@ const internalError = (cause: Cause.Cause<unknown>) =>
   })
 
 /**
+ * A read that carries no body (every GET of the API): no body limits, multipart guards or JSON
+ * screening apply to it. Only reads: an empty POST may still be a multipart form to refuse.
+ */
+const isBodilessRead = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.method === "GET" || request.method === "HEAD") &&
+  (request.headers["content-length"] ?? "0") === "0" &&
+  request.headers["transfer-encoding"] === undefined
+
+/** The answer for a failure the endpoint did not answer itself, or the failure for the contract's encoders. */
+const problemFor =
+  (request: HttpServerRequest.HttpServerRequest, limit: number) =>
+  <E>(cause: Cause.Cause<E>) => {
+    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+    // The platform reports some request faults (an unreadable body) as defects.
+    const error: unknown = Cause.squash(cause)
+    if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(validationProblem(error))
+    if (error instanceof HttpServerError.RouteNotFound) {
+      return Effect.succeed(
+        problemResponse(
+          404,
+          "Not Found",
+          `There is no ${request.method} ${request.url.split("?")[0]} in this API. See /docs.`
+        )
+      )
+    }
+    if (error instanceof HttpServerError.RequestError) return Effect.succeed(requestProblem(error, limit))
+    if (error instanceof Multipart.MultipartError) {
+      const problem = multipartProblem(error, limit)
+      if (Option.isSome(problem)) return Effect.succeed(problem.value)
+    }
+    const declared =
+      Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
+    return declared ? Effect.failCause(cause) : internalError(cause)
+  }
+
+/**
  * Makes every failure an RFC 9457 problem: request decode failures become validation problems
  * naming each invalid member, unknown routes and unreadable or oversized bodies get their own
  * problems, declared domain errors go on to the contract's encoders, and anything else is a 500
  * that carries only a trace id (also written to the log with the cause).
  */
 export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const limit = limitFor(request)
+    // Reads skip the guards of body reading, each of which costs fiber-local state and a finalizer a request.
+    if (isBodilessRead(request)) {
+      return Option.match(screenUrl(request), { onNone: () => app, onSome: Effect.succeed }).pipe(
+        Effect.catchAllCause(problemFor(request, limit))
+      )
+    }
     const declaredLength = Number(request.headers["content-length"] ?? 0)
-    if (declaredLength > limit) return tooLarge(limit)
+    if (declaredLength > limit) return Effect.succeed(tooLarge(limit))
     // The multipart parser throws on a form without a boundary instead of failing.
     if (isMultipart(request) && !/;\s*boundary=("[^"]+"|[^;\s"]+)/i.test(request.headers["content-type"] ?? "")) {
-      return problemResponse(400, "Bad Request", "A multipart/form-data body needs a boundary in its Content-Type.")
+      return Effect.succeed(
+        problemResponse(400, "Bad Request", "A multipart/form-data body needs a boundary in its Content-Type.")
+      )
     }
-    return yield* screenInput(request).pipe(
+    return screenInput(request).pipe(
       // An unreadable body is answered below, as it is when the endpoint reads it.
       Effect.orDie,
       Effect.flatMap(Option.match({ onNone: () => app, onSome: Effect.succeed })),
@@ -134,29 +177,7 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
       HttpServerRequest.withMaxBodySize(Option.some(limit)),
       Multipart.withMaxFileSize(Option.some(MAX_UPLOAD_FILE)),
       overflowKeepsSocket,
-      Effect.catchAllCause((cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-        // The platform reports some request faults (an unreadable body) as defects.
-        const error: unknown = Cause.squash(cause)
-        if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(validationProblem(error))
-        if (error instanceof HttpServerError.RouteNotFound) {
-          return Effect.succeed(
-            problemResponse(
-              404,
-              "Not Found",
-              `There is no ${request.method} ${request.url.split("?")[0]} in this API. See /docs.`
-            )
-          )
-        }
-        if (error instanceof HttpServerError.RequestError) return Effect.succeed(requestProblem(error, limit))
-        if (error instanceof Multipart.MultipartError) {
-          const problem = multipartProblem(error, limit)
-          if (Option.isSome(problem)) return Effect.succeed(problem.value)
-        }
-        const declared =
-          Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
-        return declared ? Effect.failCause(cause) : internalError(cause)
-      })
+      Effect.catchAllCause(problemFor(request, limit))
     )
   })
 )

@@ -37,6 +37,17 @@ const columns = [
 /** The columns a contact is read from (ContactRow, once the client has made them camelCase). */
 export const contactColumns = columns.join(", ")
 
+const camelCase = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+
+/**
+ * What a list statement answers: the count and a page's columns already named as ContactRow
+ * names them, so that its rows need no mapping on the way out (a list is the hottest read).
+ */
+const listedColumns = [
+  'total.total_count AS "totalCount"',
+  ...columns.map((c) => `page.${c} AS "${camelCase(c)}"`)
+].join(", ")
+
 // Each is the key of one of the migration's sort indexes (Code's is the code itself, the
 // tie-breaker of all the others), so that a page is read off the index.
 const sortKeys: Record<ContactSortField, ((table: string) => string) | null> = {
@@ -57,8 +68,9 @@ export interface ListSql {
 /**
  * The one statement that lists contacts: the count of every match, and the page. Plain SQL with
  * $n parameters, so that anything that speaks to PostgreSQL (a benchmark's bare pg client
- * included) runs exactly what the service runs. Rows are snake_case, in page order; a row whose
- * `id` is null carries only `total_count` (a page past the end). Every part is scoped by tenant.
+ * included) runs exactly what the service runs. Rows are ContactRows named in camelCase (no
+ * client mapping needed), in page order; a row whose `id` is null carries only `totalCount` (a
+ * page past the end). Every part is scoped by tenant.
  *
  * Without search terms the count comes from contact_counts and the page straight off a sort
  * index. With them, the trigram index finds the matches once; they are counted, and the page is
@@ -87,7 +99,7 @@ export const contactListSql = (tenantId: string, query: ContactQuery): ListSql =
 
   if (query.terms.length === 0) {
     return {
-      text: `SELECT total.total_count, page.*
+      text: `SELECT ${listedColumns}
 FROM (SELECT coalesce(sum(contacts), 0)::bigint AS total_count FROM contact_counts WHERE ${counted}) total
 LEFT JOIN LATERAL (
   SELECT ${contactColumns} FROM contacts WHERE ${counted} ORDER BY ${orderBy(sortKey?.("") ?? null, "code")} ${page}
@@ -105,7 +117,7 @@ ORDER BY ${orderBy(sortKey?.("page.") ?? null, "page.code")}`,
     text: `WITH matches AS MATERIALIZED (
   SELECT id, code${keyed ? `, ${sortKey("")} AS sort_key` : ""} FROM contacts WHERE ${searched}
 )
-SELECT total.total_count, page.*
+SELECT ${listedColumns}
 FROM (SELECT count(*) AS total_count FROM matches) total
 LEFT JOIN LATERAL (
   SELECT ${columns.map((c) => `c.${c}`).join(", ")}${keyed ? ", top.sort_key" : ""}

@@ -42,6 +42,8 @@ export const ContactRepoSql = Layer.effect(
   ContactRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The list statement names its columns as ContactRow does: its rows need no name mapping.
+    const rawSql = sql.withoutTransforms()
     const codeWrite = uniqueWrite(sql, { contact_codes_pkey: "code" })
 
     const issuedCodes = SqlSchema.findAll({
@@ -155,7 +157,7 @@ export const ContactRepoSql = Layer.effect(
         Effect.gen(function* () {
           const { text, values } = contactListSql(tenantId, query)
           // The statement's columns are the contacts table's, whose types ContactRow describes.
-          const rows = yield* sql.unsafe<ContactRow & { readonly totalCount: number }>(text, values)
+          const rows = yield* rawSql.unsafe<ContactRow & { readonly totalCount: number }>(text, values)
           return {
             totalCount: rows[0]?.totalCount ?? 0,
             items: rows.filter((row) => row.id !== null).map(contactFromRow)
