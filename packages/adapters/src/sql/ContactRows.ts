@@ -10,6 +10,7 @@ import {
 } from "@cisbook/core/contacts/Contact"
 import type { Email } from "@cisbook/core/Email"
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
+import { trustedInstance } from "@cisbook/core/TrustedInstance"
 import { Schema } from "effect"
 
 const Text = Schema.NullOr(Schema.String)
@@ -50,70 +51,59 @@ export const ContactRow = Schema.Struct({
 })
 export type ContactRow = typeof ContactRow.Type
 
-// Rows were validated on the way in, and the row schema has checked their types, so reading
-// them back builds the classes without validating every member again (a hot path: lists).
-const trusted = true
-
+// Rows were validated on the way in and every member is present, so reading them back builds
+// the classes without the constructor's checks (a hot path: lists).
 const cisDetails = (row: ContactRow) =>
   row.cisType === null
     ? null
-    : new CisDetails(
-        {
-          type: row.cisType,
-          title: row.cisTitle,
-          firstName: row.cisFirstName,
-          secondName: row.cisSecondName,
-          lastName: row.cisLastName,
-          tradingName: row.cisTradingName,
-          utr: row.cisUtr,
-          niNumber: row.cisNiNumber,
-          companyNumber: row.cisCompanyNumber
-        } as ConstructorParameters<typeof CisDetails>[0],
-        trusted
-      )
+    : trustedInstance(CisDetails, {
+        type: row.cisType,
+        title: row.cisTitle,
+        firstName: row.cisFirstName,
+        secondName: row.cisSecondName,
+        lastName: row.cisLastName,
+        tradingName: row.cisTradingName,
+        utr: row.cisUtr,
+        niNumber: row.cisNiNumber,
+        companyNumber: row.cisCompanyNumber
+      } as ConstructorParameters<typeof CisDetails>[0])
 
 export const contactFromRow = (row: ContactRow): Contact =>
-  new Contact(
-    {
-      id: row.id as ContactId,
-      tenantId: row.tenantId as TenantId,
-      code: row.code,
-      name: row.name,
-      email: row.email as Email | null,
-      externalId: row.externalId,
-      isCustomer: row.isCustomer,
-      isSupplier: row.isSupplier,
-      isCisSubcontractor: row.isCisSubcontractor,
-      vatRegistered: row.vatRegistered,
-      vatNumber: row.vatNumber,
-      lastSdcDate: row.lastSdcDate,
-      cisDetails: cisDetails(row),
-      verification:
-        row.verificationStatus === null
-          ? null
-          : new Verification(
-              {
-                status: row.verificationStatus,
-                verificationNumber: row.verificationNumber,
-                taxTreatment: row.taxTreatment,
-                verifiedAt: row.verifiedAt,
-                source: row.verificationSource,
-                message: row.verificationMessage
-              },
-              trusted
-            ),
-      supplierSettings:
-        row.defaultVatRate === null
-          ? null
-          : new SupplierSettings(
-              { defaultVatRate: row.defaultVatRate, paymentTermsDays: row.paymentTermsDays },
-              trusted
-            ),
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt
-    },
-    trusted
-  )
+  trustedInstance(Contact, {
+    id: row.id as ContactId,
+    tenantId: row.tenantId as TenantId,
+    code: row.code,
+    name: row.name,
+    email: row.email as Email | null,
+    externalId: row.externalId,
+    isCustomer: row.isCustomer,
+    isSupplier: row.isSupplier,
+    isCisSubcontractor: row.isCisSubcontractor,
+    vatRegistered: row.vatRegistered,
+    vatNumber: row.vatNumber,
+    lastSdcDate: row.lastSdcDate,
+    cisDetails: cisDetails(row),
+    verification:
+      row.verificationStatus === null
+        ? null
+        : trustedInstance(Verification, {
+            status: row.verificationStatus,
+            verificationNumber: row.verificationNumber,
+            taxTreatment: row.taxTreatment,
+            verifiedAt: row.verifiedAt,
+            source: row.verificationSource,
+            message: row.verificationMessage
+          }),
+    supplierSettings:
+      row.defaultVatRate === null
+        ? null
+        : trustedInstance(SupplierSettings, {
+            defaultVatRate: row.defaultVatRate,
+            paymentTermsDays: row.paymentTermsDays
+          }),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  })
 
 /** The columns a contact's editable state is written to (camelCase; the client makes them snake_case). */
 export const contactValues = (c: Contact) => ({
