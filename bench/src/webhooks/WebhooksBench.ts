@@ -12,11 +12,14 @@ import { Webhooks } from "@cisbook/core/usecases/Webhooks"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
+import { startCpuProfile } from "../CpuProfile.js"
 import { startHelperProcess } from "../HelperProcess.js"
 import { runOver } from "../WorkerBenchApp.js"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
+/** A file to write this process's CPU profile of the dispatch to (the dispatcher runs here). */
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
 
 /** The receiver in its own process, and a way to ask it what it got. */
 const startReceiver = Effect.map(
@@ -31,6 +34,8 @@ interface Row {
   readonly events: number
   readonly sendSeconds: number
   readonly recordSeconds: number
+  /** The dispatcher process's CPU time per delivery (the receiver runs in its own process). */
+  readonly cpuMicrosPerDelivery: number
 }
 
 const measure = (database: Database) =>
@@ -53,6 +58,8 @@ const measure = (database: Database) =>
     }
 
     const sql = yield* SqlClient.SqlClient
+    const profiler = yield* Effect.promise(() => startCpuProfile(CPU_PROFILE))
+    const cpuBefore = process.cpuUsage()
     const started = performance.now()
     const scope = yield* Scope.make()
     yield* Layer.buildWithScope(
@@ -78,8 +85,16 @@ const measure = (database: Database) =>
       yield* Effect.sleep("50 millis")
     }
     const recordSeconds = (performance.now() - started) / 1000
+    const cpu = process.cpuUsage(cpuBefore)
+    yield* Effect.promise(() => profiler.stop())
     yield* Scope.close(scope, Exit.void)
-    const row: Row = { database: database.label, events: EVENTS, sendSeconds, recordSeconds }
+    const row: Row = {
+      database: database.label,
+      events: EVENTS,
+      sendSeconds,
+      recordSeconds,
+      cpuMicrosPerDelivery: (cpu.user + cpu.system) / EVENTS
+    }
     yield* Effect.logWarning(`${database.label}: ${(EVENTS / recordSeconds).toFixed(0)} deliveries/s`)
     return row
   }).pipe(Effect.scoped)
@@ -94,11 +109,11 @@ export const main = async () => {
   console.log(
     [
       `\nWebhook deliveries to a local receiver that verifies every signature, ${EVENTS} events, ${CONCURRENCY} at once\n`,
-      "| database | events | all received, s | all recorded, s | deliveries/s |",
-      "|---|---:|---:|---:|---:|",
+      "| database | events | all received, s | all recorded, s | deliveries/s | dispatcher CPU µs/delivery |",
+      "|---|---:|---:|---:|---:|---:|",
       ...rows.map(
         (r) =>
-          `| ${r.database} | ${r.events} | ${r.sendSeconds.toFixed(2)} | ${r.recordSeconds.toFixed(2)} | ${(r.events / r.recordSeconds).toFixed(0)} |`
+          `| ${r.database} | ${r.events} | ${r.sendSeconds.toFixed(2)} | ${r.recordSeconds.toFixed(2)} | ${(r.events / r.recordSeconds).toFixed(0)} | ${r.cpuMicrosPerDelivery.toFixed(0)} |`
       ),
       ""
     ].join("\n")
