@@ -41,6 +41,8 @@ const callerOf = (request: HttpServerRequest.HttpServerRequest) =>
 const fingerprintOf = (request: HttpServerRequest.HttpServerRequest, body: string) =>
   createHash("sha256").update(`${request.method} ${request.url}\n`).update(body).digest("base64url")
 
+const wellFormed = (key: string) => key.trim() !== "" && key.length <= MAX_KEY_LENGTH
+
 const answerOf = (response: HttpServerResponse.HttpServerResponse): Option.Option<StoredAnswer> => {
   const headers: Record<string, string> = {}
   for (const name of REPEATED_HEADERS) {
@@ -84,7 +86,7 @@ const badKey = problemResponse(
 )
 
 /** Runs the request that holds the claim, then keeps its answer, or frees the key for a retry. */
-const runClaimed = <E, R>(app: HttpApp.Default<E, R>, keyed: KeyedRequest) =>
+const runClaimed = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, keyed: KeyedRequest) =>
   Effect.gen(function* () {
     const keys = yield* IdempotencyKeys
     // A client that gives up waiting does not stop the work: its retry is answered with the outcome.
@@ -114,18 +116,37 @@ export const idempotency = <E, R>(app: HttpApp.Default<E, R>) =>
 
 const keyedRequest = <E, R>(app: HttpApp.Default<E, R>, request: HttpServerRequest.HttpServerRequest, key: string) =>
   Effect.gen(function* () {
-    if (key.trim() === "" || key.length > MAX_KEY_LENGTH) return badKey
+    if (!wellFormed(key)) return badKey
+    // An upload's endpoint fingerprints the parts it received itself (see onceForKey).
     if (isMultipart(request)) return yield* app
-    const scope = yield* callerOf(request)
-    if (Option.isNone(scope)) return yield* app
     // The body is read once (the endpoint reads the cached text); one that cannot be read is
     // the endpoint's to answer.
     const body = yield* request.text.pipe(HttpServerRequest.withMaxBodySize(Option.some(MAX_JSON_BODY)), Effect.option)
     if (Option.isNone(body)) return yield* app
+    return yield* onceForKey(request, key, body.value, app)
+  })
+
+/**
+ * Does `work` once for the caller's `key` and the request that `body` (with the method and
+ * path) describes: a retry gets the first answer again, another request with the key or a retry
+ * while the first runs gets 409. The middleware calls it with a JSON body; an upload's endpoint
+ * calls it with a description of the form's parts once it has received them, so that a retry's
+ * other multipart boundary does not make it another request.
+ */
+export const onceForKey = <E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  key: string,
+  body: string,
+  work: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  Effect.gen(function* () {
+    if (!wellFormed(key)) return badKey
+    const scope = yield* callerOf(request)
+    if (Option.isNone(scope)) return yield* work
     const keyed: KeyedRequest = {
       scope: scope.value,
       key,
-      fingerprint: fingerprintOf(request, body.value),
+      fingerprint: fingerprintOf(request, body),
       claimId: randomUUID()
     }
     const now = yield* Effect.flatMap(Clock, (clock) => clock.now)
@@ -138,6 +159,6 @@ const keyedRequest = <E, R>(app: HttpApp.Default<E, R>, request: HttpServerReque
       case "UsedForAnotherRequest":
         return usedForAnotherRequest
       case "Claimed":
-        return yield* runClaimed(app, keyed)
+        return yield* runClaimed(work, keyed)
     }
   })

@@ -5,7 +5,13 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
 import { ContactImportResultDto, ContactImportRowDto } from "./ContactImportDtos.js"
-import { ContentTooLargeProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
+import {
+  ConflictProblem,
+  ContentTooLargeProblem,
+  ForbiddenProblem,
+  NotFoundProblem,
+  ValidationProblem
+} from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 
 const fileDescription = `The CSV file: UTF-8 (with or without a byte order mark), comma, semicolon or tab delimited, a header row then at most ${MAX_IMPORT_ROWS.toLocaleString("en-GB")} data rows; at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`
@@ -61,6 +67,7 @@ export class ContactImportApi extends HttpApiGroup.make("contactImport")
       )
       .addSuccess(ContactImportResultDto, { status: 201 })
       .addError(ValidationProblem)
+      .addError(ConflictProblem)
       .addError(ContentTooLargeProblem)
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)

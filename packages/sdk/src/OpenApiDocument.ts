@@ -129,13 +129,15 @@ const idempotencyKeyParameter = {
 const CONFLICT_REF = "#/components/schemas/ConflictProblem"
 
 /**
- * Every JSON POST takes an Idempotency-Key (the http idempotency middleware honours it), and may
- * answer 409 for a key reused for another request or still in progress.
+ * Every POST that does something takes an Idempotency-Key (every JSON POST through the http
+ * idempotency middleware; the contact import, an upload, in its endpoint), and may answer 409
+ * for a key reused for another request or still in progress. The analysis of an import file
+ * only reads it: a retry of it is harmless without a key.
  */
 export const withIdempotencyKeys = (spec: Json): Json => {
-  for (const operations of Object.values(spec.paths ?? {}) as Array<Json>) {
+  for (const [path, operations] of Object.entries(spec.paths ?? {}) as Array<[string, Json]>) {
     const post = operations.post as Json | undefined
-    if (post === undefined || takesMultipart(post)) continue
+    if (post === undefined || (takesMultipart(post) && path.endsWith("/analyze"))) continue
     post.parameters = [...(post.parameters ?? []), idempotencyKeyParameter]
     post.responses ??= {}
     post.responses["409"] ??= {

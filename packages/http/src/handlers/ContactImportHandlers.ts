@@ -3,12 +3,15 @@ import { importTemplateFileName } from "@cisbook/core/contacts/import/ImportTemp
 import { CurrentUser } from "@cisbook/core/CurrentUser"
 import { ContactImport } from "@cisbook/core/usecases/ContactImport"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { ContactImportRowDto } from "@cisbook/sdk/ContactImportDtos"
+import { ContactImportResultDto, ContactImportRowDto } from "@cisbook/sdk/ContactImportDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
+import { IDEMPOTENCY_KEY_HEADER, onceForKey } from "../IdempotencyMiddleware.js"
 import { jsonArrayResponse } from "../JsonArrayResponse.js"
+import { uploadDigest } from "../UploadDigest.js"
 
 const encodeRow = Schema.encodeSync(ContactImportRowDto)
+const encodeResult = Schema.encodeSync(ContactImportResultDto)
 
 export const ContactImportHandlers = HttpApiBuilder.group(CisbookApi, "contactImport", (handlers) =>
   Effect.gen(function* () {
@@ -33,17 +36,27 @@ export const ContactImportHandlers = HttpApiBuilder.group(CisbookApi, "contactIm
           Effect.map((rows) => jsonArrayResponse(rows, encodeRow))
         )
       )
-      .handle("importContacts", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) =>
-            imports.importRows(
+      .handle("importContacts", ({ path, payload, request }) =>
+        Effect.gen(function* () {
+          const user = yield* CurrentUser
+          const imported = imports
+            .importRows(
               user,
               path.tenant,
               csvImportFile(payload.file.path, payload.file.name),
               payload.selections.map((selection) => selection.rowId)
             )
-          )
-        )
+            .pipe(Effect.map((result) => HttpServerResponse.unsafeJson(encodeResult(result), { status: 201 })))
+          const key = request.headers[IDEMPOTENCY_KEY_HEADER]
+          if (key === undefined) return yield* imported
+          // The form as received (the file's bytes, its name, the rows chosen), whatever boundary carried it.
+          const form = JSON.stringify({
+            file: yield* uploadDigest(payload.file.path),
+            fileName: payload.file.name,
+            selections: payload.selections
+          })
+          return yield* onceForKey(request, key, form, imported)
+        })
       )
   })
 )
