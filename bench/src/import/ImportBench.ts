@@ -1,4 +1,5 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
+import { startCpuProfile } from "../CpuProfile.js"
 import { chosenDatabases, type Database } from "../Databases.js"
 import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
@@ -61,6 +62,8 @@ const memoryGrowth = async <A>(
 }
 
 const runClient = promisify(execFile)
+/** A file to write the server's CPU profile of the analysis and the import to. */
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
 const clientScript = fileURLToPath(new URL("./ImportClient.ts", import.meta.url))
 
 export interface ImportRow {
@@ -69,6 +72,8 @@ export interface ImportRow {
   readonly analyseSeconds: number
   readonly importSeconds: number
   readonly totalSeconds: number
+  /** The server process's CPU time for both requests (the database's is not in it). */
+  readonly serverCpuSeconds: number
   readonly rssMiB: number
   readonly retainedMiB: number
 }
@@ -86,6 +91,8 @@ const measure = (database: Database, rows: number) =>
     const csvPath = path.join(dir, "bench.csv")
     fs.writeFileSync(csvPath, largeImportCsv(rows))
     return yield* Effect.promise(async () => {
+      const profiler = await startCpuProfile(CPU_PROFILE)
+      const cpuBefore = process.cpuUsage()
       const { result, retainedMiB, rssMiB } = await memoryGrowth(async () => {
         const { stdout } = await runClient(process.execPath, [
           "--import",
@@ -98,8 +105,11 @@ const measure = (database: Database, rows: number) =>
         ])
         return JSON.parse(stdout) as { readonly analyse: number; readonly import: number }
       })
+      const cpu = process.cpuUsage(cpuBefore)
+      await profiler.stop()
       fs.rmSync(dir, { recursive: true })
       return {
+        serverCpuSeconds: (cpu.user + cpu.system) / 1e6,
         database: database.label,
         rows,
         analyseSeconds: result.analyse,
@@ -129,11 +139,11 @@ const run = (database: Database, rows: number) => {
 
 const table = (rows: ReadonlyArray<ImportRow>) =>
   [
-    "| database | rows | analyse s | import s | total s | peak RSS growth MiB | heap kept MiB |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| database | rows | analyse s | import s | total s | server CPU s | peak RSS growth MiB | heap kept MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (r) =>
-        `| ${r.database} | ${r.rows} | ${r.analyseSeconds.toFixed(2)} | ${r.importSeconds.toFixed(2)} | ${r.totalSeconds.toFixed(2)} | ${r.rssMiB.toFixed(0)} | ${r.retainedMiB.toFixed(1)} |`
+        `| ${r.database} | ${r.rows} | ${r.analyseSeconds.toFixed(2)} | ${r.importSeconds.toFixed(2)} | ${r.totalSeconds.toFixed(2)} | ${r.serverCpuSeconds.toFixed(2)} | ${r.rssMiB.toFixed(0)} | ${r.retainedMiB.toFixed(1)} |`
     )
   ].join("\n")
 

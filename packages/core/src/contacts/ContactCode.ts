@@ -15,6 +15,9 @@ export const contactCodeBase = (name: string): string => {
   return base === "" ? fallbackContactCodeBase : base
 }
 
+// Suffixes of up to 7 digits keep at least one character of the name.
+const SUFFIX_LIMIT = 10 ** (maxContactCodeLength - 1)
+
 /** The n-th candidate (n ≥ 2): the suffix replaces trailing characters so the code stays at most 8. */
 export const contactCodeCandidate = (base: string, n: number): string => {
   const suffix = String(n)
@@ -28,12 +31,34 @@ export const contactCodeCandidate = (base: string, n: number): string => {
 export const generateContactCode = (name: string, isTaken: (code: string) => boolean): string => {
   const base = contactCodeBase(name)
   if (!isTaken(base)) return base
-  // Suffixes of up to 7 digits keep at least one character of the name.
-  for (let n = 2; n < 10 ** (maxContactCodeLength - 1); n++) {
+  for (let n = 2; n < SUFFIX_LIMIT; n++) {
     const candidate = contactCodeCandidate(base, n)
     if (!isTaken(candidate)) return candidate
   }
   throw new Error(`No free contact code for base ${base}`)
+}
+
+/**
+ * Issues codes one after another against `taken`, which it adds each issued code to: the same
+ * codes {@link generateContactCode} gives, without trying again, for every name of a base, the
+ * candidates an earlier name of that base found taken (codes are only ever added, so none of
+ * them can have come free). An import of thousands of names sharing a few bases is linear.
+ */
+export const contactCodeIssuer = (taken: Set<string>) => {
+  const firstUntried = new Map<string, number>()
+  return (name: string): string => {
+    const base = contactCodeBase(name)
+    let code = base
+    if (taken.has(base)) {
+      let n = firstUntried.get(base) ?? 2
+      while (n < SUFFIX_LIMIT && taken.has(contactCodeCandidate(base, n))) n++
+      if (n === SUFFIX_LIMIT) throw new Error(`No free contact code for base ${base}`)
+      code = contactCodeCandidate(base, n)
+      firstUntried.set(base, n + 1)
+    }
+    taken.add(code)
+    return code
+  }
 }
 
 /**

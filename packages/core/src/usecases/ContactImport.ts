@@ -1,6 +1,6 @@
 import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
 import { Contact } from "../contacts/Contact.js"
-import { contactCodeBase, generateContactCode } from "../contacts/ContactCode.js"
+import { contactCodeBase, contactCodeIssuer } from "../contacts/ContactCode.js"
 import { creationEvents, draftContact } from "../contacts/ContactDraft.js"
 import type { ContactImportRow } from "../contacts/import/ContactImportRow.js"
 import type { ImportColumnIndexes } from "../contacts/import/ImportColumns.js"
@@ -10,6 +10,7 @@ import { analysedImportRows, checkImportFile } from "../contacts/import/ImportFi
 import { importTemplateCsv } from "../contacts/import/ImportTemplate.js"
 import { type Forbidden, type NotFound, ValidationFailed } from "../Errors.js"
 import { ContactId, type TenantId } from "../Ids.js"
+import { trustedInstance } from "../TrustedInstance.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactRepo } from "../ports/ContactRepo.js"
 import type { DuplicateKey } from "../ports/DuplicateKey.js"
@@ -115,13 +116,12 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         Effect.gen(function* () {
           yield* repo.lockCodes(tenantId)
           const bases = [...new Set(drafts.map((draft) => contactCodeBase(draft.contact.name)))]
-          const taken = new Set(yield* repo.issuedCodesAmong(tenantId, bases))
-          const coded = drafts.map(({ contact, rowId }) => {
-            const code = generateContactCode(contact.name, (candidate) => taken.has(candidate))
-            taken.add(code)
-            // The draft was validated when it was made, and a generated code is valid.
-            return { rowId, contact: new Contact({ ...contact, code }, true) }
-          })
+          const issue = contactCodeIssuer(new Set(yield* repo.issuedCodesAmong(tenantId, bases)))
+          // The draft was validated when it was made, and an issued code is valid.
+          const coded = drafts.map(({ contact, rowId }) => ({
+            rowId,
+            contact: trustedInstance(Contact, { ...contact, code: issue(contact.name) })
+          }))
           yield* repo.insertAll(coded.map((draft) => draft.contact))
           yield* outbox.record(
             tenantId,

@@ -4,6 +4,7 @@ import {
   contactCodeBase,
   contactCodeCandidate,
   contactCodeCandidatePattern,
+  contactCodeIssuer,
   generateContactCode,
   isContactCodeShape,
   normaliseContactCode
@@ -104,5 +105,47 @@ describe("isContactCodeShape", () => {
   it("accepts 1 to 8 upper-case letters and digits only", () => {
     expect(["A", "ACMEBUI2", "12345678"].every(isContactCodeShape)).toBe(true)
     expect(["", "ACMEBUILD", "acme", "AC ME", "ÄCME"].some(isContactCodeShape)).toBe(false)
+  })
+})
+
+describe("contactCodeIssuer", () => {
+  // Few bases, many names each: the case the issuer is for (an import of names sharing code bases).
+  const name = FastCheck.constantFrom("Acme Builders", "Acme Builders Ltd", "Smith", "J Smith", "Ø", "")
+  const code = FastCheck.oneof(
+    FastCheck.constantFrom("ACMEBUIL", "SMITH", "JSMITH", "O", "CONTACT"),
+    FastCheck.integer({ min: 2, max: 40 }).map((n) => contactCodeCandidate("ACMEBUIL", n)),
+    FastCheck.integer({ min: 2, max: 40 }).map((n) => contactCodeCandidate("SMITH", n))
+  )
+
+  it.prop(
+    "issues what generateContactCode gives one name after another, adding each code to the taken",
+    [FastCheck.array(code, { maxLength: 60 }), FastCheck.array(name, { maxLength: 200 })],
+    ([takenBefore, names]) => {
+      const expectedTaken = new Set(takenBefore)
+      const expected = names.map((n) => {
+        const issued = generateContactCode(n, (candidate) => expectedTaken.has(candidate))
+        expectedTaken.add(issued)
+        return issued
+      })
+      const taken = new Set(takenBefore)
+      const issue = contactCodeIssuer(taken)
+      expect(names.map(issue)).toStrictEqual(expected)
+      expect(taken).toStrictEqual(expectedTaken)
+    }
+  )
+
+  it("skips the candidates an earlier name of the base found taken", () => {
+    const tried: Array<string> = []
+    class Watched extends Set<string> {
+      override has(candidate: string) {
+        tried.push(candidate)
+        return super.has(candidate)
+      }
+    }
+    const watched = new Watched(["SMITH", "SMITH2", "SMITH3"])
+    const issue = contactCodeIssuer(watched)
+    expect([issue("Smith"), issue("Smith"), issue("Smith")]).toEqual(["SMITH4", "SMITH5", "SMITH6"])
+    // SMITH, 2, 3, 4 for the first; SMITH and 5, SMITH and 6 after it.
+    expect(tried).toEqual(["SMITH", "SMITH2", "SMITH3", "SMITH4", "SMITH", "SMITH5", "SMITH", "SMITH6"])
   })
 })
