@@ -7,6 +7,7 @@ import type { ImportColumnIndexes } from "../contacts/import/ImportColumns.js"
 import { importedVerification, importNote } from "../contacts/import/ImportedVerification.js"
 import type { ImportFile } from "../contacts/import/ImportFile.js"
 import { analysedImportRows, checkImportFile } from "../contacts/import/ImportFileCheck.js"
+import { IMPORT_BATCH_ROWS } from "../contacts/import/ImportLimits.js"
 import { importTemplateCsv } from "../contacts/import/ImportTemplate.js"
 import { type Forbidden, type NotFound, ValidationFailed } from "../Errors.js"
 import { ContactId, type TenantId } from "../Ids.js"
@@ -39,9 +40,6 @@ export interface ContactImportResult {
 
 /** Told after each batch: rows done (imported or failed) of the rows selected. */
 export type ImportProgress = (done: number, total: number) => Effect.Effect<void>
-
-/** Rows analysed, looked up and written together: one transaction and a few statements per batch. */
-const BATCH_ROWS = 500
 
 /** On a store that cannot lock the codes, racing imports can pick the same code; the loser picks again, this many times at most. */
 const CODE_ATTEMPTS = 5
@@ -98,7 +96,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         const { columns } = yield* checkImportFile(file)
         const rows = yield* analysedRows(file, columns)
         return rows.pipe(
-          Stream.grouped(BATCH_ROWS),
+          Stream.grouped(IMPORT_BATCH_ROWS),
           // The next batch is read and analysed while this one's duplicates are looked up.
           Stream.buffer({ capacity: 1 }),
           Stream.mapEffect(withDuplicates(tenant.id)),
@@ -213,7 +211,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         const total = selected.size
         const results = yield* rows.pipe(
           Stream.filter((row) => selected.has(row.rowId)),
-          Stream.grouped(BATCH_ROWS),
+          Stream.grouped(IMPORT_BATCH_ROWS),
           Stream.mapEffect((batch) => draftBatch(tenant, file.name, batch)),
           // The next batch is read, analysed and drafted while this one is being written.
           Stream.buffer({ capacity: 1 }),

@@ -13,6 +13,7 @@ import { DuplicateKey } from "../../src/ports/DuplicateKey.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { TenantCode } from "../../src/Tenant.js"
 import { UseCasesLive } from "../../src/UseCases.js"
+import { IMPORT_BATCH_ROWS } from "../../src/contacts/import/ImportLimits.js"
 import { ContactImport } from "../../src/usecases/ContactImport.js"
 import { Contacts } from "../../src/usecases/Contacts.js"
 import { Tenants } from "../../src/usecases/Tenants.js"
@@ -295,7 +296,9 @@ describe("ContactImport", () => {
         const codes = result.rows.map((r) => r.contactCode)
         expect(new Set(codes).size).toBe(10_000)
         expect(codes.slice(0, 3)).toEqual(["BULKBUIL", "BULKBUI2", "BULKBUI3"])
-        expect(yield* Ref.get(progress)).toEqual(Array.from({ length: 20 }, (_, i) => [(i + 1) * 500, 10_000]))
+        expect(yield* Ref.get(progress)).toEqual(
+          Array.from({ length: 10_000 / IMPORT_BATCH_ROWS }, (_, i) => [(i + 1) * IMPORT_BATCH_ROWS, 10_000])
+        )
         expect((yield* stored).length).toBe(10_000)
         expect((yield* events).length).toBe(20_000)
       }).pipe(Effect.provide(testApp()))
@@ -381,16 +384,16 @@ describe("ContactImport", () => {
         const fiber = yield* Effect.fork(
           imports.importAsSupport(
             "acme",
-            manyRows(800),
-            Array.from({ length: 800 }, (_, i) => i + 1)
+            manyRows(IMPORT_BATCH_ROWS + 300),
+            Array.from({ length: IMPORT_BATCH_ROWS + 300 }, (_, i) => i + 1)
           )
         )
         const exit = yield* Fiber.await(fiber)
         assert.isTrue(Exit.isInterrupted(exit))
         const contacts = yield* stored
-        expect(contacts).toHaveLength(500)
+        expect(contacts).toHaveLength(IMPORT_BATCH_ROWS)
         const recorded = yield* events
-        expect(recorded).toHaveLength(1000)
+        expect(recorded).toHaveLength(2 * IMPORT_BATCH_ROWS)
         expect(new Set(recorded.map((e) => (e.data as { code: string }).code))).toEqual(
           new Set(contacts.map((c) => c.code))
         )
