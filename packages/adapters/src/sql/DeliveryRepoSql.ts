@@ -81,6 +81,23 @@ const deliveryView = `
     ORDER BY attempt DESC LIMIT 1
   ) last ON true`
 
+/**
+ * The verdicts that change something, of attempts ordered by webhook and time: a verdict of the
+ * same kind as the one before it for the webhook changes nothing after it (answering again
+ * leaves failing_since cleared; failing again keeps the first failure's time; a second disable
+ * finds the webhook disabled), so a busy webhook's batch costs one statement, not one an attempt.
+ */
+const withoutRepeats = (inOrder: ReadonlyArray<RecordedAttempt>): ReadonlyArray<RecordedAttempt> =>
+  inOrder.filter((attempt, i) => {
+    const before = inOrder[i - 1]
+    return (
+      before === undefined ||
+      before.tenantId !== attempt.tenantId ||
+      before.webhookId !== attempt.webhookId ||
+      before.endpoint._tag !== attempt.endpoint._tag
+    )
+  })
+
 export const DeliveryRepoSql = Layer.effect(
   DeliveryRepo,
   Effect.gen(function* () {
@@ -164,9 +181,10 @@ export const DeliveryRepoSql = Layer.effect(
               Order.string(`${a.tenantId}/${a.webhookId}`, `${b.tenantId}/${b.webhookId}`) ||
               a.attempt.at.getTime() - b.attempt.at.getTime()
           )
+        const verdicts = withoutRepeats(inOrder)
         // One after the other (Effect.filter would run them in reverse).
-        const disabled = yield* Effect.forEach(inOrder, applyVerdict)
-        return inOrder.filter((_, i) => disabled[i])
+        const disabled = yield* Effect.forEach(verdicts, applyVerdict)
+        return verdicts.filter((_, i) => disabled[i])
       }).pipe(sql.withTransaction)
 
     return DeliveryRepo.of({

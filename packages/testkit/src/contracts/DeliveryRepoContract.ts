@@ -324,6 +324,12 @@ export const webhookHealthContract = (it: ContractIt) => {
             [61, answering]
           ])).seen
         ).toEqual([null, null])
+        // Two attempts that each find the webhook gone: the older disables it, the newer finds it disabled.
+        const twice = yield* round(70, [
+          [72, gone],
+          [71, gone]
+        ])
+        expect(twice.disabled).toEqual([twice.claimed[1]!.id])
       })
   )
 }
