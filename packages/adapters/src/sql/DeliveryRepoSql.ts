@@ -171,7 +171,8 @@ export const DeliveryRepoSql = Layer.effect(
     const record = (attempts: ReadonlyArray<RecordedAttempt>) =>
       Effect.gen(function* () {
         const kept = yield* recordAll(attempts)
-        const isKept = (a: RecordedAttempt) => kept.some((k) => k.tenantId === a.tenantId && k.deliveryId === a.id)
+        const keptKeys = new Set(kept.map((k) => `${k.tenantId}/${k.deliveryId}`))
+        const isKept = (a: RecordedAttempt) => keptKeys.has(`${a.tenantId}/${a.id}`)
         // Each webhook's attempts oldest first; the webhooks always in one order, so that two
         // dispatchers recording at once lock their rows in the same order (no deadlock).
         const inOrder = attempts
