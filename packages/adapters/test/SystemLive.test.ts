@@ -18,6 +18,14 @@ layer(SystemLive)("SystemLive", (it) => {
     })
   )
 
+  it.effect("never repeats the random part of an id, across refills of its pool of random bytes", () =>
+    Effect.gen(function* () {
+      const ids = yield* Effect.replicateEffect((yield* IdGenerator).uuid, 3_000)
+      const randomParts = new Set(ids.map((id) => id.slice(15)))
+      expect(randomParts.size).toBe(ids.length)
+    })
+  )
+
   it.effect("hashes with SHA-256 and draws the random bytes asked for", () =>
     Effect.gen(function* () {
       const crypto = yield* Crypto

@@ -1,9 +1,11 @@
 import { Schema } from "effect"
 import { CisDetails, emptySoleTrader } from "../cis/CisDetails.js"
 import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
+import { validCisDetails } from "../cis/ValidCisDetails.js"
 import { Email } from "../Email.js"
 import type { NewEvent } from "../Event.js"
 import type { ContactId, TenantId } from "../Ids.js"
+import { trustedInstance } from "../TrustedInstance.js"
 import {
   Contact,
   defaultSupplierSettings,
@@ -37,7 +39,11 @@ export interface SupplierSettingsValues {
   readonly paymentTermsDays?: number | null | undefined
 }
 
-export const toCisDetails = (plain: PlainCisDetails) => Schema.decodeUnknownSync(CisDetails)(plain)
+/** Checked details as the class; decoded with the schema (which throws) only if they do not pass. */
+export const toCisDetails = (plain: PlainCisDetails): CisDetails => {
+  const fields = validCisDetails(plain)
+  return fields === undefined ? Schema.decodeUnknownSync(CisDetails)(plain) : trustedInstance(CisDetails, fields)
+}
 
 export const toSupplierSettings = (input: SupplierSettingsValues) =>
   new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null })
@@ -65,7 +71,7 @@ export const draftContact = (
   const isSupplier = input.isSupplier ?? false
   const isCisSubcontractor = input.isCisSubcontractor ?? false
   const vatRegistered = input.vatRegistered ?? false
-  // The input was checked on its way in and the CIS identity is decoded again below, so the
+  // The input was checked on its way in and the CIS identity is checked again below, so the
   // class need not validate every member once more (a hot path: an import makes 10,000).
   return new Contact(
     {

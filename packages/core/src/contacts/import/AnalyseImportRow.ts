@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { CisDetails, type CisType, missingForType } from "../../cis/CisDetails.js"
+import { validCisDetails } from "../../cis/ValidCisDetails.js"
 import { EmailAddress } from "../../Email.js"
 import { defaultSupplierSettings } from "../Contact.js"
 import { VatNumber } from "../ContactInput.js"
@@ -96,18 +97,20 @@ export const analyseImportRow = (
     niNumber: cell("NINumber"),
     companyNumber: cell("CompanyNumber")
   }
-  const cisDetails = Either.match(decodeCisDetails(identity), {
-    onLeft: (error) => {
-      for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-        const member = String(issue.path[0] ?? "")
-        const column = columnOfMember[member] ?? member
-        const value = identity[member as keyof typeof identity] ?? ""
-        problems.push(`${column} "${value}": ${lowerFirst(issue.message)}`)
-      }
-      return null
-    },
-    onRight: (details) => ({ ...details })
-  })
+  const cisDetails =
+    validCisDetails(identity) ??
+    Either.match(decodeCisDetails(identity), {
+      onLeft: (error) => {
+        for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+          const member = String(issue.path[0] ?? "")
+          const column = columnOfMember[member] ?? member
+          const value = identity[member as keyof typeof identity] ?? ""
+          problems.push(`${column} "${value}": ${lowerFirst(issue.message)}`)
+        }
+        return null
+      },
+      onRight: (details) => ({ ...details })
+    })
   if (type !== null) {
     const missing = missingForType({ ...identity, type }).map(inColumns)
     if (missing.length > 0) problems.push(`the CIS details a ${type} needs are missing: ${missing.join("; ")}`)
