@@ -1,7 +1,7 @@
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { identity, inserted, newContact, subcontractorFields } from "./ContactRepoContract.js"
+import { everyMember, identity, inserted, newContact, subcontractorFields } from "./ContactRepoContract.js"
 import { type ContractIt, storedTenant } from "./Fixtures.js"
 
 /** What an import needs of the contact store: codes, inserts and duplicate look-ups in batches. */
@@ -78,6 +78,20 @@ export const contactRepoBatchContract = (it: ContractIt) => {
       // After a refused batch the codes it held are still free.
       yield* repo.insertAll([fresh])
       expect(yield* repo.findByCode(tenant.id, "BATCH4")).toEqual(Option.some(fresh))
+    })
+  )
+
+  it.effect("keeps every member of the contacts of a batch, as an insert of one does", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const tenant = yield* storedTenant
+      const batch = yield* Effect.all([
+        newContact(tenant, { code: "FULLB", ...everyMember }),
+        newContact(tenant, { code: "BAREB" }),
+        newContact(tenant, { code: "FULLC", ...everyMember, name: "Full 'Quoted' \"Contact\", {Ltd}", email: null })
+      ])
+      yield* repo.insertAll(batch)
+      for (const contact of batch) expect(yield* repo.findByCode(tenant.id, contact.code)).toEqual(Option.some(contact))
     })
   )
 

@@ -67,44 +67,46 @@ const codesOf = (tenant: Tenant, q: Partial<ContactQuery> = {}) =>
     Effect.map((page) => page.items.map((c) => c.code))
   )
 
+/** Every member of a contact set, none left to its default. */
+export const everyMember = {
+  name: "Full Contact Ltd",
+  email: Email.make("full@example.com"),
+  externalId: "EXT-1",
+  isCustomer: true,
+  vatRegistered: true,
+  vatNumber: "GB123456789",
+  lastSdcDate: "2026-04-05",
+  ...subcontractorFields(
+    identity({
+      title: "Mr",
+      firstName: "Jo",
+      secondName: "K",
+      lastName: "Bloggs",
+      tradingName: "JB",
+      utr: "2234567890",
+      niNumber: "AB123456C",
+      companyNumber: "SC001234"
+    }),
+    new Verification({
+      status: "Verified",
+      verificationNumber: "V123",
+      taxTreatment: "Net",
+      verifiedAt: at(7),
+      source: "Hmrc",
+      message: "ok"
+    })
+  ),
+  supplierSettings: new SupplierSettings({ defaultVatRate: "ReverseCharge", paymentTermsDays: 30 }),
+  createdAt: at(1),
+  updatedAt: at(2)
+} satisfies Partial<ContactFields>
+
 export const contactRepoContract = (it: ContractIt) => {
   it.effect("keeps every member of a contact, found by tenant and code", () =>
     Effect.gen(function* () {
       const repo = yield* ContactRepo
       const tenant = yield* storedTenant
-      const full = yield* inserted(tenant, {
-        code: "FULL",
-        name: "Full Contact Ltd",
-        email: Email.make("full@example.com"),
-        externalId: "EXT-1",
-        isCustomer: true,
-        vatRegistered: true,
-        vatNumber: "GB123456789",
-        lastSdcDate: "2026-04-05",
-        ...subcontractorFields(
-          identity({
-            title: "Mr",
-            firstName: "Jo",
-            secondName: "K",
-            lastName: "Bloggs",
-            tradingName: "JB",
-            utr: "2234567890",
-            niNumber: "AB123456C",
-            companyNumber: "SC001234"
-          }),
-          new Verification({
-            status: "Verified",
-            verificationNumber: "V123",
-            taxTreatment: "Net",
-            verifiedAt: at(7),
-            source: "Hmrc",
-            message: "ok"
-          })
-        ),
-        supplierSettings: new SupplierSettings({ defaultVatRate: "ReverseCharge", paymentTermsDays: 30 }),
-        createdAt: at(1),
-        updatedAt: at(2)
-      })
+      const full = yield* inserted(tenant, { code: "FULL", ...everyMember })
       const bare = yield* inserted(tenant, { code: "BARE" })
       expect(yield* repo.findByCode(tenant.id, "FULL")).toEqual(Option.some(full))
       expect(yield* repo.findByCode(tenant.id, "BARE")).toEqual(Option.some(bare))
