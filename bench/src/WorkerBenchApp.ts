@@ -13,7 +13,8 @@ import type { Database } from "./Databases.js"
 
 /**
  * Runs a worker benchmark over the use cases and SQL ports on the database (private webhook
- * targets allowed, as its receivers are on loopback), warnings only, closing the database after.
+ * targets allowed, as its receivers are on loopback), warnings only and no spans, as the server
+ * runs them, closing the database after.
  */
 export const runOver =
   (database: Database) =>
@@ -36,6 +37,8 @@ export const runOver =
     return measure.pipe(
       Effect.provide(App),
       Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+      // As the server runs its workers: without a tracer exporter, so without spans.
+      Effect.withTracerEnabled(false),
       Effect.ensuring(Effect.promise(() => database.close()))
     )
   }

@@ -43,4 +43,11 @@ const MainLive = Layer.unwrapEffect(
   })
 )
 
-MainLive.pipe(Layer.provide(LoggerLive), Layer.launch, NodeRuntime.runMain({ disablePrettyLogger: true }))
+// No tracer exporter is configured: spans (one a worker attempt, one a SQL statement) would be
+// built and thrown away.
+MainLive.pipe(
+  Layer.provide(LoggerLive),
+  Layer.provide(Layer.setTracerEnabled(false)),
+  Layer.launch,
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)
