@@ -20,8 +20,17 @@ export const insertEventsAndDeliveries = Effect.gen(function* () {
   return (tenantId: TenantId, events: ReadonlyArray<NewEvent>, picked: Statement.Fragment) =>
     Effect.gen(function* () {
       const occurredAt = yield* clock.now
+      // Events of one change often share their data (contact.created and subcontractor.created).
+      const json = new Map<unknown, string>()
+      const jsonOf = (data: unknown) => {
+        const known = json.get(data)
+        if (known !== undefined) return known
+        const text = JSON.stringify(data ?? null)
+        json.set(data, text)
+        return text
+      }
       const rows = yield* Effect.forEach(events, ({ data, type }) =>
-        Effect.map(ids.uuid, (id) => ({ tenantId, id, type, data: JSON.stringify(data ?? null), occurredAt }))
+        Effect.map(ids.uuid, (id) => ({ tenantId, id, type, data: jsonOf(data), occurredAt }))
       )
       return yield* sql<{ readonly id: string }>`
         WITH e AS (INSERT INTO events ${sql.insert(rows)} RETURNING tenant_id, id, type, occurred_at)

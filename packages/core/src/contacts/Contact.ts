@@ -49,9 +49,12 @@ export class SupplierSettings extends Schema.Class<SupplierSettings>("SupplierSe
   paymentTermsDays: Schema.NullOr(Schema.Int)
 }) {}
 
+const vatRegisteredDefaults = new SupplierSettings({ defaultVatRate: "Standard", paymentTermsDays: null })
+const notVatRegisteredDefaults = new SupplierSettings({ defaultVatRate: "NoVat", paymentTermsDays: null })
+
 /** The default settings of a supplier: the VAT rate follows the VAT-registered flag. */
-export const defaultSupplierSettings = (vatRegistered: boolean) =>
-  new SupplierSettings({ defaultVatRate: vatRegistered ? "Standard" : "NoVat", paymentTermsDays: null })
+export const defaultSupplierSettings = (vatRegistered: boolean): SupplierSettings =>
+  vatRegistered ? vatRegisteredDefaults : notVatRegisteredDefaults
 
 export class Contact extends Schema.Class<Contact>("Contact")({
   id: ContactId,

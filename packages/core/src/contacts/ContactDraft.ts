@@ -45,8 +45,9 @@ export const toCisDetails = (plain: PlainCisDetails): CisDetails => {
   return fields === undefined ? Schema.decodeUnknownSync(CisDetails)(plain) : trustedInstance(CisDetails, fields)
 }
 
+/** Settings checked on their way in (a request's body or an import row), not validated again. */
 export const toSupplierSettings = (input: SupplierSettingsValues) =>
-  new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null })
+  new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null }, true)
 
 /** An absent or blank optional string is no value. */
 export const text = (value: string | null | undefined) => (value ? value : null)
