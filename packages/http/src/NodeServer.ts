@@ -59,10 +59,44 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   )
 }
 
+const starting = JSON.stringify({
+  type: typeFor(503),
+  title: "Service Unavailable",
+  status: 503,
+  detail: "The server is starting. Send the request again in a moment."
+})
+
+/**
+ * The server listens before the database and the application are ready (so that it is released
+ * last on shutdown), and Node leaves a request nobody listens for unanswered: until the
+ * application takes the requests, each is answered 503 with `Retry-After`, which is also what
+ * a load balancer's health check should see.
+ */
+const answerWhileStarting = (server: Http.Server) => {
+  const answer = (request: Http.IncomingMessage, response: Http.ServerResponse) => {
+    request.resume()
+    response.writeHead(503, {
+      "content-type": "application/problem+json",
+      "content-length": Buffer.byteLength(starting),
+      "retry-after": "1",
+      connection: "close"
+    })
+    response.end(starting)
+  }
+  const handOver = (event: string | symbol, listener: unknown) => {
+    if (event !== "request" || listener === answer) return
+    server.off("request", answer)
+    server.off("newListener", handOver)
+  }
+  server.on("request", answer)
+  server.on("newListener", handOver)
+}
+
 /**
  * The Node server with its time-outs and connection cap: headers must arrive within the
  * headers time-out and the whole request within the request time-out (slow senders are cut
- * off), an idle kept-alive connection is closed after the keep-alive time-out.
+ * off), an idle kept-alive connection is closed after the keep-alive time-out. Until the
+ * application listens for requests, they are answered 503.
  */
 export const makeNodeServer = (limits: ServerLimits): Http.Server => {
   const server = Http.createServer({
@@ -74,5 +108,6 @@ export const makeNodeServer = (limits: ServerLimits): Http.Server => {
   })
   server.maxConnections = limits.maxConnections
   server.on("clientError", answerClientError)
+  answerWhileStarting(server)
   return server
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import type * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Net from "node:net"
 import { makeNodeServer, type ServerLimits } from "../src/NodeServer.js"
@@ -11,24 +12,30 @@ const limits: ServerLimits = {
   maxConnections: 3
 }
 
-/** The server with a handler that answers 204, listening on a free port for the test's scope. */
-const serve = Effect.acquireRelease(
-  Effect.async<{ readonly port: number; readonly server: ReturnType<typeof makeNodeServer> }>((resume) => {
-    const server = makeNodeServer(limits)
-    server.on("request", (request, response) => {
-      request.resume()
-      request.on("end", () => response.writeHead(204).end())
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ port: (server.address() as AddressInfo).port, server }))
-    )
-  }),
-  ({ server }) =>
-    Effect.async<void>((resume) => {
-      server.closeAllConnections()
-      server.close(() => resume(Effect.void))
-    })
-)
+/** The server, with `handler` if given, listening on a free port for the test's scope. */
+const listening = (handler?: Http.RequestListener) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly port: number; readonly server: Http.Server }>((resume) => {
+      const server = makeNodeServer(limits)
+      if (handler !== undefined) server.on("request", handler)
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({ port: (server.address() as AddressInfo).port, server }))
+      )
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+const answerNoContent: Http.RequestListener = (request, response) => {
+  request.resume()
+  request.on("end", () => response.writeHead(204).end())
+}
+
+/** The server with a handler that answers 204. */
+const serve = listening(answerNoContent)
 
 /** Sends raw bytes (then nothing more) and collects what the server sends until it closes, and when. */
 const exchange = (port: number, bytes: string | Buffer) =>
@@ -49,6 +56,23 @@ const problemOf = (text: string) => {
 }
 
 describe("the Node server", () => {
+  it.live("answers 503 with Retry-After until the application takes the requests, then hands each to it alone", () =>
+    Effect.gen(function* () {
+      const { port, server } = yield* listening()
+      const request = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+      const early = problemOf((yield* exchange(port, request)).text)
+      expect(early.statusLine).toBe("HTTP/1.1 503 Service Unavailable")
+      expect(early.head).toContain("retry-after: 1")
+      expect(early.head).toContain("content-type: application/problem+json")
+      expect(early.body).toMatchObject({ status: 503, title: "Service Unavailable" })
+
+      server.on("request", answerNoContent)
+      const ready = yield* exchange(port, request)
+      expect(ready.text.split("HTTP/1.1 ").length - 1).toBe(1)
+      expect(ready.text).toMatch(/^HTTP\/1\.1 204 /)
+    }).pipe(Effect.scoped)
+  )
+
   it.live("answers HTTP its parser refuses with a problem+json body, never a bare status", () =>
     Effect.gen(function* () {
       const { port } = yield* serve
