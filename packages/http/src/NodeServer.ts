@@ -41,6 +41,12 @@ const clientErrorProblem = (code: string | undefined) => {
   return { status: 400, detail: "The request is not valid HTTP/1.1 and could not be read." }
 }
 
+/** A problem body for a request the application never sees, with its title. */
+const problemOutsideTheApplication = (status: number, detail: string) => {
+  const title = Http.STATUS_CODES[status] ?? "Bad Request"
+  return { title, text: JSON.stringify({ type: typeFor(status), title, status, detail }) }
+}
+
 /**
  * A request Node's parser refuses (bad syntax, headers too large, a time-out) never reaches the
  * application: answer it here, as a problem like every other error, and close the connection.
@@ -48,8 +54,7 @@ const clientErrorProblem = (code: string | undefined) => {
 const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   if (!socket.writable || (error.code === "ECONNRESET" && socket.destroyed)) return socket.destroy()
   const { detail, status } = clientErrorProblem(error.code)
-  const title = Http.STATUS_CODES[status] ?? "Bad Request"
-  const text = JSON.stringify({ type: typeFor(status), title, status, detail })
+  const { text, title } = problemOutsideTheApplication(status, detail)
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\n` +
       "Content-Type: application/problem+json\r\n" +
@@ -59,12 +64,7 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   )
 }
 
-const starting = JSON.stringify({
-  type: typeFor(503),
-  title: "Service Unavailable",
-  status: 503,
-  detail: "The server is starting. Send the request again in a moment."
-})
+const starting = problemOutsideTheApplication(503, "The server is starting. Send the request again in a moment.").text
 
 /**
  * The server listens before the database and the application are ready (so that it is released

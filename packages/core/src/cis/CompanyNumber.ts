@@ -16,7 +16,10 @@ export const normaliseCompanyNumber = (input: string): string => {
 // pre-partition R0 numbers fit neither and are refused.
 const shape = /^([A-Z]{2}\d{6}|\d{8})$/
 
-export const isValidCompanyNumber = (input: string): boolean => shape.test(normaliseCompanyNumber(input))
+/** True for a company number in its 8-character form. */
+export const isNormalisedCompanyNumber = (crn: string): boolean => shape.test(crn)
+
+export const isValidCompanyNumber = (input: string): boolean => isNormalisedCompanyNumber(normaliseCompanyNumber(input))
 
 /** A Companies House company registration number, decoded to its 8-character form. */
 export const CompanyNumber = Schema.transform(
@@ -24,7 +27,7 @@ export const CompanyNumber = Schema.transform(
   Schema.String.pipe(
     Schema.filter(
       (s) =>
-        shape.test(s) ||
+        isNormalisedCompanyNumber(s) ||
         "Must be a Companies House number: 8 digits, or 2 letters and 6 digits, for example 01234567 or SC123456"
     ),
     Schema.brand("CompanyNumber")

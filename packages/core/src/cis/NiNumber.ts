@@ -7,11 +7,11 @@ const unusedPrefixes: ReadonlySet<string> = new Set(["BG", "GB", "KN", "NK", "NT
 /** Spaces removed, upper case: the stored form. */
 export const normaliseNiNumber = (input: string): string => input.replace(/\s+/g, "").toUpperCase()
 
+/** True for a complete NINO (suffix A–D required) in its stored form. */
+export const isNormalisedNiNumber = (nino: string): boolean => shape.test(nino) && !unusedPrefixes.has(nino.slice(0, 2))
+
 /** True for a complete NINO (suffix A–D required) after normalisation. */
-export const isValidNiNumber = (input: string): boolean => {
-  const nino = normaliseNiNumber(input)
-  return shape.test(nino) && !unusedPrefixes.has(nino.slice(0, 2))
-}
+export const isValidNiNumber = (input: string): boolean => isNormalisedNiNumber(normaliseNiNumber(input))
 
 /** A National Insurance number, decoded to upper case without spaces. */
 export const NiNumber = Schema.transform(
@@ -19,7 +19,7 @@ export const NiNumber = Schema.transform(
   Schema.String.pipe(
     Schema.filter(
       (s) =>
-        isValidNiNumber(s) ||
+        isNormalisedNiNumber(s) ||
         "Must be a National Insurance number: 2 letters, 6 digits and a final letter A, B, C or D, for example AB123456C"
     ),
     Schema.brand("NiNumber")

@@ -20,7 +20,11 @@ export const normaliseUtr = (input: string): Option.Option<string> => {
   return /^(\d{10}|\d{13})$/.test(compact) ? Option.some(compact.slice(-10)) : Option.none()
 }
 
-const hasValidCheckDigit = (digits: string): boolean =>
+/** The 10 digits a UTR as typed denotes, or the input as it is when it denotes none. */
+export const normalisedUtr = (input: string): string => Option.getOrElse(normaliseUtr(input), () => input)
+
+/** True for 10 digits whose first is the check digit of the other nine. */
+export const hasValidCheckDigit = (digits: string): boolean =>
   /^\d{10}$/.test(digits) && Number(digits[0]) === utrCheckDigit(digits.slice(1))
 
 export const isValidUtr = (input: string): boolean => Option.exists(normaliseUtr(input), hasValidCheckDigit)
@@ -34,6 +38,6 @@ export const Utr = Schema.transform(
     ),
     Schema.brand("Utr")
   ),
-  { strict: true, decode: (input) => Option.getOrElse(normaliseUtr(input), () => input), encode: (utr) => utr }
+  { strict: true, decode: normalisedUtr, encode: (utr) => utr }
 ).annotations({ title: "Utr", examples: ["2234567890" as never] })
 export type Utr = typeof Utr.Type

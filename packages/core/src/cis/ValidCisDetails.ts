@@ -1,8 +1,7 @@
-import { Option } from "effect"
 import { MAX_CIS_TEXT_LENGTH, type CisDetails, CisType } from "./CisDetails.js"
-import { type CompanyNumber, isValidCompanyNumber, normaliseCompanyNumber } from "./CompanyNumber.js"
-import { isValidNiNumber, type NiNumber, normaliseNiNumber } from "./NiNumber.js"
-import { isValidUtr, normaliseUtr, type Utr } from "./Utr.js"
+import { type CompanyNumber, isNormalisedCompanyNumber, normaliseCompanyNumber } from "./CompanyNumber.js"
+import { isNormalisedNiNumber, type NiNumber, normaliseNiNumber } from "./NiNumber.js"
+import { hasValidCheckDigit, normalisedUtr, type Utr } from "./Utr.js"
 
 /** CIS details as the strings of a form or a file: a blank or null member is absent. */
 export interface CisDetailsText {
@@ -29,16 +28,17 @@ const text = (value: string | null): string | null | typeof invalid => {
   return trimmed.length > MAX_CIS_TEXT_LENGTH ? invalid : trimmed === "" ? null : trimmed
 }
 
+/** A code as its schema decodes it: normalised, then checked in its normalised form. */
 const code = <A extends string>(
   value: string | null,
-  isValid: (s: string) => boolean,
-  normalise: (s: string) => string
+  normalise: (s: string) => string,
+  isNormalisedValid: (s: string) => boolean
 ) => {
   const trimmed = text(value)
-  return trimmed === null || trimmed === invalid ? trimmed : isValid(trimmed) ? (normalise(trimmed) as A) : invalid
+  if (trimmed === null || trimmed === invalid) return trimmed
+  const normalised = normalise(trimmed)
+  return isNormalisedValid(normalised) ? (normalised as A) : invalid
 }
-
-const utrDigits = (s: string) => Option.getOrThrow(normaliseUtr(s))
 
 /**
  * What `Schema.decode(CisDetails)` gives for details it accepts, at a fraction of its cost: an
@@ -54,9 +54,9 @@ export const validCisDetails = (details: CisDetailsText): CisDetailsFields | und
     secondName: text(details.secondName),
     lastName: text(details.lastName),
     tradingName: text(details.tradingName),
-    utr: code<Utr>(details.utr, isValidUtr, utrDigits),
-    niNumber: code<NiNumber>(details.niNumber, isValidNiNumber, normaliseNiNumber),
-    companyNumber: code<CompanyNumber>(details.companyNumber, isValidCompanyNumber, normaliseCompanyNumber)
+    utr: code<Utr>(details.utr, normalisedUtr, hasValidCheckDigit),
+    niNumber: code<NiNumber>(details.niNumber, normaliseNiNumber, isNormalisedNiNumber),
+    companyNumber: code<CompanyNumber>(details.companyNumber, normaliseCompanyNumber, isNormalisedCompanyNumber)
   }
   return Object.values(fields).includes(invalid) ? undefined : (fields as CisDetailsFields)
 }

@@ -72,6 +72,18 @@ const detailsText: FastCheck.Arbitrary<CisDetailsText> = FastCheck.record({
   companyNumber: member(FastCheck.oneof(FastCheck.constant(""), companyNumber))
 })
 
+const blank: CisDetailsText = {
+  type: "SoleTrader",
+  title: "",
+  firstName: "",
+  secondName: "",
+  lastName: "",
+  tradingName: "",
+  utr: "",
+  niNumber: "",
+  companyNumber: ""
+}
+
 describe("validCisDetails", () => {
   it.prop(
     "accepts exactly what the CisDetails schema accepts, and gives the members it decodes to",
@@ -86,12 +98,10 @@ describe("validCisDetails", () => {
 
   it("decodes a complete sole trader as the schema does, codes normalised", () => {
     const details: CisDetailsText = {
+      ...blank,
       type: "SoleTrader",
-      title: "",
       firstName: " Ada ",
-      secondName: "",
       lastName: "Lovelace",
-      tradingName: "",
       utr: "k 22345 67890",
       niNumber: "ab 12 34 56 c",
       companyNumber: "1234"
@@ -111,14 +121,10 @@ describe("validCisDetails", () => {
 
   it("leaves details with any invalid member to the schema", () => {
     const valid: CisDetailsText = {
+      ...blank,
       type: "Company",
-      title: "",
-      firstName: "",
-      secondName: "",
-      lastName: "",
       tradingName: "Brick Ltd",
       utr: "2234567890",
-      niNumber: "",
       companyNumber: "SC123456"
     }
     expect(validCisDetails(valid)).toBeDefined()
