@@ -30,6 +30,21 @@ const lint = async (document: unknown): Promise<ReadonlyArray<LintProblem>> => {
   }
 }
 
+/** True when the schema, or a member, item or variant of it (through references), carries an example. */
+const hasExample = (document: any, schema: any, depth = 0): boolean => {
+  const resolved = schema?.$ref ? document.components.schemas[schema.$ref.split("/").at(-1)] : schema
+  if (resolved === undefined || depth > 4) return false
+  if (resolved.examples !== undefined || resolved.example !== undefined) return true
+  const parts = [
+    resolved.items,
+    ...Object.values(resolved.properties ?? {}),
+    ...(resolved.anyOf ?? []),
+    ...(resolved.oneOf ?? []),
+    ...(resolved.allOf ?? [])
+  ]
+  return parts.some((part) => part !== undefined && hasExample(document, part, depth + 1))
+}
+
 describe("the OpenAPI document", () => {
   it("passes redocly's recommended rules without an error", async () => {
     const problems = await lint(OpenApi.fromApi(CisbookApi))
@@ -44,5 +59,24 @@ describe("the OpenAPI document", () => {
     expect(operations.filter((o) => !o.summary || !o.description).map((o) => o.operationId)).toEqual([])
     expect(document.tags.filter((t: any) => !t.description).map((t: any) => t.name)).toEqual([])
     expect(document.servers.length).toBeGreaterThan(0)
+  })
+
+  it("gives every JSON request body and success answer of every operation and webhook an example", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const withoutExamples = Object.entries({ ...document.paths, ...document.webhooks }).flatMap(
+      ([path, item]: [string, any]) =>
+        Object.entries(item).flatMap(([method, operation]: [string, any]) => {
+          const bodies = [
+            ["request", operation.requestBody?.content?.["application/json"]?.schema],
+            ...Object.entries(operation.responses ?? {})
+              .filter(([status]) => status.startsWith("2"))
+              .map(([status, answer]: [string, any]) => [status, answer.content?.["application/json"]?.schema])
+          ]
+          return bodies
+            .filter(([, schema]) => schema !== undefined && !hasExample(document, schema))
+            .map(([body]) => `${method.toUpperCase()} ${path} ${body}`)
+        })
+    )
+    expect(withoutExamples).toEqual([])
   })
 })

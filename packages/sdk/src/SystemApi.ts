@@ -1,7 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 
-export class Health extends Schema.Class<Health>("Health")({ status: Schema.Literal("ok") }) {}
+export class Health extends Schema.Class<Health>("Health")({
+  status: Schema.Literal("ok").annotations({ examples: ["ok"] })
+}) {}
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(

@@ -6,9 +6,9 @@ import { Schema } from "effect"
 import { requestBody } from "./RequestBody.js"
 
 const webhookFields = {
-  id: Schema.String,
-  url: Schema.String,
-  description: Schema.NullOr(Schema.String),
+  id: Schema.String.annotations({ examples: ["0196a5f2-52c1-7c3a-9d1e-8f27c1b6a003"] }),
+  url: Schema.String.annotations({ examples: ["https://hooks.example.com/cisbook"] }),
+  description: Schema.NullOr(Schema.String).annotations({ examples: ["Our accounts system"] }),
   eventTypes: Schema.Array(EventType).annotations({ description: "The kinds it receives; empty means every kind" }),
   enabled: Schema.Boolean.annotations({
     description:
@@ -46,15 +46,18 @@ export const ReplaceWebhookRequest = requestBody("ReplaceWebhookRequest", Webhoo
 })
 
 const deliveryFields = {
-  id: Schema.String,
-  webhookId: Schema.String,
-  eventId: Schema.String.annotations({ description: "Also the webhook-id header: the same on every attempt" }),
+  id: Schema.String.annotations({ examples: ["0196a5f2-52c1-7c3a-9d1e-8f27c1b6a004"] }),
+  webhookId: Schema.String.annotations({ examples: ["0196a5f2-52c1-7c3a-9d1e-8f27c1b6a003"] }),
+  eventId: Schema.String.annotations({
+    description: "Also the webhook-id header: the same on every attempt",
+    examples: ["0196a5f2-52c1-7c3a-9d1e-8f27c1b6a005"]
+  }),
   eventType: EventType,
   status: DeliveryStatus.annotations({
     description:
       "Pending: waiting for its first attempt or a requested retry. Succeeded: an attempt got a 2xx. Failed: the latest attempt failed."
   }),
-  attempts: Schema.Int,
+  attempts: Schema.Int.annotations({ examples: [1] }),
   createdAt: Schema.Date,
   lastAttemptAt: Schema.NullOr(Schema.Date),
   nextAttemptAt: Schema.NullOr(Schema.Date).annotations({
