@@ -61,6 +61,18 @@ describe("the OpenAPI document", () => {
     expect(document.servers.length).toBeGreaterThan(0)
   })
 
+  it("documents the Idempotency-Key header on every POST but the import's analysis, which creates nothing", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const postsWithoutKey = Object.entries(document.paths)
+      .filter(([, item]: [string, any]) => item.post !== undefined)
+      .filter(
+        ([, item]: [string, any]) =>
+          !(item.post.parameters ?? []).some((p: any) => p.in === "header" && p.name === "Idempotency-Key")
+      )
+      .map(([path]) => path)
+    expect(postsWithoutKey).toEqual(["/tenants/{tenant}/contacts/import/analyze"])
+  })
+
   it("gives every JSON request body and success answer of every operation and webhook an example", () => {
     const document = OpenApi.fromApi(CisbookApi) as any
     const withoutExamples = Object.entries({ ...document.paths, ...document.webhooks }).flatMap(
