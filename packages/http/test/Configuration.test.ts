@@ -5,13 +5,17 @@ import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
+import { TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLive"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
+import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, LogLevel, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
+import { ServerLimitsConfig } from "../src/NodeServer.js"
 import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
 import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
+import { VerificationWorkerConfig } from "../src/workers/VerificationWorkerConfig.js"
 
 import { refused, withEnv } from "./ConfigEnv.js"
 
@@ -275,5 +279,95 @@ describe("the settings the README documents", () => {
           )
         }
       })
+  )
+
+  it.effect(
+    "HTTP_HEADERS_TIMEOUT_MS (100–300000), HTTP_REQUEST_TIMEOUT_MS (100–3600000), HTTP_KEEP_ALIVE_TIMEOUT_MS (100–600000) and HTTP_MAX_CONNECTIONS (1–1000000); defaults 10000, 120000, 5000, 2000",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(ServerLimitsConfig)).toEqual({
+          headersTimeoutMs: 10_000,
+          requestTimeoutMs: 120_000,
+          keepAliveTimeoutMs: 5_000,
+          maxConnections: 2_000
+        })
+        expect(
+          yield* withEnv({
+            HTTP_HEADERS_TIMEOUT_MS: "100",
+            HTTP_REQUEST_TIMEOUT_MS: "3600000",
+            HTTP_KEEP_ALIVE_TIMEOUT_MS: "600000",
+            HTTP_MAX_CONNECTIONS: "1"
+          })(ServerLimitsConfig)
+        ).toEqual({
+          headersTimeoutMs: 100,
+          requestTimeoutMs: 3_600_000,
+          keepAliveTimeoutMs: 600_000,
+          maxConnections: 1
+        })
+        const outside: ReadonlyArray<readonly [string, string, string]> = [
+          ["HTTP_HEADERS_TIMEOUT_MS", "99", "between 100 and 300000"],
+          ["HTTP_HEADERS_TIMEOUT_MS", "300001", "between 100 and 300000"],
+          ["HTTP_REQUEST_TIMEOUT_MS", "3600001", "between 100 and 3600000"],
+          ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "600001", "between 100 and 600000"],
+          ["HTTP_MAX_CONNECTIONS", "0", "between 1 and 1000000"],
+          ["HTTP_MAX_CONNECTIONS", "1000001", "between 1 and 1000000"]
+        ]
+        for (const [name, value, message] of outside) {
+          expect(yield* refused({ [name]: value }, ServerLimitsConfig)).toContain(`${name} must be ${message}`)
+        }
+        expect(yield* refused({ HTTP_MAX_CONNECTIONS: "many" }, ServerLimitsConfig)).toContain("HTTP_MAX_CONNECTIONS")
+      })
+  )
+
+  it.effect(
+    "VERIFICATION_WORKER, _CONCURRENCY (1–500), _POLL_INTERVAL_MS (10–60000) and _LEASE_SECONDS (30–3600); defaults true, 20, 1000, 120",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(VerificationWorkerConfig)).toEqual({
+          enabled: true,
+          concurrency: 20,
+          pollInterval: Duration.millis(1000),
+          lease: Duration.seconds(120)
+        })
+        expect(
+          yield* withEnv({
+            VERIFICATION_WORKER: "false",
+            VERIFICATION_CONCURRENCY: "500",
+            VERIFICATION_POLL_INTERVAL_MS: "10",
+            VERIFICATION_LEASE_SECONDS: "3600"
+          })(VerificationWorkerConfig)
+        ).toEqual({
+          enabled: false,
+          concurrency: 500,
+          pollInterval: Duration.millis(10),
+          lease: Duration.seconds(3600)
+        })
+        expect(yield* refused({ VERIFICATION_CONCURRENCY: "0" }, VerificationWorkerConfig)).toContain("from 1 to 500")
+        expect(yield* refused({ VERIFICATION_CONCURRENCY: "501" }, VerificationWorkerConfig)).toContain("from 1 to 500")
+        expect(yield* refused({ VERIFICATION_POLL_INTERVAL_MS: "9" }, VerificationWorkerConfig)).toContain(
+          "from 10 to 60000"
+        )
+        expect(yield* refused({ VERIFICATION_LEASE_SECONDS: "29" }, VerificationWorkerConfig)).toContain(
+          "from 30 to 3600"
+        )
+        expect(yield* refused({ VERIFICATION_LEASE_SECONDS: "3601" }, VerificationWorkerConfig)).toContain(
+          "from 30 to 3600"
+        )
+        expect(yield* refused({ VERIFICATION_WORKER: "sometimes" }, VerificationWorkerConfig)).toContain(
+          "VERIFICATION_WORKER"
+        )
+      })
+  )
+
+  it.effect("TAX_AUTHORITY is sandbox, the default; any other value stops the start", () =>
+    Effect.gen(function* () {
+      const taxAuthority = (env: Record<string, string>) =>
+        withEnv(env)(Effect.scoped(Effect.map(Layer.build(TaxAuthorityLive), Context.getOption(TaxAuthority))))
+      expect(Option.isSome(yield* taxAuthority({}))).toBe(true)
+      expect(Option.isSome(yield* taxAuthority({ TAX_AUTHORITY: "sandbox" }))).toBe(true)
+      expect(yield* refused({ TAX_AUTHORITY: "hmrc" }, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(
+        "TAX_AUTHORITY"
+      )
+    })
   )
 })
