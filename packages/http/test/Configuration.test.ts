@@ -1,5 +1,6 @@
 import { LookupCacheTtl } from "@cisbook/core/LookupCache"
 import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
+import { AppUrl } from "@cisbook/adapters/AppLinksLive"
 import { BillingTermsConfig } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
@@ -13,6 +14,7 @@ import { Context, Duration, Effect, Layer, LogLevel, Option, Redacted } from "ef
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
 import { ServerLimitsConfig } from "../src/NodeServer.js"
+import { UploadDirectoryConfig } from "../src/UploadDirectory.js"
 import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
 import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
 import { VerificationWorkerConfig } from "../src/workers/VerificationWorkerConfig.js"
@@ -368,6 +370,30 @@ describe("the settings the README documents", () => {
       expect(yield* refused({ TAX_AUTHORITY: "hmrc" }, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(
         "TAX_AUTHORITY"
       )
+    })
+  )
+
+  it.effect("UPLOAD_DIR; default ./data/uploads", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(UploadDirectoryConfig)).toBe("./data/uploads")
+      expect(yield* withEnv({ UPLOAD_DIR: "/var/tmp/cisbook-uploads" })(UploadDirectoryConfig)).toBe(
+        "/var/tmp/cisbook-uploads"
+      )
+    })
+  )
+
+  it.effect("APP_URL; default PUBLIC_BASE_URL, else http://localhost:$PORT; a trailing slash dropped", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(AppUrl)).toBe("http://localhost:3000")
+      expect(yield* withEnv({ PORT: "8080" })(AppUrl)).toBe("http://localhost:8080")
+      expect(yield* withEnv({ PUBLIC_BASE_URL: "https://api.cisbook.example/", PORT: "8080" })(AppUrl)).toBe(
+        "https://api.cisbook.example"
+      )
+      expect(
+        yield* withEnv({ APP_URL: "https://app.cisbook.example/", PUBLIC_BASE_URL: "https://api.cisbook.example" })(
+          AppUrl
+        )
+      ).toBe("https://app.cisbook.example")
     })
   )
 })
