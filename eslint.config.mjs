@@ -7,7 +7,8 @@ const allowed = {
   sdk: ["core"],
   adapters: ["core"],
   testkit: ["core"],
-  http: ["core", "sdk", "adapters"],
+  fakes: ["core"],
+  http: ["core", "sdk", "adapters", "fakes"],
   cli: ["core", "sdk", "adapters"]
 }
 const ours = Object.keys(allowed)
