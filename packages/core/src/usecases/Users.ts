@@ -38,22 +38,34 @@ export class Users extends Effect.Service<Users>()("core/Users", {
         Effect.withSpan("Users.create")
       )
 
-    // Two first requests with one token can race; the loser reads the winner's row.
-    const insertOrRead = (user: User): Effect.Effect<User, Unauthorized> =>
+    const linkedElsewhere = new Unauthorized({ detail: "This email address is linked to another identity." })
+
+    /**
+     * A front end fires its first requests with a new token at once, so provisioning its user
+     * races itself: a request that lost (its insert or link refused) takes the user the winner
+     * provisioned for the same subject.
+     */
+    const provisionedMeanwhile = (subject: string) => repo.findBySubject(subject)
+
+    const insertOrRead = (user: User, subject: string): Effect.Effect<Option.Option<User>> =>
       repo.insert(user).pipe(
-        Effect.as(user),
-        Effect.catchTag("DuplicateKey", () =>
-          repo.findBySubject(user.subject ?? "").pipe(
-            Effect.flatMap(
-              Option.match({
-                onNone: () =>
-                  Effect.fail(new Unauthorized({ detail: "This email address is linked to another identity." })),
-                onSome: Effect.succeed
-              })
-            )
-          )
-        )
+        Effect.as(Option.some(user)),
+        Effect.catchTag("DuplicateKey", () => provisionedMeanwhile(subject))
       )
+
+    /** Links the user invited by this email to the subject, else creates one; none if it lost a race. */
+    const linkOrCreate = (subject: string, email: Email, claimedName: string | undefined) =>
+      Effect.gen(function* () {
+        const byEmail = yield* repo.findByEmail(email)
+        if (Option.isNone(byEmail)) {
+          return yield* insertOrRead(yield* build({ email, name: claimedName || email }, subject), subject)
+        }
+        // A token without a name keeps the name the user already has.
+        const name = claimedName || byEmail.value.name
+        const linked = yield* repo.linkSubject(byEmail.value.id, subject, name).pipe(Effect.orElseSucceed(() => false))
+        if (linked) return Option.some(new User({ ...byEmail.value, subject, name }))
+        return yield* provisionedMeanwhile(subject)
+      })
 
     /** The user a token belongs to: matched by subject, else linked by email, else created. */
     const fromClaims = (claims: IdentityClaims): Effect.Effect<User, Unauthorized | ValidationFailed> =>
@@ -63,25 +75,22 @@ export class Users extends Effect.Service<Users>()("core/Users", {
         const claimedName = claims.name?.trim()
         if (claims.email === undefined) {
           // Such a caller can use everything but what needs an address (a mandate setup says so).
-          return yield* insertOrRead(yield* build({ email: null, name: claimedName || claims.subject }, claims.subject))
+          const user = yield* build({ email: null, name: claimedName || claims.subject }, claims.subject)
+          return yield* insertOrRead(user, claims.subject).pipe(
+            Effect.flatten,
+            Effect.orElseFail(() => linkedElsewhere)
+          )
         }
         if (claims.emailVerified === false) {
           return yield* new Unauthorized({ detail: "The token's email address is not verified, which cisbook needs." })
         }
         const email = yield* decodeInput(EmailSchema)(claims.email)
-        const byEmail = yield* repo.findByEmail(email)
-        if (Option.isSome(byEmail)) {
-          // A token without a name keeps the name the user already has.
-          const name = claimedName || byEmail.value.name
-          const linked = yield* repo
-            .linkSubject(byEmail.value.id, claims.subject, name)
-            .pipe(Effect.orElseSucceed(() => false))
-          if (!linked) {
-            return yield* new Unauthorized({ detail: "This email address is linked to another identity." })
-          }
-          return new User({ ...byEmail.value, subject: claims.subject, name })
-        }
-        return yield* insertOrRead(yield* build({ email, name: claimedName || email }, claims.subject))
+        // Lost to a user made for the email at the same time (an invitation, say): once more sees it.
+        const attempt = linkOrCreate(claims.subject, email, claimedName).pipe(Effect.flatten)
+        return yield* attempt.pipe(
+          Effect.orElse(() => attempt),
+          Effect.orElseFail(() => linkedElsewhere)
+        )
       }).pipe(Effect.withSpan("Users.fromClaims"))
 
     const byEmail = (email: Email): Effect.Effect<User, NotFound> =>

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Schema } from "effect"
+import { type Context, Effect, Option, Schema } from "effect"
 import { Email } from "../../src/Email.js"
 import { Conflict, Unauthorized, ValidationFailed } from "../../src/Errors.js"
+import type { UserId } from "../../src/Ids.js"
 import { UserRepo } from "../../src/ports/UserRepo.js"
 import { Authentication } from "../../src/usecases/Authentication.js"
 import { Users } from "../../src/usecases/Users.js"
 import { User, UserName } from "../../src/User.js"
 import { decodeInput } from "../../src/Validation.js"
-import { aUser, claims, testApp } from "./TestApp.js"
+import { aUser, claims, testApp, testAppWith } from "./TestApp.js"
 
 const NewUser = Schema.Struct({ email: Email, name: UserName })
 
@@ -134,6 +135,77 @@ describe("Users.fromClaims", () => {
       expect(error).toMatchObject({ errors: { $: ["Must be an email address such as name@example.com"] } })
       expect(yield* (yield* UserRepo).findBySubject("sub-1")).toEqual(Option.none())
     }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Users.fromClaims racing the first requests of the same token", () => {
+  type Repo = Context.Tag.Service<UserRepo>
+  const ada = claims("sub-ada", { email: "ada@example.com", name: "Ada" })
+  const adaAsProvisioned = (id: string, subject: string | null) =>
+    new User({ id: id as UserId, email: Email.make("ada@example.com"), name: "Ada", subject, createdAt: new Date(0) })
+
+  /** The repository as a request sees it when another one writes `meanwhile` right after its first `read`. */
+  const writtenAfterFirst =
+    (read: "findBySubject" | "findByEmail", meanwhile: (repo: Repo) => Effect.Effect<unknown, unknown>) =>
+    (repo: Repo) =>
+      Effect.sync(() => {
+        let raced = false
+        const after = <A>(result: A) =>
+          raced ? Effect.succeed(result) : ((raced = true), Effect.as(Effect.orDie(meanwhile(repo)), result))
+        return UserRepo.of({
+          ...repo,
+          [read]: (key: string) => Effect.flatMap(repo[read](key as Email), after)
+        })
+      })
+
+  it.effect("a request that found no user for its subject, then a user made for it, takes that user", () =>
+    Effect.gen(function* () {
+      const user = yield* (yield* Users).fromClaims(ada)
+      expect(user).toEqual(adaAsProvisioned("00000000-0000-4000-8000-00000000ada1", "sub-ada"))
+    }).pipe(
+      Effect.provide(
+        testAppWith(
+          UserRepo,
+          writtenAfterFirst("findBySubject", (repo) =>
+            repo.insert(adaAsProvisioned("00000000-0000-4000-8000-00000000ada1", "sub-ada"))
+          )
+        )
+      )
+    )
+  )
+
+  it.effect("a request that found no user for its subject, then the invited user linked to it, takes that user", () =>
+    Effect.gen(function* () {
+      const invited = adaAsProvisioned("00000000-0000-4000-8000-00000000ada2", null)
+      yield* (yield* UserRepo).insert(invited)
+      const user = yield* (yield* Users).fromClaims(ada)
+      expect(user).toEqual(new User({ ...invited, subject: "sub-ada" }))
+    }).pipe(
+      Effect.provide(
+        testAppWith(
+          UserRepo,
+          writtenAfterFirst("findBySubject", (repo) =>
+            repo.linkSubject("00000000-0000-4000-8000-00000000ada2" as UserId, "sub-ada", "Ada")
+          )
+        )
+      )
+    )
+  )
+
+  it.effect("a request that found nobody by its email, then saw the email invited, links the invited user", () =>
+    Effect.gen(function* () {
+      const user = yield* (yield* Users).fromClaims(ada)
+      expect(user).toEqual(adaAsProvisioned("00000000-0000-4000-8000-00000000ada3", "sub-ada"))
+    }).pipe(
+      Effect.provide(
+        testAppWith(
+          UserRepo,
+          writtenAfterFirst("findByEmail", (repo) =>
+            repo.insert(adaAsProvisioned("00000000-0000-4000-8000-00000000ada3", null))
+          )
+        )
+      )
+    )
   )
 })
 
