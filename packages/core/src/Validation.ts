@@ -1,5 +1,6 @@
 import { Effect, ParseResult, Schema } from "effect"
 import { type FieldErrors, ValidationFailed } from "./Errors.js"
+import { memberPath } from "./MemberPath.js"
 
 type Issue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }
 
@@ -20,8 +21,7 @@ export const fieldErrors = (issues: ReadonlyArray<Issue>): FieldErrors => {
   const errors: Record<string, Array<string>> = {}
   for (const issue of issues) {
     if (isUnionNoise(issue, issues)) continue
-    const member = issue.path.length === 0 ? "$" : issue.path.map(String).join(".")
-    const messages = (errors[member] ??= [])
+    const messages = (errors[memberPath(issue.path)] ??= [])
     if (!messages.includes(issue.message)) messages.push(issue.message)
   }
   return errors

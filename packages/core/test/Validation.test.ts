@@ -7,7 +7,7 @@ import { UserName } from "../src/User.js"
 import { decodeInput, describeFieldErrors, fieldErrors } from "../src/Validation.js"
 
 describe("fieldErrors", () => {
-  it("groups messages by member path, joining nested paths with dots and dropping repeats", () => {
+  it("groups messages by member path (lines[0].amount), dropping repeats", () => {
     expect(
       fieldErrors([
         { path: ["email"], message: "Must be an email address" },
@@ -19,7 +19,7 @@ describe("fieldErrors", () => {
     ).toEqual({
       email: ["Must be an email address", "Too long"],
       "address.postcode": ["Must be a UK postcode"],
-      "lines.0.amount": ["Must be at least 0"]
+      "lines[0].amount": ["Must be at least 0"]
     })
   })
 

@@ -480,8 +480,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
             'Must be a JSON array of the data rows to import, for example [{"rowId":1},{"rowId":3}]'
           ],
           ["[]", "selections", "Select at least one row to import"],
-          ['[{"rowId":0}]', "selections.0.rowId", "A rowId is a data row number: a whole number from 1"],
-          ["[3]", "selections.0", 'Each selection is an object such as {"rowId":3}']
+          ['[{"rowId":0}]', "selections[0].rowId", "A rowId is a data row number: a whole number from 1"],
+          ["[3]", "selections[0]", 'Each selection is an object such as {"rowId":3}']
         ]
         for (const [selections, member, message] of cases) {
           const res = yield* post(withSelections(selections))

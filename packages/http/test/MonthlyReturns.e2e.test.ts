@@ -82,7 +82,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         ]
       })
       expect(bad.status).toBe(400)
-      expect(Object.keys(bad.body?.errors).sort()).toEqual(["lines.1.deducted", "periodEnd"])
+      expect(Object.keys(bad.body?.errors).sort()).toEqual(["lines[1].deducted", "periodEnd"])
       const rules = yield* raw(key, "POST", url, {
         periodEnd: "2026-06-05",
         lines: [
@@ -96,10 +96,10 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         status: 400,
         body: {
           errors: {
-            "lines.0.contact": [expect.stringContaining("not verified")],
-            "lines.1.materials": ["Materials cannot be more than grossAmount"],
-            "lines.2.deducted": ["At most 30.00 can be deducted: 30 % (Unmatched) of grossAmount less materials"],
-            "lines.3.contact": [expect.stringContaining("not a CIS subcontractor")]
+            "lines[0].contact": [expect.stringContaining("not verified")],
+            "lines[1].materials": ["Materials cannot be more than grossAmount"],
+            "lines[2].deducted": ["At most 30.00 can be deducted: 30 % (Unmatched) of grossAmount less materials"],
+            "lines[3].contact": [expect.stringContaining("not a CIS subcontractor")]
           }
         }
       })
@@ -169,7 +169,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
           )
       )
       // BLOGGSSO is not verified.
-      expect(refused).toMatchObject({ _tag: "ValidationFailed", errors: { "lines.0.contact": [expect.any(String)] } })
+      expect(refused).toMatchObject({ _tag: "ValidationFailed", errors: { "lines[0].contact": [expect.any(String)] } })
     })
   )
 })

@@ -90,7 +90,7 @@ layer(WithDispatcher, { excludeTestServices: true, timeout: "60 seconds" })("web
         })
         expect(res.status).toBe(400)
         expect(res.body).toMatchObject({ title: "One or more validation errors occurred.", status: 400 })
-        expect(Object.keys(res.body?.errors ?? {}).sort()).toEqual(["description", "enabled", "eventTypes.1", "url"])
+        expect(Object.keys(res.body?.errors ?? {}).sort()).toEqual(["description", "enabled", "eventTypes[1]", "url"])
         expect(res.body?.errors.url).toEqual(["Must be an absolute URL such as https://example.com/webhooks"])
         const { body } = yield* raw(key, "POST", `/tenants/${tenant}/webhooks`, {})
         expect(body?.errors).toEqual({ url: ["Required"] })

@@ -10,6 +10,9 @@ import {
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
+/** Writes a member path the way the service names members in `errors`: `lines[0].contact`. */
+export { memberPath } from "@cisbook/core/MemberPath"
+
 /**
  * RFC 9457 problem bodies. Each core error category is carried on the wire as a problem with
  * its own status and title; the derived client decodes the body back into the core error, so
@@ -159,8 +162,14 @@ export const TooManyRequestsProblem = ProblemJson(
 
 export const VALIDATION_TITLE = "One or more validation errors occurred." as const
 
+const ValidationErrors = FieldErrors.annotations({
+  description:
+    "Each invalid member's messages, under its path as ASP.NET Core writes it: members joined by '.', array positions in brackets (lines[0].contact, address.lines[1]); $ is the request body itself",
+  examples: [{ "lines[0].contact": ["NET is on the return more than once"], periodEnd: ["Must be a 5th"] }]
+})
+
 export const ValidationProblem = Schema.transform(
-  Schema.Struct({ ...problemFields(VALIDATION_TITLE, 400), errors: FieldErrors }).annotations({
+  Schema.Struct({ ...problemFields(VALIDATION_TITLE, 400), errors: ValidationErrors }).annotations({
     identifier: "ValidationProblem"
   }),
   ValidationFailed,
@@ -178,5 +187,8 @@ export const ValidationProblem = Schema.transform(
 )
   .pipe(ProblemJson)
   .annotations(
-    HttpApiSchema.annotations({ status: 400, description: "Invalid request: every invalid member is named in errors" })
+    HttpApiSchema.annotations({
+      status: 400,
+      description: "Invalid request: every invalid member is named in errors by its path, such as lines[0].contact"
+    })
   )

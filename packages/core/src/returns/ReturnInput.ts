@@ -3,6 +3,7 @@ import type { Contact } from "../contacts/Contact.js"
 import type { FieldErrors } from "../Errors.js"
 import { ContactReference } from "../invoices/InvoiceInput.js"
 import { formatPounds, Pounds } from "../invoices/Money.js"
+import { memberPath } from "../MemberPath.js"
 import { deductionPercent, maxDeduction } from "./DeductionRate.js"
 import { PeriodEnd } from "./TaxMonth.js"
 
@@ -41,19 +42,23 @@ export const lineErrors = (
   lines.forEach((line, i) => {
     const code = line.contact.toUpperCase()
     const contact = contacts.get(code)
-    if (seen.has(code)) add(`lines.${i}.contact`, `${code} is on the return more than once`)
+    if (seen.has(code)) add(memberPath(["lines", i, "contact"]), `${code} is on the return more than once`)
     seen.add(code)
     const treatment = contact?.verification?.taxTreatment
     if (!contact || !contact.isCisSubcontractor)
-      add(`lines.${i}.contact`, `${code} is not a CIS subcontractor of the tenant`)
+      add(memberPath(["lines", i, "contact"]), `${code} is not a CIS subcontractor of the tenant`)
     else if (contact.verification?.status !== "Verified" || !treatment)
-      add(`lines.${i}.contact`, `${code} is not verified: verify the subcontractor before filing a return`)
-    if (line.materials > line.grossAmount) add(`lines.${i}.materials`, "Materials cannot be more than grossAmount")
+      add(
+        memberPath(["lines", i, "contact"]),
+        `${code} is not verified: verify the subcontractor before filing a return`
+      )
+    if (line.materials > line.grossAmount)
+      add(memberPath(["lines", i, "materials"]), "Materials cannot be more than grossAmount")
     else if (treatment) {
       const most = maxDeduction(treatment, line.grossAmount, line.materials)
       if (line.deducted > most)
         add(
-          `lines.${i}.deducted`,
+          memberPath(["lines", i, "deducted"]),
           `At most ${formatPounds(most)} can be deducted: ${deductionPercent[treatment]} % (${treatment}) of grossAmount less materials`
         )
     }

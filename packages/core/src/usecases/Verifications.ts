@@ -3,6 +3,7 @@ import { missingForType } from "../cis/CisDetails.js"
 import { Contact } from "../contacts/Contact.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { type FieldErrors, type Forbidden, type NotFound, Refused, type ValidationFailed } from "../Errors.js"
+import { memberPath } from "../MemberPath.js"
 import { Clock } from "../ports/Clock.js"
 import { ContactRepo } from "../ports/ContactRepo.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
@@ -24,7 +25,7 @@ const missingIdentity = (contact: Contact): FieldErrors => {
     missingForType(details).map((label) => {
       const [member, ...alternatives] = label.split(" or ")
       const either = alternatives.length > 0 ? ` (or ${alternatives.join(" or ")})` : ""
-      return [`cisDetails.${member}`, [`Required${either} for a ${details.type} to be verified`]]
+      return [memberPath(["cisDetails", member ?? ""]), [`Required${either} for a ${details.type} to be verified`]]
     })
   )
 }

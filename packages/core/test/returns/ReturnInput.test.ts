@@ -83,13 +83,13 @@ describe("a return's lines", () => {
         contacts
       )
     ).toEqual({
-      "lines.0.deducted": ["At most 120.00 can be deducted: 20 % (Net) of grossAmount less materials"],
-      "lines.1.contact": ["NEW is not verified: verify the subcontractor before filing a return"],
-      "lines.2.contact": ["CLIENT is not a CIS subcontractor of the tenant"],
-      "lines.3.contact": ["NOBODY is not a CIS subcontractor of the tenant"],
-      "lines.4.contact": ["NET is on the return more than once"],
-      "lines.4.materials": ["Materials cannot be more than grossAmount"],
-      "lines.5.deducted": ["At most 0.00 can be deducted: 0 % (Gross) of grossAmount less materials"]
+      "lines[0].deducted": ["At most 120.00 can be deducted: 20 % (Net) of grossAmount less materials"],
+      "lines[1].contact": ["NEW is not verified: verify the subcontractor before filing a return"],
+      "lines[2].contact": ["CLIENT is not a CIS subcontractor of the tenant"],
+      "lines[3].contact": ["NOBODY is not a CIS subcontractor of the tenant"],
+      "lines[4].contact": ["NET is on the return more than once"],
+      "lines[4].materials": ["Materials cannot be more than grossAmount"],
+      "lines[5].deducted": ["At most 0.00 can be deducted: 0 % (Gross) of grossAmount less materials"]
     })
   })
 })

@@ -185,7 +185,7 @@ describe("MonthlyReturns", () => {
         })
       )
       assert(bad instanceof ValidationFailed)
-      expect(Object.keys(bad.errors)).toEqual(["lines.0.deducted"])
+      expect(Object.keys(bad.errors)).toEqual(["lines[0].deducted"])
       expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-12-05", "2026-06-05"])
     }).pipe(Effect.provide(app()))
   )
