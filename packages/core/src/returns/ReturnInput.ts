@@ -37,28 +37,24 @@ export const lineErrors = (
   contacts: ReadonlyMap<string, Contact>
 ): FieldErrors => {
   const errors: Record<string, Array<string>> = {}
-  const add = (member: string, message: string) => (errors[member] ??= []).push(message)
   const seen = new Set<string>()
   lines.forEach((line, i) => {
+    const add = (member: keyof NewReturnLine, message: string) =>
+      (errors[memberPath(["lines", i, member])] ??= []).push(message)
     const code = line.contact.toUpperCase()
     const contact = contacts.get(code)
-    if (seen.has(code)) add(memberPath(["lines", i, "contact"]), `${code} is on the return more than once`)
+    if (seen.has(code)) add("contact", `${code} is on the return more than once`)
     seen.add(code)
     const treatment = contact?.verification?.taxTreatment
-    if (!contact || !contact.isCisSubcontractor)
-      add(memberPath(["lines", i, "contact"]), `${code} is not a CIS subcontractor of the tenant`)
+    if (!contact || !contact.isCisSubcontractor) add("contact", `${code} is not a CIS subcontractor of the tenant`)
     else if (contact.verification?.status !== "Verified" || !treatment)
-      add(
-        memberPath(["lines", i, "contact"]),
-        `${code} is not verified: verify the subcontractor before filing a return`
-      )
-    if (line.materials > line.grossAmount)
-      add(memberPath(["lines", i, "materials"]), "Materials cannot be more than grossAmount")
+      add("contact", `${code} is not verified: verify the subcontractor before filing a return`)
+    if (line.materials > line.grossAmount) add("materials", "Materials cannot be more than grossAmount")
     else if (treatment) {
       const most = maxDeduction(treatment, line.grossAmount, line.materials)
       if (line.deducted > most)
         add(
-          memberPath(["lines", i, "deducted"]),
+          "deducted",
           `At most ${formatPounds(most)} can be deducted: ${deductionPercent[treatment]} % (${treatment}) of grossAmount less materials`
         )
     }
