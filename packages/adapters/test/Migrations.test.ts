@@ -1,7 +1,8 @@
 import { UnmigratedEphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { historyFault } from "@cisbook/adapters/sql/MigrationHistory"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it as plainIt, layer } from "@effect/vitest"
 import { Effect } from "effect"
 
 layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
@@ -84,4 +85,54 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
       expect(error.cause).toMatchObject({ code: "23514" })
     })
   )
+
+  it.effect("refuse a database that has 15 but not 12, naming 12, and leave it as it is", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* migrate
+      const [twelve] = yield* sql<{ readonly name: string; readonly createdAt: Date }>`
+        DELETE FROM effect_sql_migrations WHERE migration_id = 12 RETURNING name, created_at`
+      const refused = yield* Effect.flip(migrate)
+      expect(refused).toMatchObject({ _tag: "MigrationError", reason: "bad-state" })
+      expect(refused.message).toContain(
+        "migration 0012_idempotency_keys was never applied, but 0015_return_correlation was, so migrating would skip it"
+      )
+      const applied = yield* sql<{ readonly migrationId: number }>`SELECT migration_id FROM effect_sql_migrations`
+      expect(applied.map((row) => row.migrationId)).not.toContain(12)
+      yield* sql`INSERT INTO effect_sql_migrations (migration_id, name, created_at) VALUES (12, ${twelve?.name ?? ""}, ${twelve?.createdAt ?? new Date()})`
+      expect(yield* migrate).toEqual([])
+    })
+  )
+
+  it.effect("refuse a database where an applied migration has another name, naming both", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* migrate
+      yield* sql`UPDATE effect_sql_migrations SET name = 'rate_limits_draft' WHERE migration_id = 14`
+      const refused = yield* Effect.flip(migrate)
+      expect(refused.message).toContain("migration 14 was applied as 0014_rate_limits_draft, not as 0014_rate_limits")
+      yield* sql`UPDATE effect_sql_migrations SET name = 'rate_limits' WHERE migration_id = 14`
+      expect(yield* migrate).toEqual([])
+    })
+  )
+})
+
+describe("historyFault", () => {
+  const known = [
+    [1, "a"],
+    [2, "b"],
+    [3, "c"]
+  ] as const
+
+  plainIt("finds nothing wrong with a fresh database, nor with one short of the newest migrations", () => {
+    expect(historyFault([], known)).toBeUndefined()
+    expect(historyFault([[1, "a"]], known)).toBeUndefined()
+    expect(historyFault(known, known)).toBeUndefined()
+  })
+
+  plainIt("names every migration below the highest applied one that never ran", () => {
+    expect(historyFault([[3, "c"]], known)).toContain(
+      "migrations 0001_a, 0002_b were never applied, but 0003_c was, so migrating would skip them"
+    )
+  })
 })

@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
+import { DatabaseLive } from "@cisbook/adapters/sql/Database"
 import { Email } from "@cisbook/core/Email"
 import { Mandate } from "@cisbook/core/billing/Mandate"
 import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
@@ -111,6 +112,31 @@ describe("cisbook admin CLI", () => {
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
       expect(fs.existsSync(path.join(dataDir, "cisbook.lock"))).toBe(false)
+    })
+  )
+
+  it.live("db migrate refuses a database that skipped a migration, naming it; put right, it is up to date", () =>
+    Effect.gen(function* () {
+      const database = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+        effect.pipe(Effect.provide(DatabaseLive), configured)
+      yield* database(
+        SqlClient.SqlClient.pipe(
+          Effect.flatMap((sql) => sql`DELETE FROM effect_sql_migrations WHERE migration_id = 12`)
+        )
+      )
+      const [message, ...rest] = failed(yield* cli("db", "migrate"))
+      expect(rest).toEqual([])
+      expect(message).toMatch(/^Error: The database's migrations do not match this version of cisbook: /)
+      expect(message).toContain("migration 0012_idempotency_keys was never applied, but 0015_return_correlation was")
+      process.exitCode = undefined
+      yield* database(
+        SqlClient.SqlClient.pipe(
+          Effect.flatMap(
+            (sql) => sql`INSERT INTO effect_sql_migrations (migration_id, name) VALUES (12, 'idempotency_keys')`
+          )
+        )
+      )
+      expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
     })
   )
 

@@ -15,33 +15,42 @@ import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import webhookHealth from "./migrations/0013_webhook_health.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
+import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
-const run = Migrator.make({})({
-  loader: Migrator.fromRecord({
-    "0001_foundation": foundation,
-    "0002_events_and_settings": eventsAndSettings,
-    "0003_contacts": contacts,
-    "0004_webhooks": webhooks,
-    "0005_invoices": invoices,
-    "0006_mail": mail,
-    "0007_monthly_returns": monthlyReturns,
-    "0008_billing": billing,
-    "0009_verification_requests": verificationRequests,
-    "0010_connections": connections,
-    "0011_billing_invoices": billingInvoices,
-    "0012_idempotency_keys": idempotencyKeys,
-    "0013_webhook_health": webhookHealth,
-    "0014_rate_limits": rateLimits,
-    "0015_return_correlation": returnCorrelation
-  })
+const migrations = {
+  "0001_foundation": foundation,
+  "0002_events_and_settings": eventsAndSettings,
+  "0003_contacts": contacts,
+  "0004_webhooks": webhooks,
+  "0005_invoices": invoices,
+  "0006_mail": mail,
+  "0007_monthly_returns": monthlyReturns,
+  "0008_billing": billing,
+  "0009_verification_requests": verificationRequests,
+  "0010_connections": connections,
+  "0011_billing_invoices": billingInvoices,
+  "0012_idempotency_keys": idempotencyKeys,
+  "0013_webhook_health": webhookHealth,
+  "0014_rate_limits": rateLimits,
+  "0015_return_correlation": returnCorrelation
+}
+
+const known = Object.keys(migrations).map((key): MigrationRow => {
+  const [, id = "", name = ""] = /^(\d+)_(.+)$/.exec(key) ?? []
+  return [Number(id), name]
 })
+
+const run = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })
 
 /**
  * Brings the schema up to date; the migrations that ran, as [id, name]. Safe to run from any
  * number of processes at once: the migrator locks its table, and a process that loses the
- * race to create that table on a fresh database tries again.
+ * race to create that table on a fresh database tries again. Refuses a database whose applied
+ * migrations the migrator cannot bring up to date (see checkMigrationHistory), naming them.
  */
-export const migrate = run.pipe(Effect.retry({ times: 1, while: (error) => error._tag === "SqlError" }))
+export const migrate = checkMigrationHistory(known).pipe(
+  Effect.zipRight(run.pipe(Effect.retry({ times: 1, while: (error) => error._tag === "SqlError" })))
+)
 
 /** Migrates the database when the layer is built. */
 export const MigrationsLive = Layer.effectDiscard(
