@@ -242,7 +242,10 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
         const refused = yield* Effect.flip(
           api.billing.createMandateSetup({ payload: { successRedirectUrl: SUCCESS_URL } })
         )
-        expect(refused).toMatchObject({ _tag: "Refused", detail: expect.stringMatching(/email address/) })
+        expect(refused).toMatchObject({
+          _tag: "Refused",
+          detail: expect.stringMatching(/email address.*billing profile first\. \(PUT \/me\/billing\/profile\)$/)
+        })
         // With a billing email in the profile, the same caller can.
         yield* api.billing.updateBillingProfile({ payload: address })
         yield* api.billing.createMandateSetup({ payload: { successRedirectUrl: SUCCESS_URL } })

@@ -215,6 +215,10 @@ layer(App, { excludeTestServices: true, timeout: "90 seconds" })("connections ov
       const noDetails = yield* post({ contact: customer.code, direction: "Out", email: "a@example.com" })
       expect(noDetails.status).toBe(400)
       expect(noDetails.body?.detail).toMatch(/CIS details are not complete/)
+      // The core says what to do; the HTTP answer adds the request that does it.
+      expect(noDetails.body?.detail).toMatch(
+        new RegExp(`complete the tenant's CIS details first\\. \\(PUT /tenants/${con.tenant}/settings/cis-details\\)$`)
+      )
       const wrongRole = yield* post({ contact: customer.code, direction: "In", email: "a@example.com" })
       expect(wrongRole.status).toBe(400)
       expect(Object.keys(wrongRole.body?.errors ?? {})).toEqual(["contact"])

@@ -125,7 +125,10 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       const tenantB = uniqueTenantCode("mrisob")
       yield* b.api.tenants.createTenant({ payload: { code: tenantB, name: "No Details Ltd" } })
       const incomplete = yield* raw(b.key, "POST", `/tenants/${tenantB}/monthly-returns`, june)
-      expect(incomplete).toMatchObject({ status: 400, body: { detail: expect.stringContaining("CIS details") } })
+      expect(incomplete).toMatchObject({
+        status: 400,
+        body: { detail: expect.stringContaining(`CIS details first. (PUT /tenants/${tenantB}/settings/cis-details)`) }
+      })
       const filed = yield* a.api.monthlyReturns.createMonthlyReturn({
         path: { tenant: a.tenant },
         payload: toPence(june)

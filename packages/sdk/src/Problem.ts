@@ -2,6 +2,7 @@ import {
   Conflict,
   FieldErrors,
   Forbidden,
+  type NextStep,
   NotFound,
   Refused,
   Unauthorized,
@@ -9,6 +10,7 @@ import {
 } from "@cisbook/core/Errors"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { detailForHttp } from "./NextStepRequest.js"
 
 /** Writes a member path the way the service names members in `errors`: `lines[0].contact`. */
 export { memberPath } from "@cisbook/core/MemberPath"
@@ -39,7 +41,10 @@ interface ProblemOptions {
   readonly description: string
 }
 
-const simpleProblem = <Tag extends string, E extends { readonly _tag: Tag; readonly detail: string }>(
+const simpleProblem = <
+  Tag extends string,
+  E extends { readonly _tag: Tag; readonly detail: string; readonly nextStep?: NextStep | undefined }
+>(
   error: Schema.Schema<E, { readonly _tag: Tag; readonly detail: string }>,
   tag: Tag,
   options: ProblemOptions
@@ -54,7 +59,7 @@ const simpleProblem = <Tag extends string, E extends { readonly _tag: Tag; reado
         type: problemType(options.section),
         title: options.title,
         status: options.status,
-        detail: e.detail
+        detail: detailForHttp(e)
       })
     }
   ).annotations(HttpApiSchema.annotations({ status: options.status, description: options.description }))

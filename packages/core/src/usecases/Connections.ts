@@ -97,7 +97,8 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         const missing = Option.match(details, { onNone: () => ["type"], onSome: missingForType })
         if (missing.length === 0) return Option.getOrNull(details)
         return yield* new Refused({
-          detail: `${tenant.code}'s CIS details are not complete (missing: ${missing.join(", ")}), so there is nothing to share yet: set them with PUT /tenants/${tenant.code}/settings/cis-details first.`
+          detail: `${tenant.code}'s CIS details are not complete (missing: ${missing.join(", ")}), so there is nothing to share yet: complete the tenant's CIS details first.`,
+          nextStep: { _tag: "CompleteCisDetails", tenant: tenant.code }
         })
       })
 

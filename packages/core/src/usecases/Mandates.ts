@@ -33,7 +33,8 @@ const refusedBy = (error: DirectDebitRefused) =>
   new Refused({ detail: `The direct debit provider refused: ${error.message}` })
 
 const noMandate = new NotFound({
-  detail: "You have no direct debit mandate. POST /me/billing/mandate-setups starts one."
+  detail: "You have no direct debit mandate: start a mandate setup to make one.",
+  nextStep: { _tag: "StartMandateSetup" }
 })
 
 /** The calling user's direct debit mandate: set up through the provider's redirect flow, read, cancelled. */
@@ -78,7 +79,8 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (customer === null) {
           return yield* new Refused({
             detail:
-              "A mandate setup needs an email address, and neither your billing profile nor your account has one. Set billingEmail with PUT /me/billing/profile first."
+              "A mandate setup needs an email address, and neither your billing profile nor your account has one: set billingEmail on your billing profile first.",
+            nextStep: { _tag: "SetBillingEmail" }
           })
         }
         const now = yield* clock.now
@@ -103,7 +105,8 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
             Effect.fail(
               new Conflict({
                 detail:
-                  "You already have an active or in-progress direct debit mandate. Cancel it with DELETE /me/billing/mandate before setting up another."
+                  "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
+                nextStep: { _tag: "CancelMandate" }
               })
             )
           )
@@ -144,7 +147,8 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (flow.status === "Expired" || flow.isExpiredFlow(now)) {
           yield* repo.update(new Mandate({ ...flow, status: "Expired" })).pipe(Effect.orDie)
           return yield* new Refused({
-            detail: "This mandate setup has expired (30 minutes). Start a new one with POST /me/billing/mandate-setups."
+            detail: "This mandate setup has expired (30 minutes): start a new one.",
+            nextStep: { _tag: "StartMandateSetup" }
           })
         }
         if (flow.status !== "InProgress") {
@@ -174,7 +178,8 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         const latest = yield* repo.latest(user.id)
         if (Option.isNone(latest)) {
           return yield* new NotFound({
-            detail: "No direct debit mandate setup was started. POST /me/billing/mandate-setups starts one."
+            detail: "No direct debit mandate setup was started: start one to make a mandate.",
+            nextStep: { _tag: "StartMandateSetup" }
           })
         }
         const now = yield* clock.now

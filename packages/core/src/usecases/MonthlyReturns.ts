@@ -47,7 +47,8 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         const contractor = contractorIdentity(tenant, Option.getOrUndefined(yield* settings.getCisDetails(tenant.id)))
         if (!(contractor instanceof ReturnContractor))
           return yield* new Refused({
-            detail: `The tenant's own CIS details are incomplete (${contractor.join(", ")}): the contractor's identity goes on the return. Complete them with PUT /tenants/${tenant.code}/settings/cis-details.`
+            detail: `The tenant's own CIS details are incomplete (${contractor.join(", ")}): the contractor's identity goes on the return. Complete the tenant's CIS details first.`,
+            nextStep: { _tag: "CompleteCisDetails", tenant: tenant.code }
           })
         const id = MonthlyReturnId.make(yield* ids.uuid)
         return yield* transaction(

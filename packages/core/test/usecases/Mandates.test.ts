@@ -62,7 +62,13 @@ describe("Mandates.setup", () => {
       const first = yield* mandates.setup(user, { successRedirectUrl })
       const clock = yield* ManualClock
       yield* clock.advance(30 * 60 * 1000 - 1)
-      expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toBeInstanceOf(Conflict)
+      expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toEqual(
+        new Conflict({
+          detail:
+            "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
+          nextStep: { _tag: "CancelMandate" }
+        })
+      )
       yield* clock.advance(1)
       expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
       const second = yield* mandates.setup(user, { successRedirectUrl })
@@ -72,8 +78,12 @@ describe("Mandates.setup", () => {
       const late = yield* Effect.flip(
         mandates.complete(user, { redirectFlowId: first.redirectFlowId, sessionToken: first.sessionToken })
       )
-      expect(late).toBeInstanceOf(Refused)
-      expect(late.detail).toMatch(/expired/)
+      expect(late).toEqual(
+        new Refused({
+          detail: "This mandate setup has expired (30 minutes): start a new one.",
+          nextStep: { _tag: "StartMandateSetup" }
+        })
+      )
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -82,6 +92,7 @@ describe("Mandates.setup", () => {
       const user = yield* (yield* Users).fromClaims(claims("sub-x", { email: undefined }))
       const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl }))
       expect(error).toBeInstanceOf(Refused)
+      expect(error).toMatchObject({ nextStep: { _tag: "SetBillingEmail" } })
       expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
       expect(yield* (yield* DirectDebitControl).flowsCreated).toBe(0)
     }).pipe(Effect.provide(testApp()))

@@ -197,6 +197,11 @@ describe("MonthlyReturns", () => {
       const refused = yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))
       expect(refused).toBeInstanceOf(Refused)
       expect(refused.detail).toContain("utr")
+      // The domain's words; the HTTP layer names the request that completes them.
+      expect(refused).toMatchObject({
+        detail: expect.stringMatching(/Complete the tenant's CIS details first\.$/),
+        nextStep: { _tag: "CompleteCisDetails", tenant: TENANT }
+      })
       const stranger = yield* aUser("stranger@example.com")
       expect(yield* Effect.flip(returns.list(stranger, TENANT))).toBeInstanceOf(Forbidden)
       expect(yield* Effect.flip(returns.get(owner, TENANT, "not-a-uuid"))).toBeInstanceOf(NotFound)
