@@ -91,4 +91,78 @@ describe("the OpenAPI document", () => {
     )
     expect(withoutExamples).toEqual([])
   })
+
+  const operationsOf = (document: any) =>
+    Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item).map(([method, operation]: [string, any]) => ({
+        name: `${method.toUpperCase()} ${path}`,
+        operation
+      }))
+    )
+
+  it("lists 413 on every operation that takes a JSON body, and 503 (with Retry-After) on /health", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const jsonBodies = operationsOf(document).filter(
+      ({ operation }) => operation.requestBody?.content?.["application/json"]
+    )
+    expect(jsonBodies.length).toBeGreaterThan(20)
+    expect(
+      jsonBodies
+        .filter(({ operation }) => operation.responses["413"]?.content?.["application/problem+json"] === undefined)
+        .map(({ name }) => name)
+    ).toEqual([])
+    const starting = document.paths["/health"].get.responses["503"]
+    expect(starting.content["application/problem+json"]).toBeDefined()
+    expect(starting.headers["Retry-After"]).toBeDefined()
+  })
+
+  it("declares Content-Disposition on every file answer, and Idempotent-Replayed on every answer a retry may get again", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const fileAnswers = operationsOf(document).flatMap(({ name, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([, answer]: [string, any]) => answer.content?.["application/pdf"] ?? answer.content?.["text/csv"])
+        .map(([status, answer]: [string, any]) => ({ name: `${name} ${status}`, answer }))
+    )
+    expect(fileAnswers.map(({ name }) => name).sort()).toEqual([
+      "GET /me/billing/invoices/{invoice}/pdf 200",
+      "GET /tenants/{tenant}/contacts/import/template 200",
+      "GET /tenants/{tenant}/sales-invoices/payments 200"
+    ])
+    expect(fileAnswers.filter(({ answer }) => answer.headers?.["Content-Disposition"] === undefined)).toEqual([])
+
+    const keyed = operationsOf(document).filter(({ operation }) =>
+      (operation.parameters ?? []).some((p: any) => p.name === "Idempotency-Key")
+    )
+    const unmarked = keyed.flatMap(({ name, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([status]) => status.startsWith("2") || status === "404" || status === "409")
+        .filter(([, answer]: [string, any]) => answer.headers?.["Idempotent-Replayed"] === undefined)
+        .map(([status]) => `${name} ${status}`)
+    )
+    expect(unmarked).toEqual([])
+    // A refusal before any work is never kept, so never replayed.
+    expect(document.paths["/tenants"].post.responses["400"].headers?.["Idempotent-Replayed"]).toBeUndefined()
+  })
+
+  it("lets request bodies carry members the service ignores: no schema a request reaches says additionalProperties false", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const closed: Array<string> = []
+    const seen = new Set<unknown>()
+    const visit = (schema: any, where: string): void => {
+      if (typeof schema !== "object" || schema === null || seen.has(schema)) return
+      seen.add(schema)
+      if (typeof schema.$ref === "string") {
+        const name = schema.$ref.split("/").at(-1)
+        return visit(document.components.schemas[name], name)
+      }
+      if (schema.additionalProperties === false) closed.push(where)
+      for (const value of Object.values(schema))
+        (Array.isArray(value) ? value : [value]).forEach((v) => visit(v, where))
+    }
+    for (const { name, operation } of operationsOf(document)) {
+      for (const media of Object.values(operation.requestBody?.content ?? {}) as Array<any>) visit(media.schema, name)
+    }
+    expect(seen.size).toBeGreaterThan(50)
+    expect(closed).toEqual([])
+  })
 })

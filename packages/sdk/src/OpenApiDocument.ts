@@ -165,6 +165,130 @@ export const withRetryAfter = (spec: Json): Json => {
   return spec
 }
 
+const operationsOf = (spec: Json): ReadonlyArray<readonly [path: string, method: string, operation: Json]> =>
+  (Object.entries(spec.paths ?? {}) as Array<[string, Json]>).flatMap(([path, item]) =>
+    (Object.entries(item) as Array<[string, Json]>).map(([method, operation]) => [path, method, operation] as const)
+  )
+
+const CONTENT_TOO_LARGE_REF = "#/components/schemas/ContentTooLargeProblem"
+
+/** Every operation that takes a JSON body answers one over 1 MiB with 413 (see the http problem middleware). */
+export const withBodyLimit = (spec: Json): Json => {
+  for (const [, , operation] of operationsOf(spec)) {
+    if (operation.requestBody?.content?.["application/json"] === undefined) continue
+    operation.responses["413"] ??= {
+      description: "The body is larger than 1 MiB",
+      content: { "application/problem+json": { schema: { $ref: CONTENT_TOO_LARGE_REF } } }
+    }
+  }
+  return spec
+}
+
+/** The server answers every request 503 (with Retry-After) until the application is ready, /health included. */
+export const withStartingHealth = (spec: Json): Json => {
+  const health = spec.paths?.["/health"]?.get as Json | undefined
+  if (health === undefined) return spec
+  health.responses["503"] = {
+    description: "The server is starting: try again after Retry-After seconds",
+    headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+    content: {
+      "application/problem+json": {
+        schema: {
+          type: "object",
+          required: ["type", "title", "status", "detail"],
+          properties: {
+            type: { type: "string" },
+            title: { type: "string" },
+            status: { type: "integer", enum: [503] },
+            detail: { type: "string" }
+          },
+          examples: [
+            {
+              type: "about:blank",
+              title: "Service Unavailable",
+              status: 503,
+              detail: "The server is starting. Send the request again in a moment."
+            }
+          ]
+        }
+      }
+    }
+  }
+  return spec
+}
+
+const contentDisposition = {
+  description: "attachment, with the file's name: sent with the file (PDF or CSV) only",
+  schema: { type: "string", examples: ['attachment; filename="sales-invoice-payments-2026-04-06-to-2026-05-05.csv"'] }
+}
+
+const FILE_TYPES = ["application/pdf", "text/csv"]
+
+/** Answers that carry a file name it in Content-Disposition (a header the platform cannot declare). */
+export const withContentDisposition = (spec: Json): Json => {
+  for (const [, , operation] of operationsOf(spec)) {
+    for (const answer of Object.values(operation.responses ?? {}) as Array<Json>) {
+      if (!FILE_TYPES.some((type) => answer.content?.[type] !== undefined)) continue
+      answer.headers = { ...answer.headers, "Content-Disposition": contentDisposition }
+    }
+  }
+  return spec
+}
+
+/** Refusals made before any work and server faults are not kept for a retry (see the http idempotency middleware). */
+const NOT_REPLAYED = new Set(["400", "401", "403", "408", "413", "415", "429"])
+
+const idempotentReplayed = {
+  description: "true on an answer given again to a retry with the same Idempotency-Key (the work was not done again)",
+  schema: { type: "string", enum: ["true"] }
+}
+
+/** An answer a retry with the same Idempotency-Key may get again says so in Idempotent-Replayed. */
+export const withIdempotentReplayed = (spec: Json): Json => {
+  for (const [, , operation] of operationsOf(spec)) {
+    const takesKey = (operation.parameters ?? []).some((p: Json) => p.name === idempotencyKeyParameter.name)
+    if (!takesKey) continue
+    for (const [status, answer] of Object.entries(operation.responses ?? {}) as Array<[string, Json]>) {
+      if (!/^[1-4]\d\d$/.test(status) || NOT_REPLAYED.has(status)) continue
+      answer.headers = { ...answer.headers, "Idempotent-Replayed": idempotentReplayed }
+    }
+  }
+  return spec
+}
+
+/**
+ * The service ignores members it does not know (see core's decodeInput), so no schema a
+ * request uses may say `additionalProperties: false`: every schema a request body reaches
+ * leaves it out.
+ */
+export const withOpenRequestBodies = (spec: Json): Json => {
+  const components = (spec.components?.schemas ?? {}) as Json
+  const seen = new Set<Json>()
+  const open = (schema: unknown): void => {
+    if (typeof schema !== "object" || schema === null || seen.has(schema)) return
+    seen.add(schema)
+    const node = schema as Json
+    if (typeof node.$ref === "string") open(components[node.$ref.split("/").at(-1) ?? ""])
+    if (node.additionalProperties === false) delete node.additionalProperties
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) value.forEach(open)
+      else open(value)
+    }
+  }
+  for (const [, , operation] of operationsOf(spec)) {
+    for (const media of Object.values(operation.requestBody?.content ?? {}) as Array<Json>) open(media.schema)
+  }
+  return spec
+}
+
 /** Every change the service makes to the generated document. */
 export const completeDocument = (spec: Json): Json =>
-  withWebhooks(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec))))
+  withWebhooks(
+    withOpenRequestBodies(
+      withIdempotentReplayed(
+        withContentDisposition(
+          withStartingHealth(withBodyLimit(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec)))))
+        )
+      )
+    )
+  )

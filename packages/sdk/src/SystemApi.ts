@@ -12,7 +12,7 @@ export class SystemApi extends HttpApiGroup.make("system")
       .annotate(OpenApi.Summary, "Liveness check; needs no credentials")
       .annotate(
         OpenApi.Description,
-        "Answers 200 while the process is up. It does not touch the database, so a load balancer may call it often."
+        "Answers 200 while the process is up, and 503 (with Retry-After) while it is still starting. It does not touch the database, so a load balancer may call it often."
       )
   )
   .annotate(OpenApi.Title, "System")
