@@ -405,6 +405,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
           "403",
           "404",
           "409",
+          "413",
           "429"
         ])
         expect(Object.keys(paths["/tenants/{tenant}/contacts/{code}"].delete.responses).sort()).toEqual([
