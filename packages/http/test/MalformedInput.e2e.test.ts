@@ -90,8 +90,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
   })
 
   describe("oversized bodies", () => {
-    /** Streams 8 MiB after the head, stopping when the server closes; answers what came back. */
-    const flood = (head: string, chunk: (bytes: Buffer) => Buffer) =>
+    /** Streams `total` bytes after the head, stopping when the server closes; answers what came back. */
+    const flood = (head: string, chunk: (bytes: Buffer) => Buffer, total = 8 * 1024 * 1024) =>
       Effect.flatMap(HttpServer.HttpServer, ({ address }) =>
         Effect.async<{ readonly text: string; readonly sentBytes: number }>((resume) => {
           const port = address._tag === "TcpAddress" ? address.port : 0
@@ -100,7 +100,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
           let sentBytes = 0
           const block = Buffer.alloc(64 * 1024, "a")
           const pump = () => {
-            while (sentBytes < 8 * 1024 * 1024 && !socket.destroyed) {
+            while (sentBytes < total && !socket.destroyed) {
               sentBytes += block.length
               if (!socket.write(chunk(block))) return socket.once("drain", pump)
             }
@@ -131,6 +131,22 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
         )
         expect(declared.text).toMatch(/^HTTP\/1.1 413/)
         expect(declared.sentBytes).toBeLessThan(8 * 1024 * 1024)
+      })
+    )
+
+    it.effect("answers 50 MB sent at full speed with 413 before closing, chunked or not, signed in or not", () =>
+      Effect.gen(function* () {
+        const { key } = yield* tenantOwner("flood")
+        const chunk = (block: Buffer) =>
+          Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from("\r\n")])
+        for (const credential of [`x-api-key: ${key}\r\n`, ""]) {
+          for (const framing of ["Transfer-Encoding: chunked", "Content-Length: 50000000"]) {
+            const head = `POST /tenants HTTP/1.1\r\nHost: x\r\n${credential}Content-Type: application/json\r\n${framing}\r\n\r\n`
+            const { text } = yield* flood(head, framing.startsWith("Transfer") ? chunk : (block) => block, 50_000_000)
+            expect(text, `${credential === "" ? "anonymous" : "signed in"}, ${framing}`).toMatch(/^HTTP\/1.1 413 /)
+            expect(text).toContain('"status":413')
+          }
+        }
       })
     )
   })
