@@ -23,7 +23,7 @@ export const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
 const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
   isMultipart(request) ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
-// The rest of the body is not read: the connection is closed after the answer.
+// The rest of the body is thrown away, not read: the connection is closed after the answer.
 const tooLarge = (limit: number) =>
   problemResponse(
     413,
