@@ -81,10 +81,18 @@ const problem = (issues: ReadonlyArray<Issue>) => {
   return problemResponse(400, VALIDATION_TITLE, describeFieldErrors(errors), { errors })
 }
 
-const hasJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
-  request.method !== "GET" &&
-  request.method !== "HEAD" &&
-  /^application\/(.+\+)?json\b/i.test(request.headers["content-type"] ?? "")
+/**
+ * Whether the platform will parse the body as JSON: exactly when it has no Content-Type or one
+ * that contains application/json (HttpApiBuilder's own test). Any narrower test lets a body the
+ * platform parses through unscreened (one sent without Content-Type overflowed the stack when
+ * its decoding failure quoted it); a wider one reads as text a body the platform then reads as
+ * bytes, which waits for ever.
+ */
+const hasJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
+  if (request.method === "GET" || request.method === "HEAD") return false
+  const contentType = request.headers["content-type"]
+  return !contentType || contentType.toLowerCase().includes("application/json")
+}
 
 /** The problem with a request's path or query string that no endpoint can take, if any. */
 export const screenUrl = (request: HttpServerRequest.HttpServerRequest): Option.Option<ReturnType<typeof problem>> => {

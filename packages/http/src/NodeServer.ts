@@ -1,6 +1,8 @@
 import { Config } from "effect"
 import * as Http from "node:http"
-import type { Duplex } from "node:stream"
+import type * as Net from "node:net"
+import { capConnections } from "./ConnectionCap.js"
+import { lingerOnClose } from "./LingeringClose.js"
 import { typeFor } from "./Problems.js"
 
 /** How long a connection may take over each part of a request, and how many may be open. */
@@ -51,17 +53,18 @@ const problemOutsideTheApplication = (status: number, detail: string) => {
  * A request Node's parser refuses (bad syntax, headers too large, a time-out) never reaches the
  * application: answer it here, as a problem like every other error, and close the connection.
  */
-const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+const answerClientError = (error: NodeJS.ErrnoException, socket: Net.Socket) => {
   if (!socket.writable || (error.code === "ECONNRESET" && socket.destroyed)) return socket.destroy()
   const { detail, status } = clientErrorProblem(error.code)
   const { text, title } = problemOutsideTheApplication(status, detail)
-  socket.end(
+  socket.write(
     `HTTP/1.1 ${status} ${title}\r\n` +
       "Content-Type: application/problem+json\r\n" +
       `Content-Length: ${Buffer.byteLength(text)}\r\n` +
       "Connection: close\r\n\r\n" +
       text
   )
+  socket.destroySoon()
 }
 
 const starting = problemOutsideTheApplication(503, "The server is starting. Send the request again in a moment.").text
@@ -95,18 +98,29 @@ const answerWhileStarting = (server: Http.Server) => {
 /**
  * The Node server with its time-outs and connection cap: headers must arrive within the
  * headers time-out and the whole request within the request time-out (slow senders are cut
- * off), an idle kept-alive connection is closed after the keep-alive time-out. Until the
- * application listens for requests, they are answered 503.
+ * off), a connection that sends nothing is closed after the headers time-out and an idle
+ * kept-alive one after the keep-alive time-out, and at the cap a new connection displaces the
+ * oldest one without a request (see ConnectionCap). A connection closed after an answer lingers
+ * until the client has had it (see LingeringClose). A request without Host is the
+ * application's to answer, as a problem. Until the application listens for requests, they are
+ * answered 503.
  */
 export const makeNodeServer = (limits: ServerLimits): Http.Server => {
+  // Node checks the time-outs only this often.
+  const checkEveryMs = Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 2))
   const server = Http.createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // Node checks the two time-outs above only this often.
-    connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 2))
+    connectionsCheckingInterval: checkEveryMs,
+    requireHostHeader: false
   })
-  server.maxConnections = limits.maxConnections
+  server.on("connection", (socket: Net.Socket) => lingerOnClose(socket))
+  capConnections(server, {
+    headersTimeoutMs: limits.headersTimeoutMs,
+    maxConnections: limits.maxConnections,
+    checkEveryMs
+  })
   server.on("clientError", answerClientError)
   answerWhileStarting(server)
   return server

@@ -2,7 +2,9 @@ import { MAX_IMPORT_FILE_BYTES } from "@cisbook/core/contacts/import/ImportLimit
 import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, Multipart } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option } from "effect"
+import { unsupportedMediaType } from "./AcceptedMediaTypes.js"
 import { screenInput, screenUrl } from "./InputScreen.js"
 import { overflowKeepsSocket } from "./OverflowKeepsSocket.js"
 import { problemResponse } from "./Problems.js"
@@ -21,7 +23,7 @@ export const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
 const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
   isMultipart(request) ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
-// The rest of the body is not read: the connection is closed after the answer.
+// The rest of the body is thrown away, not read: the connection is closed after the answer.
 const tooLarge = (limit: number) =>
   problemResponse(
     413,
@@ -146,6 +148,21 @@ const problemFor =
     return declared ? Effect.failCause(cause) : internalError(cause)
   }
 
+/** HTTP/1.1 requires a Host header (RFC 9112, 3.2); Node would answer its absence with a bare 400. */
+const lacksRequiredHost = (request: HttpServerRequest.HttpServerRequest) =>
+  NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1"
+
+const missingHost = () =>
+  problemResponse(
+    400,
+    "Bad Request",
+    "An HTTP/1.1 request must carry a Host header.",
+    {},
+    {
+      connection: "close"
+    }
+  )
+
 /**
  * Makes every failure an RFC 9457 problem: request decode failures become validation problems
  * naming each invalid member, unknown routes and unreadable or oversized bodies get their own
@@ -154,6 +171,7 @@ const problemFor =
  */
 export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (request.headers.host === undefined && lacksRequiredHost(request)) return Effect.succeed(missingHost())
     const limit = limitFor(request)
     // Reads skip the guards of body reading, each of which costs fiber-local state and a finalizer a request.
     if (isBodilessRead(request)) {
@@ -163,6 +181,8 @@ export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
     }
     const declaredLength = Number(request.headers["content-length"] ?? 0)
     if (declaredLength > limit) return Effect.succeed(tooLarge(limit))
+    const unsupported = unsupportedMediaType(request)
+    if (Option.isSome(unsupported)) return Effect.succeed(unsupported.value)
     // The multipart parser throws on a form without a boundary instead of failing.
     if (isMultipart(request) && !/;\s*boundary=("[^"]+"|[^;\s"]+)/i.test(request.headers["content-type"] ?? "")) {
       return Effect.succeed(

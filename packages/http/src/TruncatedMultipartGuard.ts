@@ -18,12 +18,14 @@ export const failTruncatedMultipart = <A, E, R>(handle: Effect.Effect<A, E, R>) 
     const boundary = match?.[1] ?? match?.[2]
     if (boundary === undefined) return handle
     const source = NodeHttpServerRequest.toIncomingMessage(request)
-    const closing = Buffer.from(`--${boundary}--`)
+    // The close delimiter follows a line break (the window starts with one, for a body that opens
+    // with it): "--b--" anywhere else is content, and the parser waits on past it.
+    const closing = Buffer.from(`\r\n--${boundary}--`)
     const pipe = source.pipe
     return Effect.acquireUseRelease(
       Effect.sync(() => {
         source.pipe = function <T extends NodeJS.WritableStream>(parser: T & Duplex, options?: { end?: boolean }) {
-          let tail = Buffer.alloc(0)
+          let tail = Buffer.from("\r\n")
           let closed = false
           const files: Array<Readable> = []
           parser.on("file", (file: Readable) => files.push(file))

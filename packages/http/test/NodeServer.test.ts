@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Net from "node:net"
+import { LINGER_MS } from "../src/LingeringClose.js"
 import { makeNodeServer, type ServerLimits } from "../src/NodeServer.js"
 
 const limits: ServerLimits = {
@@ -13,10 +14,10 @@ const limits: ServerLimits = {
 }
 
 /** The server, with `handler` if given, listening on a free port for the test's scope. */
-const listening = (handler?: Http.RequestListener) =>
+const listening = (handler?: Http.RequestListener, serverLimits: ServerLimits = limits) =>
   Effect.acquireRelease(
     Effect.async<{ readonly port: number; readonly server: Http.Server }>((resume) => {
-      const server = makeNodeServer(limits)
+      const server = makeNodeServer(serverLimits)
       if (handler !== undefined) server.on("request", handler)
       server.listen(0, "127.0.0.1", () =>
         resume(Effect.succeed({ port: (server.address() as AddressInfo).port, server }))
@@ -46,6 +47,45 @@ const exchange = (port: number, bytes: string | Buffer) =>
     socket.on("data", (chunk) => (text += chunk.toString("latin1")))
     socket.on("error", () => undefined)
     socket.on("close", () => resume(Effect.succeed({ text, closedAfterMs: Date.now() - started })))
+  })
+
+/** `count` connected sockets that send nothing, destroyed when the test's scope ends. */
+const openSockets = (port: number, count: number) =>
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      Promise.all(
+        Array.from(
+          { length: count },
+          () =>
+            new Promise<Net.Socket>((resolve) => {
+              const socket = Net.connect(port, "127.0.0.1", () => resolve(socket))
+              socket.on("error", () => undefined)
+            })
+        )
+      )
+    ),
+    (sockets) => Effect.sync(() => sockets.forEach((socket) => socket.destroy()))
+  )
+
+const closed = (socket: Net.Socket) =>
+  new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())))
+
+/**
+ * Sends the head and `bodyBytes` as fast as the server takes them, and reads only then, as a
+ * client that writes its request before it looks for an answer does; what came back.
+ */
+const sendAllThenRead = (port: number, head: string, bodyBytes: number) =>
+  Effect.async<{ readonly text: string }>((resume) => {
+    const socket = Net.connect(port, "127.0.0.1")
+    socket.pause()
+    let text = ""
+    socket.on("connect", () => {
+      socket.write(head)
+      socket.write(Buffer.alloc(bodyBytes, "a"), () => socket.resume())
+    })
+    socket.on("data", (data) => (text += data.toString("latin1")))
+    socket.on("error", () => undefined)
+    socket.on("close", () => resume(Effect.succeed({ text })))
   })
 
 const problemOf = (text: string) => {
@@ -115,21 +155,90 @@ describe("the Node server", () => {
     }).pipe(Effect.scoped)
   )
 
-  it.live("refuses connections over the cap", () =>
+  it.live(
+    "closes connections that send nothing after the headers time-out, and at the cap the oldest of them makes room",
+    () =>
+      Effect.gen(function* () {
+        const { port } = yield* listening(answerNoContent, {
+          ...limits,
+          headersTimeoutMs: 1_000,
+          requestTimeoutMs: 2_000,
+          maxConnections: 50
+        })
+        const idle = yield* openSockets(port, 80)
+        const openedAt = Date.now()
+        // More than the cap sent nothing: a request from elsewhere is still answered.
+        const health = yield* exchange(port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        expect(health.text).toMatch(/^HTTP\/1.1 204 /)
+        const stillOpen = idle.filter((socket) => socket.readyState === "open")
+        expect(stillOpen.length).toBeLessThanOrEqual(50)
+        expect(stillOpen.length).toBeGreaterThan(40)
+        // The displaced ones were the oldest.
+        expect(idle.slice(0, 30).every((socket) => socket.destroyed)).toBe(true)
+        yield* Effect.promise(() => Promise.all(stillOpen.map((socket) => closed(socket))))
+        const after = Date.now() - openedAt
+        expect(after).toBeGreaterThanOrEqual(900)
+        expect(after).toBeLessThan(3_000)
+      }).pipe(Effect.scoped)
+  )
+
+  it.live("refuses a connection over the cap only when every open one has brought a request", () =>
     Effect.gen(function* () {
-      const { port, server } = yield* serve
-      expect(server.maxConnections).toBe(3)
-      const sockets = Array.from({ length: 4 }, () => Net.connect(port, "127.0.0.1"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => sockets.forEach((s) => s.destroy())))
-      let firstAnswered = false
-      sockets[0]!.on("data", () => (firstAnswered = true))
-      // The fourth is dropped at once, while the first three wait for their headers time-out.
-      const firstOpenWhenLastClosed = yield* Effect.async<boolean>((resume) => {
-        const last = sockets[3]!
-        last.on("error", () => undefined)
-        last.on("close", () => resume(Effect.succeed(!firstAnswered && sockets[0]!.readyState === "open")))
-      })
-      expect(firstOpenWhenLastClosed).toBe(true)
+      const { port } = yield* listening(() => undefined)
+      const busy = yield* openSockets(port, 3)
+      for (const socket of busy) socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx")
+      yield* Effect.sleep("100 millis")
+      const [extra] = yield* openSockets(port, 1)
+      yield* Effect.promise(() => closed(extra!))
+      expect(busy.every((socket) => socket.readyState === "open")).toBe(true)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live(
+    "lets a client that reads only once it has sent its whole body have the answer that closed the connection",
+    () =>
+      Effect.gen(function* () {
+        // Stops taking the body after 1 MiB, throws the rest away and answers, as the 413 of a body over its limit does.
+        const { port } = yield* listening((request, response) => {
+          let read = 0
+          request.on("data", (chunk: Buffer) => {
+            read += chunk.length
+            if (read < 1024 * 1024) return
+            request.removeAllListeners("data")
+            request.resume()
+            response.writeHead(413, { connection: "close", "content-length": "2" }).end("no")
+          })
+        })
+        const { text } = yield* sendAllThenRead(
+          port,
+          "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n\r\n",
+          20_000_000
+        )
+        expect(text).toMatch(/^HTTP\/1.1 413 /)
+        expect(text).toMatch(/\r\n\r\nno$/)
+      }).pipe(Effect.scoped)
+  )
+
+  it.live("closes a connection whose client goes on sending after its closing answer, after the linger", () =>
+    Effect.gen(function* () {
+      const { port } = yield* listening(
+        (request, response) => {
+          request.resume()
+          response.writeHead(413, { connection: "close", "content-length": "0" }).end()
+        },
+        { ...limits, requestTimeoutMs: 10_000 }
+      )
+      const started = Date.now()
+      const socket = Net.connect(port, "127.0.0.1", () =>
+        socket.write("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+      )
+      socket.on("error", () => undefined)
+      const sending = setInterval(() => socket.write("1\r\na\r\n"), 10)
+      yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(sending)))
+      yield* Effect.promise(() => closed(socket))
+      const after = Date.now() - started
+      expect(after).toBeGreaterThanOrEqual(LINGER_MS - 100)
+      expect(after).toBeLessThan(LINGER_MS + 1_500)
     }).pipe(Effect.scoped)
   )
 })

@@ -1,7 +1,8 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Runtime } from "effect"
+import { Effect } from "effect"
 import fc from "fast-check"
+import * as Net from "node:net"
 import { e2e, SqlTestPorts, tenantOwner } from "./E2E.js"
 
 /** Requests per run: enough to reach every operation many times in CI; FUZZ_RUNS raises it. */
@@ -85,14 +86,49 @@ const percent = (text: string) =>
     )
     .join("")
 
+/** Deep nesting, huge numbers, duplicate members: JSON the parser takes that no endpoint expects. */
+const awkwardJson = fc.oneof(
+  fc.nat({ max: 5000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth)),
+  fc.nat({ max: 5000 }).map((depth) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)),
+  fc.constantFrom(
+    '{"name":1e999999}',
+    '{"amount":123456789012345678901234567890123456789}',
+    '{"name":"a","name":"b","name":{"name":[]}}',
+    "-0",
+    "null",
+    '""'
+  )
+)
+
+/** Content types a JSON operation may be sent with by a careless client; undefined sends none. */
+const jsonishType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "Application/JSON; charset=utf-8",
+  "application/merge-patch+json",
+  "application/problem+json",
+  "application/jsonx",
+  "application/x-www-form-urlencoded",
+  "text/plain",
+  "application/xml",
+  "application/octet-stream"
+)
+
 const bodyFor = (operation: Operation) =>
   operation.multipart
     ? fc.oneof(
         fc.record({
           text: fc
-            .string({ maxLength: 200 })
-            .map((s) => `--b\r\nContent-Disposition: form-data; name="file"\r\n\r\n${s}`),
-          contentType: fc.constantFrom("multipart/form-data; boundary=b", "multipart/form-data; boundary=", "text/csv")
+            .tuple(fc.string({ maxLength: 200 }), fc.constantFrom("", "--b--", "\r\n--b", "\r\n--b--"))
+            .map(([s, end]) => `--b\r\nContent-Disposition: form-data; name="file"\r\n\r\n${s}${end}`),
+          contentType: fc.constantFrom(
+            "multipart/form-data; boundary=b",
+            "multipart/form-data; boundary=",
+            "multipart/mixed; boundary=b",
+            "text/csv",
+            "application/json",
+            undefined
+          )
         }),
         fc.record({
           text: fc.string({ maxLength: 100 }),
@@ -117,11 +153,53 @@ const bodyFor = (operation: Operation) =>
           text: fc.nat({ max: 5000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth)),
           contentType: fc.constant("application/json")
         }),
-        fc.record({
-          text: fc.json(),
-          contentType: fc.constantFrom("application/json", "text/plain", "application/xml")
-        })
+        fc.record({ text: fc.oneof(fc.json(), awkwardJson), contentType: jsonishType })
       )
+
+interface Answer {
+  readonly status: number
+  readonly type: string
+  readonly text: string
+}
+
+const dechunk = (body: Buffer): Buffer => {
+  const parts: Array<Buffer> = []
+  let at = 0
+  for (;;) {
+    const line = body.indexOf("\r\n", at)
+    const size = parseInt(body.subarray(at, line).toString("latin1"), 16)
+    if (line < 0 || !(size > 0)) return Buffer.concat(parts)
+    parts.push(body.subarray(line + 2, line + 2 + size))
+    at = line + 2 + size + 2
+  }
+}
+
+/**
+ * Sends the request as written, on a connection of its own, and reads the answer until the
+ * server closes; no answer within 5 s is an answer too (status 0), one the test refuses.
+ */
+const exchange = (port: number, head: string, body: Buffer) =>
+  new Promise<Answer>((resolve) => {
+    const socket = Net.connect(port, "127.0.0.1", () => socket.write(Buffer.concat([Buffer.from(head), body])))
+    const received: Array<Buffer> = []
+    const hang = setTimeout(() => socket.destroy(), 5_000)
+    socket.on("data", (data) => received.push(data))
+    socket.on("error", () => undefined)
+    socket.on("close", () => {
+      clearTimeout(hang)
+      const all = Buffer.concat(received)
+      const end = all.indexOf("\r\n\r\n")
+      const lines = all.subarray(0, Math.max(end, 0)).toString("latin1").split("\r\n")
+      const header = (name: string) =>
+        lines
+          .find((line) => line.toLowerCase().startsWith(`${name}:`))
+          ?.slice(name.length + 1)
+          .trim() ?? ""
+      const raw = end < 0 ? Buffer.alloc(0) : all.subarray(end + 4)
+      const text = (header("transfer-encoding") === "chunked" ? dechunk(raw) : raw).toString()
+      resolve({ status: Number(lines[0]?.split(" ")[1] ?? 0), type: header("content-type"), text })
+    })
+  })
 
 const INTERNALS =
   /node_modules|\.ts:\d|\/tmp\/|SqlError|PgError|stack|at [A-Za-z.]+ \(|ECONN|SELECT |INSERT |UPDATE |Fiber/
@@ -134,7 +212,8 @@ layer(e2e(SqlTestPorts), { timeout: "600 seconds" })("the API under fuzzing", (i
       const doc = (yield* Effect.flatMap(http.get("/openapi.json"), (res) => res.json)) as Json
       const operations = operationsOf(doc)
       expect(operations.length).toBeGreaterThan(30)
-      const run = Runtime.runPromise(yield* Effect.runtime<never>())
+      const { address } = yield* HttpServer.HttpServer
+      const port = address._tag === "TcpAddress" ? address.port : 0
       const seen = new Set<string>()
 
       const request = fc.constantFrom(...operations).chain((operation) =>
@@ -146,34 +225,42 @@ layer(e2e(SqlTestPorts), { timeout: "600 seconds" })("the API under fuzzing", (i
             fc.constantFrom(...(operation.query.length > 0 ? operation.query : ["q"])),
             hostileString
           ),
+          junk: fc.boolean(),
           body: bodyFor(operation),
-          signedIn: fc.double({ min: 0, max: 1, noNaN: true }).map((x) => x < 0.9)
+          signedIn: fc.double({ min: 0, max: 1, noNaN: true }).map((x) => x < 0.9),
+          withHost: fc.double({ min: 0, max: 1, noNaN: true }).map((x) => x < 0.95)
         })
       )
 
       yield* Effect.promise(() =>
         fc.assert(
-          fc.asyncProperty(request, async ({ body, operation, ownTenant, params, query, signedIn }) => {
+          fc.asyncProperty(request, async ({ body, junk, operation, ownTenant, params, query, signedIn, withHost }) => {
             seen.add(`${operation.method} ${operation.path}`)
             let i = 0
             const path = operation.path.replace(/\{([^}]+)\}/g, (_: string, name: string) =>
               name === "tenant" && ownTenant ? tenant : percent(params[i++ % params.length] ?? "")
             )
-            const search = Object.entries(query)
-              .map(([name, value]) => `${name}=${percent(value)}`)
-              .join("&")
+            const search = [
+              ...Object.entries(query).map(([name, value]) => `${name}=${percent(value)}`),
+              ...(junk ? ["junk2=true"] : [])
+            ].join("&")
             const url = search === "" ? path : `${path}?${search}`
-            let outgoing = HttpClientRequest.make(operation.method as "GET")(url)
-            if (signedIn) outgoing = HttpClientRequest.setHeader(outgoing, "x-api-key", key)
-            if (operation.method !== "GET" && operation.method !== "DELETE") {
-              outgoing = HttpClientRequest.bodyText(outgoing, body.text, body.contentType)
-            }
-            const answer = await run(
-              Effect.flatMap(http.execute(outgoing), (res) =>
-                Effect.map(res.text, (text) => ({ status: res.status, type: res.headers["content-type"] ?? "", text }))
-              )
-            )
-            const where = `${operation.method} ${url.slice(0, 300)} ${body.text.slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 300)}`
+            const sendsBody = operation.method !== "GET" && operation.method !== "DELETE"
+            const bytes = sendsBody ? Buffer.from(body.text) : Buffer.alloc(0)
+            const head = [
+              `${operation.method} ${url} HTTP/1.1`,
+              ...(withHost ? ["Host: 127.0.0.1"] : []),
+              ...(signedIn ? [`x-api-key: ${key}`] : []),
+              ...(sendsBody && body.contentType !== undefined ? [`Content-Type: ${body.contentType}`] : []),
+              ...(sendsBody ? [`Content-Length: ${bytes.length}`] : []),
+              "Connection: close",
+              "",
+              ""
+            ].join("\r\n")
+            const answer = await exchange(port, head, bytes)
+            const sent = `${withHost ? "" : "(no Host) "}${body.contentType ?? "(no Content-Type)"}`
+            const where = `${operation.method} ${url.slice(0, 300)} ${sent} ${body.text.slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 300)}`
+            expect(answer.status, where).toBeGreaterThan(0)
             expect(answer.status, where).toBeLessThan(500)
             if (answer.status >= 400) {
               expect(answer.type, where).toMatch(
