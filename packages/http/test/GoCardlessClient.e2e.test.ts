@@ -116,8 +116,13 @@ const lifeOfAMandate = async (base: string) => {
   expect((await client.payments.find(p3!)).status).toBe("cancelled")
 
   // What the service's client used to see as GoCardlessInternalError (500): a 404 it can read.
-  for (const missing of [client.payments.find("PM0000NOPE00"), client.payouts.list(), client.events.find("EV0")]) {
-    const error = await rejection(missing)
+  const missing = [
+    () => client.payments.find("PM0000NOPE00"),
+    () => client.payouts.list(),
+    () => client.events.find("EV0")
+  ]
+  for (const call of missing) {
+    const error = await rejection(call())
     expect(error).toBeInstanceOf(InvalidApiUsageError)
     expect(error).not.toBeInstanceOf(GoCardlessInternalError)
     expect(error).toMatchObject({ code: 404, errors: [{ reason: "resource_not_found" }] })
