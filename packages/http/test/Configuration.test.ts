@@ -14,6 +14,7 @@ import { Context, Duration, Effect, Layer, LogLevel, Option, Redacted } from "ef
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
 import { ServerLimitsConfig } from "../src/NodeServer.js"
+import { SANDBOX_WEBHOOK_SECRET, SandboxConfig } from "../src/sandbox/SandboxConfig.js"
 import { UploadDirectoryConfig } from "../src/UploadDirectory.js"
 import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
 import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
@@ -104,6 +105,26 @@ describe("the settings the README documents", () => {
       )
       expect(yield* refused({ DIRECT_DEBIT_PROVIDER: "stripe" }, DirectDebitConfig)).toContain("DIRECT_DEBIT_PROVIDER")
     })
+  )
+
+  it.effect(
+    "the sandbox's settings: webhooks to PUBLIC_BASE_URL/webhooks/gocardless signed with GOCARDLESS_WEBHOOK_SECRET; SANDBOX_RETENTION_DAYS, 30",
+    () =>
+      Effect.gen(function* () {
+        const defaults = yield* withEnv({})(SandboxConfig)
+        expect(defaults.publicBaseUrl).toBe("http://localhost:3000")
+        expect(Redacted.value(defaults.webhookSecret)).toBe(SANDBOX_WEBHOOK_SECRET)
+        expect(Duration.toDays(defaults.retention)).toBe(30)
+        const set = yield* withEnv({
+          PUBLIC_BASE_URL: "https://cisbook.example/",
+          GOCARDLESS_WEBHOOK_SECRET: "endpoint-secret",
+          SANDBOX_RETENTION_DAYS: "7"
+        })(SandboxConfig)
+        expect(set.publicBaseUrl).toBe("https://cisbook.example")
+        expect(Redacted.value(set.webhookSecret)).toBe("endpoint-secret")
+        expect(Duration.toDays(set.retention)).toBe(7)
+        expect(yield* refused({ SANDBOX_RETENTION_DAYS: "0" }, SandboxConfig)).toContain("SANDBOX_RETENTION_DAYS")
+      })
   )
 
   it.effect("LOG_FORMAT is logfmt or json; default logfmt", () =>
