@@ -16,9 +16,9 @@ import { LoggingConfig } from "../src/LoggerLive.js"
 import { ServerLimitsConfig } from "../src/NodeServer.js"
 import { SANDBOX_WEBHOOK_SECRET, SandboxConfig } from "../src/sandbox/SandboxConfig.js"
 import { UploadDirectoryConfig } from "../src/UploadDirectory.js"
-import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
-import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
-import { VerificationWorkerConfig } from "../src/workers/VerificationWorkerConfig.js"
+import { ReturnFilerConfig } from "../src/workers/ReturnFiler.js"
+import { VerificationWorkerConfig } from "../src/workers/VerificationWorker.js"
+import { WebhookDispatcherConfig } from "../src/workers/WebhookDispatcher.js"
 
 import { refused, withEnv } from "./ConfigEnv.js"
 
@@ -210,7 +210,7 @@ describe("the settings the README documents", () => {
     "WEBHOOK_DISPATCHER, _CONCURRENCY (1–1000), _POLL_INTERVAL_MS (10–60000) and _LEASE_SECONDS (30–3600); defaults true, 50, 1000, 60",
     () =>
       Effect.gen(function* () {
-        expect(yield* withEnv({})(DispatcherConfig)).toEqual({
+        expect(yield* withEnv({})(WebhookDispatcherConfig)).toEqual({
           enabled: true,
           concurrency: 50,
           pollInterval: Duration.millis(1000),
@@ -222,7 +222,7 @@ describe("the settings the README documents", () => {
             WEBHOOK_CONCURRENCY: "1000",
             WEBHOOK_POLL_INTERVAL_MS: "250",
             WEBHOOK_LEASE_SECONDS: "30"
-          })(DispatcherConfig)
+          })(WebhookDispatcherConfig)
         ).toEqual({
           enabled: false,
           concurrency: 1000,
@@ -230,17 +230,21 @@ describe("the settings the README documents", () => {
           lease: Duration.seconds(30)
         })
         expect(
-          (yield* withEnv({ WEBHOOK_CONCURRENCY: "1", WEBHOOK_LEASE_SECONDS: "3600" })(DispatcherConfig)).lease
+          (yield* withEnv({ WEBHOOK_CONCURRENCY: "1", WEBHOOK_LEASE_SECONDS: "3600" })(WebhookDispatcherConfig)).lease
         ).toEqual(Duration.seconds(3600))
-        expect(yield* refused({ WEBHOOK_CONCURRENCY: "0" }, DispatcherConfig)).toContain(
+        expect(yield* refused({ WEBHOOK_CONCURRENCY: "0" }, WebhookDispatcherConfig)).toContain(
           "Must be a whole number from 1 to 1000"
         )
-        expect(yield* refused({ WEBHOOK_CONCURRENCY: "1001" }, DispatcherConfig)).toContain("from 1 to 1000")
-        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "29" }, DispatcherConfig)).toContain("from 30 to 3600")
-        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "3601" }, DispatcherConfig)).toContain("from 30 to 3600")
-        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "9" }, DispatcherConfig)).toContain("from 10 to 60000")
-        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "60001" }, DispatcherConfig)).toContain("from 10 to 60000")
-        expect(yield* refused({ WEBHOOK_DISPATCHER: "sometimes" }, DispatcherConfig)).toContain("WEBHOOK_DISPATCHER")
+        expect(yield* refused({ WEBHOOK_CONCURRENCY: "1001" }, WebhookDispatcherConfig)).toContain("from 1 to 1000")
+        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "29" }, WebhookDispatcherConfig)).toContain("from 30 to 3600")
+        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "3601" }, WebhookDispatcherConfig)).toContain("from 30 to 3600")
+        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "9" }, WebhookDispatcherConfig)).toContain("from 10 to 60000")
+        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "60001" }, WebhookDispatcherConfig)).toContain(
+          "from 10 to 60000"
+        )
+        expect(yield* refused({ WEBHOOK_DISPATCHER: "sometimes" }, WebhookDispatcherConfig)).toContain(
+          "WEBHOOK_DISPATCHER"
+        )
       })
   )
 
