@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { leaseClaim } from "@cisbook/adapters/sql/LeaseClaim"
 import { GoCardlessSandbox, GoCardlessSandboxSql } from "@cisbook/fakes/gocardless/GoCardlessSandbox"
 import { sweepSandbox } from "@cisbook/fakes/gocardless/SandboxRetention"
-import { makeSandboxStore } from "@cisbook/fakes/gocardless/SandboxStore"
+import { makeSandboxStore, makeWebhookOutbox, webhookRows } from "@cisbook/fakes/gocardless/SandboxStore"
 import { makeWebhookSender, type WebhookOptions } from "@cisbook/fakes/gocardless/SandboxWebhooks"
 import { ClockManual, ManualClock } from "@cisbook/testkit/SystemFakes"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
@@ -24,9 +25,18 @@ const options = (url: string): WebhookOptions => ({
   url: `${url}/webhooks/gocardless`,
   secret: Redacted.make(SECRET),
   retryAfter: Duration.minutes(1),
-  maxAttempts: 3,
-  lease: Duration.minutes(1)
+  maxAttempts: 3
 })
+
+const LEASE = Duration.minutes(1)
+
+/** The sender as the server runs it: over the sandbox's outbox, claimed with the server's lease-claim helper. */
+const senderTo = (url: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const outbox = yield* makeWebhookOutbox(leaseClaim(sql, webhookRows(sql)))
+    return yield* makeWebhookSender(outbox, options(url))
+  })
 
 /** A mandate made by the sandbox as its hosted page and a completed flow make it. */
 const aMandate = Effect.gen(function* () {
@@ -55,21 +65,21 @@ layer(App, { excludeTestServices: true, timeout: "60 seconds" })("the GoCardless
       const clock = yield* ManualClock
       const receiver = yield* startWebhookReceiver
       yield* receiver.answerWith((_, index) => ({ status: index === 0 ? 500 : 204 }))
-      const sender = yield* makeWebhookSender(yield* makeSandboxStore, options(receiver.url))
+      const sender = yield* senderTo(receiver.url)
       const mandate = yield* aMandate
 
-      const first = yield* sender.claim(10)
+      const first = yield* sender.claim(10, LEASE)
       expect(first).toHaveLength(1)
       yield* sender.record([yield* sender.attempt(first[0]!)])
-      expect(yield* sender.claim(10)).toEqual([])
+      expect(yield* sender.claim(10, LEASE)).toEqual([])
       yield* clock.advance(MINUTE - 1)
-      expect(yield* sender.claim(10)).toEqual([])
+      expect(yield* sender.claim(10, LEASE)).toEqual([])
       yield* clock.advance(1)
-      const again = yield* sender.claim(10)
+      const again = yield* sender.claim(10, LEASE)
       expect(again.map((w) => [w.id, w.attempts])).toEqual([[first[0]!.id, 1]])
       yield* sender.record([yield* sender.attempt(again[0]!)])
       yield* clock.advance(DAY)
-      expect(yield* sender.claim(10)).toEqual([])
+      expect(yield* sender.claim(10, LEASE)).toEqual([])
 
       const received = yield* receiver.received
       expect(received).toHaveLength(2)
@@ -92,26 +102,26 @@ layer(App, { excludeTestServices: true, timeout: "60 seconds" })("the GoCardless
       Effect.gen(function* () {
         const clock = yield* ManualClock
         const receiver = yield* startWebhookReceiver
-        const sender = yield* makeWebhookSender(yield* makeSandboxStore, options(receiver.url))
+        const sender = yield* senderTo(receiver.url)
         const mandate = yield* aMandate
         const sandbox = yield* GoCardlessSandbox
-        const [created] = yield* sender.claim(10)
+        const [created] = yield* sender.claim(10, LEASE)
         yield* sender.record([yield* sender.attempt(created!)])
         yield* sandbox.cancelMandate(mandate)
 
-        const [leased] = yield* sender.claim(10)
+        const [leased] = yield* sender.claim(10, LEASE)
         expect(leased).toBeDefined()
         // This sender dies here, holding the lease: no one else takes the webhook meanwhile.
-        expect(yield* sender.claim(10)).toEqual([])
+        expect(yield* sender.claim(10, LEASE)).toEqual([])
         yield* clock.advance(MINUTE)
-        const [retaken] = yield* sender.claim(10)
+        const [retaken] = yield* sender.claim(10, LEASE)
         expect(retaken?.id).toBe(leased!.id)
         yield* sender.record([
           { id: leased!.id, leaseToken: leased!.leaseToken, nextAttemptAt: null, deliveredAt: null, error: "late" }
         ])
         yield* sender.record([yield* sender.attempt(retaken!)])
         yield* clock.advance(DAY)
-        expect(yield* sender.claim(10)).toEqual([])
+        expect(yield* sender.claim(10, LEASE)).toEqual([])
         const bodies = (yield* receiver.received).map((request) => JSON.parse(request.body))
         expect(bodies.at(-1).events).toMatchObject([{ action: "cancelled", links: { mandate } }])
       })
@@ -122,16 +132,16 @@ layer(App, { excludeTestServices: true, timeout: "60 seconds" })("the GoCardless
       const clock = yield* ManualClock
       const receiver = yield* startWebhookReceiver
       yield* receiver.answerWith(() => ({ status: 503 }))
-      const sender = yield* makeWebhookSender(yield* makeSandboxStore, options(receiver.url))
+      const sender = yield* senderTo(receiver.url)
       yield* aMandate
       for (let attempt = 1; attempt <= 3; attempt++) {
-        const claimed = yield* sender.claim(10)
+        const claimed = yield* sender.claim(10, LEASE)
         expect(claimed.map((w) => w.attempts)).toEqual([attempt - 1])
         yield* sender.record([yield* sender.attempt(claimed[0]!)])
         yield* clock.advance(2 ** (attempt - 1) * MINUTE)
       }
       yield* clock.advance(DAY)
-      expect(yield* sender.claim(10)).toEqual([])
+      expect(yield* sender.claim(10, LEASE)).toEqual([])
       expect(yield* receiver.received).toHaveLength(3)
     })
   )

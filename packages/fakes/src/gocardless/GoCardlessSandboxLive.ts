@@ -1,11 +1,11 @@
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { HttpClient } from "@effect/platform"
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { type Duration, Effect, Layer, type Scope } from "effect"
 import { GoCardlessSandboxSql } from "./GoCardlessSandbox.js"
 import { runSandboxSweeper } from "./SandboxRetention.js"
 import { type Admission, sandboxRoutes } from "./SandboxRoutes.js"
-import { makeSandboxStore } from "./SandboxStore.js"
+import { makeSandboxStore, makeWebhookOutbox, type WebhookLeases, webhookRows } from "./SandboxStore.js"
 import { makeWebhookSender, type WebhookOptions } from "./SandboxWebhooks.js"
 
 export interface SandboxOptions {
@@ -14,6 +14,8 @@ export interface SandboxOptions {
   /** The per-address rate limit its requests count against. */
   readonly admit: Admission
   readonly webhooks: WebhookOptions
+  /** The server's one lease-claim helper, which claims the sandbox's webhooks as it claims every job's rows. */
+  readonly leaseClaim: (sql: SqlClient.SqlClient, rows: ReturnType<typeof webhookRows>) => WebhookLeases
   /** How long it keeps what it made (SANDBOX_RETENTION_DAYS). */
   readonly retention: Duration.Duration
 }
@@ -32,7 +34,9 @@ export const goCardlessSandboxLive = (
   const background = Layer.scopedDiscard(
     Effect.gen(function* () {
       const store = yield* makeSandboxStore
-      yield* runWorker(yield* makeWebhookSender(store, options.webhooks))
+      const sql = yield* SqlClient.SqlClient
+      const outbox = yield* makeWebhookOutbox(options.leaseClaim(sql, webhookRows(sql)))
+      yield* runWorker(yield* makeWebhookSender(outbox, options.webhooks))
       yield* Effect.forkScoped(runSandboxSweeper(store, options.retention))
     })
   )

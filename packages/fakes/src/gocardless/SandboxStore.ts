@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import type { Fragment } from "@effect/sql/Statement"
 import { Effect } from "effect"
 import type { Page, Paged } from "./SandboxPaging.js"
@@ -156,42 +156,6 @@ export const makeSandboxStore = Effect.gen(function* () {
       )}`
     }).pipe(Effect.orDie)
 
-  /**
-   * Leases due webhooks to one sender until `leaseUntil`. SKIP LOCKED: a row another sender is
-   * leasing right now is passed over, not waited for; a lease that ran out (its sender died) is due again.
-   */
-  const claimWebhooks = (now: Date, leaseUntil: Date, limit: number, leaseToken: string) =>
-    sql<{ readonly id: string; readonly body: string; readonly attempts: number }>`
-      WITH due AS (
-        SELECT id FROM gocardless_sandbox_webhooks
-        WHERE next_attempt_at <= ${now} AND (leased_until IS NULL OR leased_until <= ${now})
-        ORDER BY next_attempt_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE gocardless_sandbox_webhooks w SET leased_until = ${leaseUntil}, lease_token = ${leaseToken}
-      FROM due WHERE w.id = due.id
-      RETURNING w.id, w.body, w.attempts`.pipe(
-      Effect.map((rows): ReadonlyArray<ClaimedWebhook> => rows.map((row) => ({ ...row, leaseToken }))),
-      Effect.orDie
-    )
-
-  /** Records what came of attempts; one whose lease is no longer its own is left alone. */
-  const recordWebhooks = (outcomes: ReadonlyArray<WebhookOutcome>) =>
-    Effect.forEach(
-      outcomes,
-      (outcome) => sql`
-        UPDATE gocardless_sandbox_webhooks SET
-          attempts = attempts + 1,
-          next_attempt_at = ${outcome.nextAttemptAt},
-          delivered_at = ${outcome.deliveredAt},
-          last_error = ${outcome.error},
-          leased_until = NULL,
-          lease_token = NULL
-        WHERE id = ${outcome.id} AND lease_token = ${outcome.leaseToken}`,
-      { discard: true }
-    ).pipe(Effect.orDie)
-
   /** Deletes everything the sandbox made before `cutoff`; how many rows went. */
   const sweep = (cutoff: Date) =>
     Effect.gen(function* () {
@@ -236,8 +200,6 @@ export const makeSandboxStore = Effect.gen(function* () {
     listEvents,
     loadEvent,
     recordEvents,
-    claimWebhooks,
-    recordWebhooks,
     sweep,
     claimKey,
     transaction
@@ -245,3 +207,62 @@ export const makeSandboxStore = Effect.gen(function* () {
 })
 
 export type SandboxStore = Effect.Effect.Success<typeof makeSandboxStore>
+
+/**
+ * The sandbox's webhook outbox as the server's one lease-claim helper takes a job's rows
+ * (adapters' `leaseClaim`, which the server applies to it: this package does not import adapters).
+ */
+export const webhookRows = (sql: SqlClient.SqlClient) => ({
+  table: "gocardless_sandbox_webhooks",
+  alias: "w",
+  key: ["id"],
+  token: true as const,
+  due: (now: Date) => sql`w.next_attempt_at <= ${now}`,
+  order: "w.next_attempt_at",
+  returning: () => sql`w.id, w.body, w.attempts`
+})
+
+/** What the lease-claim helper makes of {@link webhookRows}: the claim, and the SET that ends a lease. */
+export interface WebhookLeases {
+  readonly claim: (lease: {
+    readonly now: Date
+    readonly leaseUntil: Date
+    readonly limit: number
+    readonly token: string
+  }) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+  readonly release: Fragment
+}
+
+/** The webhooks the sandbox is to send: leased to one sender at a time, settled by the holder of the lease only. */
+export const makeWebhookOutbox = (leases: WebhookLeases) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Leases due webhooks until `leaseUntil`; a lease that ran out (its sender died) is due again. */
+    const claim = (now: Date, leaseUntil: Date, limit: number, leaseToken: string) =>
+      leases.claim({ now, leaseUntil, limit, token: leaseToken }).pipe(
+        Effect.map((rows): ReadonlyArray<ClaimedWebhook> =>
+          (rows as ReadonlyArray<Omit<ClaimedWebhook, "leaseToken">>).map((row) => ({ ...row, leaseToken }))
+        ),
+        Effect.orDie
+      )
+
+    /** Records what came of attempts; one whose lease is no longer its own is left alone. */
+    const record = (outcomes: ReadonlyArray<WebhookOutcome>) =>
+      Effect.forEach(
+        outcomes,
+        (outcome) => sql`
+          UPDATE gocardless_sandbox_webhooks SET
+            attempts = attempts + 1,
+            next_attempt_at = ${outcome.nextAttemptAt},
+            delivered_at = ${outcome.deliveredAt},
+            last_error = ${outcome.error},
+            ${leases.release}
+          WHERE id = ${outcome.id} AND lease_token = ${outcome.leaseToken}`,
+        { discard: true }
+      ).pipe(Effect.orDie)
+
+    return { claim, record } as const
+  })
+
+export type WebhookOutbox = Effect.Effect.Success<ReturnType<typeof makeWebhookOutbox>>

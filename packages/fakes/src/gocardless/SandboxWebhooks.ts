@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto"
 import { Clock } from "@cisbook/core/ports/Clock"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Redacted } from "effect"
-import type { ClaimedWebhook, SandboxStore, WebhookOutcome } from "./SandboxStore.js"
+import type { ClaimedWebhook, WebhookOutbox, WebhookOutcome } from "./SandboxStore.js"
 
 /** Where the sandbox sends its webhooks, and how it retries them. */
 export interface WebhookOptions {
@@ -14,8 +14,6 @@ export interface WebhookOptions {
   readonly retryAfter: Duration.Duration
   /** After this many failed attempts the webhook is given up, as GoCardless gives up. */
   readonly maxAttempts: number
-  /** How long a sender holds a webhook before another may take it (it died). */
-  readonly lease: Duration.Duration
 }
 
 /** How long GoCardless waits for an endpoint's answer. */
@@ -30,15 +28,16 @@ export const webhookSignature = (body: string, secret: string) =>
  * webhooks, POST each as GoCardless does, record what came of them (a 2xx delivers it; anything
  * else, or no answer, is tried again later, at least once however a sender dies).
  */
-export const makeWebhookSender = (store: SandboxStore, options: WebhookOptions) =>
+export const makeWebhookSender = (outbox: WebhookOutbox, options: WebhookOptions) =>
   Effect.gen(function* () {
     const clock = yield* Clock
     const http = yield* HttpClient.HttpClient
     const secret = Redacted.value(options.secret) as string
 
-    const claim = (limit: number) =>
+    /** Due webhooks, each held for `lease` by this sender. */
+    const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) =>
-        store.claimWebhooks(now, new Date(now.getTime() + Duration.toMillis(options.lease)), limit, randomUUID())
+        outbox.claim(now, new Date(now.getTime() + Duration.toMillis(lease)), limit, randomUUID())
       )
 
     const send = (webhook: ClaimedWebhook) =>
@@ -85,10 +84,5 @@ export const makeWebhookSender = (store: SandboxStore, options: WebhookOptions) 
         }
       })
 
-    return {
-      name: "GoCardless sandbox webhooks",
-      claim,
-      attempt,
-      record: store.recordWebhooks
-    } as const
+    return { claim, attempt, record: outbox.record } as const
   })

@@ -1,5 +1,6 @@
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
+import { leaseClaim } from "@cisbook/adapters/sql/LeaseClaim"
 import { Clock } from "@cisbook/core/ports/Clock"
 import { RateLimits } from "@cisbook/core/ports/RateLimits"
 import { FetchHttpClient, type HttpServerRequest } from "@effect/platform"
@@ -52,12 +53,18 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
           url: `${config.publicBaseUrl}/webhooks/gocardless`,
           secret: config.webhookSecret,
           retryAfter: WEBHOOK_RETRY_AFTER,
-          maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-          lease: Duration.seconds(60)
+          maxAttempts: WEBHOOK_MAX_ATTEMPTS
         },
+        leaseClaim,
         retention: config.retention
       },
-      (sender) => runLeasedWorker(sender, { pollInterval: Duration.seconds(1), concurrency: 4 })
+      (sender) =>
+        runLeasedWorker(
+          sender,
+          { worker: "GoCardless sandbox webhook sender", items: "webhooks", work: "sandbox webhooks" },
+          // A minute's lease: longer than an attempt can take (10 s).
+          { pollInterval: Duration.seconds(1), concurrency: 4, lease: Duration.minutes(1) }
+        )
     ).pipe(
       Layer.provide(FetchHttpClient.layer),
       Layer.provide(Layer.succeed(SqlClient.SqlClient, sql.value)),
