@@ -115,7 +115,7 @@ const makeSandbox = Effect.gen(function* () {
 
   const get = (kind: Kind) => (id: string) => find(kind, id, (resource) => Effect.succeed(shown(kind, resource)))
 
-  /** Saves what changed and records its events and webhook, in the caller's transaction. */
+  /** Records the events of changes made together, and the webhook that tells of them, in the caller's transaction. */
   const record = (changes: ReadonlyArray<Change>) =>
     Effect.gen(function* () {
       const now = yield* clock.now
@@ -123,6 +123,7 @@ const makeSandbox = Effect.gen(function* () {
       yield* store.recordEvents(events, webhooksOf(events), now)
     })
 
+  /** Moves a resource to a status; the change, for its events. */
   const moved = (
     resourceType: "mandates" | "payments",
     resource: Resource,
