@@ -25,7 +25,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [12, "idempotency_keys"],
         [13, "webhook_health"],
         [14, "rate_limits"],
-        [15, "return_correlation"]
+        [15, "return_correlation"],
+        [19, "gocardless_sandbox_events"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -44,8 +45,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "effect_sql_migrations",
         "email_templates",
         "events",
+        "gocardless_sandbox_events",
         "gocardless_sandbox_idempotency_keys",
         "gocardless_sandbox_resources",
+        "gocardless_sandbox_webhooks",
         "idempotency_keys",
         "mail_attachments",
         "mail_outbox",

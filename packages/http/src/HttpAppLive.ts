@@ -18,7 +18,7 @@ import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 import { idempotency } from "./IdempotencyMiddleware.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
-import { GoCardlessSandboxRoutes } from "./sandbox/GoCardlessSandboxRoutes.js"
+import { GoCardlessSandboxLive } from "./sandbox/GoCardlessSandboxLive.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide([
@@ -42,7 +42,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
 /** The HTTP application: the API, its problem bodies, safe retries (Idempotency-Key), OpenAPI at /openapi.json and docs at /docs. */
 export const HttpAppLive = HttpApiBuilder.serve((app) => requestLogger(idempotency(app))).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
-  Layer.provide(GoCardlessSandboxRoutes),
+  Layer.provide(GoCardlessSandboxLive),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ProblemDetailsMiddleware),
   Layer.provide(ApiLive),

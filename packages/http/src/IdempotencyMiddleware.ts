@@ -1,4 +1,4 @@
-import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
+import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { claimWindow, MAX_KEY_LENGTH } from "@cisbook/core/idempotency/RetryWindow"
 import { Clock } from "@cisbook/core/ports/Clock"
 import { IdempotencyKeys, type KeyedRequest, type StoredAnswer } from "@cisbook/core/ports/IdempotencyKeys"

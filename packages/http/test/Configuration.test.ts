@@ -14,10 +14,11 @@ import { Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
 import { ServerLimitsConfig } from "../src/NodeServer.js"
+import { SANDBOX_WEBHOOK_SECRET, SandboxConfig } from "../src/sandbox/SandboxConfig.js"
 import { UploadDirectoryConfig } from "../src/UploadDirectory.js"
-import { DispatcherConfig } from "../src/workers/DispatcherConfig.js"
-import { ReturnFilerConfig } from "../src/workers/ReturnFilerConfig.js"
-import { VerificationWorkerConfig } from "../src/workers/VerificationWorkerConfig.js"
+import { ReturnFilerConfig } from "../src/workers/ReturnFiler.js"
+import { VerificationWorkerConfig } from "../src/workers/VerificationWorker.js"
+import { WebhookDispatcherConfig } from "../src/workers/WebhookDispatcher.js"
 
 import { refused, withEnv } from "./ConfigEnv.js"
 
@@ -106,6 +107,26 @@ describe("the settings the README documents", () => {
     })
   )
 
+  it.effect(
+    "the sandbox's settings: webhooks to PUBLIC_BASE_URL/webhooks/gocardless signed with GOCARDLESS_WEBHOOK_SECRET; SANDBOX_RETENTION_DAYS, 30",
+    () =>
+      Effect.gen(function* () {
+        const defaults = yield* withEnv({})(SandboxConfig)
+        expect(defaults.publicBaseUrl).toBe("http://localhost:3000")
+        expect(Redacted.value(defaults.webhookSecret)).toBe(SANDBOX_WEBHOOK_SECRET)
+        expect(Duration.toDays(defaults.retention)).toBe(30)
+        const set = yield* withEnv({
+          PUBLIC_BASE_URL: "https://cisbook.example/",
+          GOCARDLESS_WEBHOOK_SECRET: "endpoint-secret",
+          SANDBOX_RETENTION_DAYS: "7"
+        })(SandboxConfig)
+        expect(set.publicBaseUrl).toBe("https://cisbook.example")
+        expect(Redacted.value(set.webhookSecret)).toBe("endpoint-secret")
+        expect(Duration.toDays(set.retention)).toBe(7)
+        expect(yield* refused({ SANDBOX_RETENTION_DAYS: "0" }, SandboxConfig)).toContain("SANDBOX_RETENTION_DAYS")
+      })
+  )
+
   it.effect("LOG_FORMAT is logfmt or json; default logfmt", () =>
     Effect.gen(function* () {
       const format = (env: Record<string, string>) => Effect.map(withEnv(env)(LoggingConfig), (c) => c.format)
@@ -189,7 +210,7 @@ describe("the settings the README documents", () => {
     "WEBHOOK_DISPATCHER, _CONCURRENCY (1–1000), _POLL_INTERVAL_MS (10–60000) and _LEASE_SECONDS (30–3600); defaults true, 50, 1000, 60",
     () =>
       Effect.gen(function* () {
-        expect(yield* withEnv({})(DispatcherConfig)).toEqual({
+        expect(yield* withEnv({})(WebhookDispatcherConfig)).toEqual({
           enabled: true,
           concurrency: 50,
           pollInterval: Duration.millis(1000),
@@ -201,7 +222,7 @@ describe("the settings the README documents", () => {
             WEBHOOK_CONCURRENCY: "1000",
             WEBHOOK_POLL_INTERVAL_MS: "250",
             WEBHOOK_LEASE_SECONDS: "30"
-          })(DispatcherConfig)
+          })(WebhookDispatcherConfig)
         ).toEqual({
           enabled: false,
           concurrency: 1000,
@@ -209,17 +230,21 @@ describe("the settings the README documents", () => {
           lease: Duration.seconds(30)
         })
         expect(
-          (yield* withEnv({ WEBHOOK_CONCURRENCY: "1", WEBHOOK_LEASE_SECONDS: "3600" })(DispatcherConfig)).lease
+          (yield* withEnv({ WEBHOOK_CONCURRENCY: "1", WEBHOOK_LEASE_SECONDS: "3600" })(WebhookDispatcherConfig)).lease
         ).toEqual(Duration.seconds(3600))
-        expect(yield* refused({ WEBHOOK_CONCURRENCY: "0" }, DispatcherConfig)).toContain(
+        expect(yield* refused({ WEBHOOK_CONCURRENCY: "0" }, WebhookDispatcherConfig)).toContain(
           "Must be a whole number from 1 to 1000"
         )
-        expect(yield* refused({ WEBHOOK_CONCURRENCY: "1001" }, DispatcherConfig)).toContain("from 1 to 1000")
-        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "29" }, DispatcherConfig)).toContain("from 30 to 3600")
-        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "3601" }, DispatcherConfig)).toContain("from 30 to 3600")
-        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "9" }, DispatcherConfig)).toContain("from 10 to 60000")
-        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "60001" }, DispatcherConfig)).toContain("from 10 to 60000")
-        expect(yield* refused({ WEBHOOK_DISPATCHER: "sometimes" }, DispatcherConfig)).toContain("WEBHOOK_DISPATCHER")
+        expect(yield* refused({ WEBHOOK_CONCURRENCY: "1001" }, WebhookDispatcherConfig)).toContain("from 1 to 1000")
+        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "29" }, WebhookDispatcherConfig)).toContain("from 30 to 3600")
+        expect(yield* refused({ WEBHOOK_LEASE_SECONDS: "3601" }, WebhookDispatcherConfig)).toContain("from 30 to 3600")
+        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "9" }, WebhookDispatcherConfig)).toContain("from 10 to 60000")
+        expect(yield* refused({ WEBHOOK_POLL_INTERVAL_MS: "60001" }, WebhookDispatcherConfig)).toContain(
+          "from 10 to 60000"
+        )
+        expect(yield* refused({ WEBHOOK_DISPATCHER: "sometimes" }, WebhookDispatcherConfig)).toContain(
+          "WEBHOOK_DISPATCHER"
+        )
       })
   )
 

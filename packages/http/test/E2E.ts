@@ -6,7 +6,7 @@ import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
-import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
+import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
@@ -133,7 +133,7 @@ export const sqlTestPorts = (
     SandboxTaxAuthority,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
-  ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
+  ).pipe(Layer.provideMerge(SystemLive), Layer.provideMerge(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
 

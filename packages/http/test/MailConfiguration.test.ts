@@ -1,7 +1,7 @@
 import { MailConfig } from "@cisbook/adapters/mail/MailConfig"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { MailSenderConfig } from "../src/workers/MailSenderConfig.js"
+import { MailSenderConfig } from "../src/workers/MailSender.js"
 
 import { refused, withEnv } from "./ConfigEnv.js"
 

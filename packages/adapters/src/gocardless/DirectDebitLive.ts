@@ -1,6 +1,6 @@
 import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
 import { goCardlessDirectDebit, type GoCardlessOptions } from "./GoCardlessDirectDebit.js"
-import { SANDBOX_PATH } from "./sandbox/SandboxPath.js"
+import { SANDBOX_PATH } from "./SandboxPath.js"
 
 /**
  * Where the GoCardless adapter goes. DIRECT_DEBIT_PROVIDER=gocardless: GoCardless itself

@@ -5,6 +5,7 @@ import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "@cisbook/co
 import { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
+import { leaseClaim } from "./LeaseClaim.js"
 
 /** The invoice columns as read, of the table under `alias` (the claim's UPDATE ... FROM has two with user_id and id). */
 const invoiceColumnsOf = (alias: string) => `${alias}.user_id, ${alias}.id, ${alias}.number,
@@ -82,6 +83,15 @@ export const BillingInvoiceRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(invoiceColumnsOf("billing_invoices"))
+    const leases = leaseClaim(sql, {
+      table: "billing_invoices",
+      alias: "i",
+      key: ["user_id", "id"],
+      token: false,
+      due: () => sql`i.finished_at IS NULL`,
+      order: "i.seq",
+      returning: () => sql.literal(invoiceColumnsOf("i"))
+    })
 
     const linesOf = (keys: ReadonlyArray<{ readonly userId: string; readonly id: string }>) =>
       keys.length === 0
@@ -197,18 +207,7 @@ export const BillingInvoiceRepoSql = Layer.effect(
         }).pipe(Effect.orDie),
       claimUnfinished: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
-          // SKIP LOCKED: an invoice another run is leasing right now is passed over, not waited for.
-          const rows = yield* sql`
-            WITH due AS (
-              SELECT user_id, id FROM billing_invoices
-              WHERE finished_at IS NULL AND (leased_until IS NULL OR leased_until <= ${now})
-              ORDER BY seq
-              LIMIT ${limit}
-              FOR UPDATE SKIP LOCKED
-            )
-            UPDATE billing_invoices i SET leased_until = ${leaseUntil}
-            FROM due WHERE i.user_id = due.user_id AND i.id = due.id
-            RETURNING ${sql.literal(invoiceColumnsOf("i"))}`.pipe(Effect.flatMap(decodeInvoices))
+          const rows = yield* leases.claim({ now, leaseUntil, limit, token: null }).pipe(Effect.flatMap(decodeInvoices))
           const lines = yield* linesOf(rows)
           return rows
             .map((row) => ({ invoice: toInvoice(row), lines: lines.get(row.id) ?? [] }))
@@ -223,7 +222,7 @@ export const BillingInvoiceRepoSql = Layer.effect(
         (finish
           ? sql`
               UPDATE billing_invoices SET payment_status = ${c.paymentStatus}, payment_reference = ${c.paymentReference},
-                mandate_reference = ${c.mandateReference}, finished_at = now(), leased_until = NULL
+                mandate_reference = ${c.mandateReference}, finished_at = now(), ${leases.release}
               WHERE user_id = ${userId} AND id = ${id}`
           : sql`
               UPDATE billing_invoices SET payment_status = ${c.paymentStatus}, payment_reference = ${c.paymentReference},

@@ -6,6 +6,7 @@ import { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from "@cisbook/core/
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Order, Redacted, Schema } from "effect"
 import { insertEventsAndDeliveries } from "./EventRows.js"
+import { leaseClaim } from "./LeaseClaim.js"
 
 const Key = Schema.Struct({ tenantId: Schema.String, id: Schema.String })
 
@@ -104,6 +105,23 @@ export const DeliveryRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const ids = yield* IdGenerator
     const insert = yield* insertEventsAndDeliveries
+    const leases = leaseClaim(sql, {
+      table: "webhook_deliveries",
+      alias: "d",
+      key: ["tenant_id", "id"],
+      token: true,
+      join: sql`JOIN webhooks w ON w.tenant_id = d.tenant_id AND w.id = d.webhook_id`,
+      due: (now) => sql`coalesce(d.retry_requested_at, d.next_attempt_at) <= ${now} AND w.enabled`,
+      order: "coalesce(d.retry_requested_at, d.next_attempt_at)",
+      from: {
+        tables: "events e, webhooks w",
+        where: sql`e.tenant_id = d.tenant_id AND e.id = d.event_id AND w.tenant_id = d.tenant_id AND w.id = d.webhook_id`
+      },
+      returning: (now) => sql`d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at,
+        w.id AS webhook_id, w.url, w.failing_since, w.secret,
+        CASE WHEN w.previous_secret_until > ${now} THEN w.previous_secret END AS previous_secret,
+        d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at`
+    })
 
     const findDelivery = SqlSchema.findOne({
       Request: Key,
@@ -139,8 +157,7 @@ export const DeliveryRepoSql = Layer.effect(
           automatic_attempts = v.automatic_attempts,
           next_attempt_at = v.next_attempt_at,
           retry_requested_at = v.retry_requested_at,
-          lease_token = NULL,
-          leased_until = NULL
+          ${leases.release}
         FROM v
         WHERE d.tenant_id = v.tenant_id AND d.id = v.id AND d.lease_token = v.lease_token
         RETURNING d.tenant_id, d.id
@@ -225,7 +242,7 @@ export const DeliveryRepoSql = Layer.effect(
       requestRetry: (tenantId, id, at) =>
         sql`
           UPDATE webhook_deliveries
-          SET status = 'Pending', retry_requested_at = ${at}, lease_token = NULL, leased_until = NULL
+          SET status = 'Pending', retry_requested_at = ${at}, ${leases.release}
           WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'Failed'
             AND (leased_until IS NULL OR leased_until <= ${at})
           RETURNING id`.pipe(
@@ -235,27 +252,7 @@ export const DeliveryRepoSql = Layer.effect(
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
           const token = yield* ids.uuid
-          // SKIP LOCKED: a row another dispatcher is leasing right now is passed over, not waited for.
-          const rows = yield* sql`
-            WITH due AS (
-              SELECT d.tenant_id, d.id FROM webhook_deliveries d
-              JOIN webhooks w ON w.tenant_id = d.tenant_id AND w.id = d.webhook_id
-              WHERE coalesce(d.retry_requested_at, d.next_attempt_at) <= ${now}
-                AND (d.leased_until IS NULL OR d.leased_until <= ${now})
-                AND w.enabled
-              ORDER BY coalesce(d.retry_requested_at, d.next_attempt_at)
-              LIMIT ${limit}
-              FOR UPDATE OF d SKIP LOCKED
-            )
-            UPDATE webhook_deliveries d SET lease_token = ${token}, leased_until = ${leaseUntil}
-            FROM due, events e, webhooks w
-            WHERE d.tenant_id = due.tenant_id AND d.id = due.id
-              AND e.tenant_id = d.tenant_id AND e.id = d.event_id
-              AND w.tenant_id = d.tenant_id AND w.id = d.webhook_id
-            RETURNING d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at,
-              w.id AS webhook_id, w.url, w.failing_since, w.secret,
-              CASE WHEN w.previous_secret_until > ${now} THEN w.previous_secret END AS previous_secret,
-              d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at`
+          const rows = yield* leases.claim({ now, leaseUntil, limit, token })
           const claimed = yield* decodeClaimed(rows)
           return claimed.map((row): ClaimedDelivery => ({
             tenantId: row.tenantId,

@@ -8,6 +8,7 @@ import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { type ClaimedMail, MailOutbox, type RecordedMailAttempt } from "@cisbook/core/ports/MailOutbox"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
+import { leaseClaim } from "./LeaseClaim.js"
 
 const MailRow = Schema.Struct({
   tenantId: TenantId,
@@ -118,24 +119,21 @@ export const MailOutboxSql = Layer.effect(
         })
       )
 
+    const leases = leaseClaim(sql, {
+      table: "mail_outbox",
+      alias: "m",
+      key: ["tenant_id", "id"],
+      token: true,
+      due: (now) => sql`m.status = 'Queued' AND m.next_attempt_at <= ${now}`,
+      order: "m.next_attempt_at",
+      returning: () => sql`m.tenant_id, m.id, m.type, m.to_address, m.from_name, m.reply_to, m.subject, m.body,
+        m.attachment_count, m.attempts, m.created_at`
+    })
+
     const claimDue = (now: Date, leaseUntil: Date, limit: number) =>
       Effect.gen(function* () {
         const token = yield* ids.uuid
-        // SKIP LOCKED: a row another sender is leasing right now is passed over, not waited for.
-        const rows = yield* sql`
-          WITH due AS (
-            SELECT tenant_id, id FROM mail_outbox
-            WHERE status = 'Queued' AND next_attempt_at <= ${now}
-              AND (leased_until IS NULL OR leased_until <= ${now})
-            ORDER BY next_attempt_at
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED
-          )
-          UPDATE mail_outbox m SET lease_token = ${token}, leased_until = ${leaseUntil}
-          FROM due
-          WHERE m.tenant_id = due.tenant_id AND m.id = due.id
-          RETURNING m.tenant_id, m.id, m.type, m.to_address, m.from_name, m.reply_to, m.subject, m.body,
-            m.attachment_count, m.attempts, m.created_at`
+        const rows = yield* leases.claim({ now, leaseUntil, limit, token })
         const mails = yield* decodeMails(rows)
         const attachments = mails.some((m) => m.attachmentCount > 0) ? yield* attachmentsOf(token) : new Map()
         return mails.map((row): ClaimedMail => ({
@@ -167,8 +165,7 @@ export const MailOutboxSql = Layer.effect(
               next_attempt_at = v.next_attempt_at,
               last_error = v.last_error,
               sent_at = v.sent_at,
-              lease_token = NULL,
-              leased_until = NULL
+              ${leases.release}
             FROM jsonb_to_recordset(${JSON.stringify(attempts.map(outcomeRow))}::jsonb) AS v(
               tenant_id uuid, id uuid, lease_token uuid, status text, attempts integer,
               next_attempt_at timestamptz, last_error text, sent_at timestamptz)
@@ -195,7 +192,7 @@ export const MailOutboxSql = Layer.effect(
       retry: (id, at) =>
         sql`
           UPDATE mail_outbox
-          SET status = 'Queued', attempts = 0, next_attempt_at = ${at}, lease_token = NULL, leased_until = NULL
+          SET status = 'Queued', attempts = 0, next_attempt_at = ${at}, ${leases.release}
           WHERE id = ${id} AND status = 'Failed'
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),

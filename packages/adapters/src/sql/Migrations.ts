@@ -15,6 +15,7 @@ import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import webhookHealth from "./migrations/0013_webhook_health.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
+import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
 const migrations = {
@@ -32,7 +33,8 @@ const migrations = {
   "0012_idempotency_keys": idempotencyKeys,
   "0013_webhook_health": webhookHealth,
   "0014_rate_limits": rateLimits,
-  "0015_return_correlation": returnCorrelation
+  "0015_return_correlation": returnCorrelation,
+  "0019_gocardless_sandbox_events": goCardlessSandboxEvents
 }
 
 const known = Object.keys(migrations).map((key): MigrationRow => {

@@ -4,6 +4,7 @@ import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/ports/Month
 import { MonthlyReturn, MonthlyReturnStatus, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
+import { leaseClaim } from "./LeaseClaim.js"
 import { uniqueWrite } from "./UniqueWrite.js"
 
 const Lines = Schema.Array(ReturnLine)
@@ -52,6 +53,15 @@ export const MonthlyReturnRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const ids = yield* IdGenerator
     const unique = uniqueWrite(sql, { monthly_returns_period_key: "period" })
+    const leases = leaseClaim(sql, {
+      table: "monthly_returns",
+      alias: "r",
+      key: ["tenant_id", "id"],
+      token: true,
+      due: (now) => sql`r.status = 'Submitted' AND r.next_attempt_at <= ${now}`,
+      order: "r.next_attempt_at",
+      returning: () => sql.literal(claimedColumns)
+    })
 
     return MonthlyReturnRepo.of({
       insert: (r) =>
@@ -84,19 +94,7 @@ export const MonthlyReturnRepoSql = Layer.effect(
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
           const token = yield* ids.uuid
-          // SKIP LOCKED: a return another filer is leasing right now is passed over, not waited for.
-          const rows = yield* sql`
-            WITH due AS (
-              SELECT tenant_id, id FROM monthly_returns
-              WHERE status = 'Submitted' AND next_attempt_at <= ${now}
-                AND (leased_until IS NULL OR leased_until <= ${now})
-              ORDER BY next_attempt_at
-              LIMIT ${limit}
-              FOR UPDATE SKIP LOCKED
-            )
-            UPDATE monthly_returns r SET lease_token = ${token}, leased_until = ${leaseUntil}
-            FROM due WHERE r.tenant_id = due.tenant_id AND r.id = due.id
-            RETURNING ${sql.literal(claimedColumns)}`
+          const rows = yield* leases.claim({ now, leaseUntil, limit, token })
           const claimed = yield* decodeClaimedRows(rows)
           return claimed.map(({ attempts, correlationId, ...row }): ClaimedReturn => ({
             monthlyReturn: fromRow(row),
@@ -120,7 +118,7 @@ export const MonthlyReturnRepoSql = Layer.effect(
               return sql`status = 'Rejected', rejection_reason = ${outcome.reason}, next_attempt_at = NULL`
           }
         })()
-        return sql`UPDATE monthly_returns SET ${set}, lease_token = NULL, leased_until = NULL WHERE ${where} RETURNING id`.pipe(
+        return sql`UPDATE monthly_returns SET ${set}, ${leases.release} WHERE ${where} RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         )

@@ -1,6 +1,5 @@
 import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
-import { GoCardlessSandboxSql } from "../gocardless/sandbox/GoCardlessSandbox.js"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { BillingInvoiceRepoSql } from "./BillingInvoiceRepoSql.js"
 import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
@@ -43,7 +42,6 @@ const RepositoriesSql = Layer.mergeAll(
   BillingProfileRepoSql,
   MandateRepoSql,
   BillingInvoiceRepoSql,
-  GoCardlessSandboxSql,
   VerificationQueueSql,
   ConnectionRepoSql,
   IdempotencyKeysSql

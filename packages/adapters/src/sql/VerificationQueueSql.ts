@@ -5,6 +5,7 @@ import { type QueuedVerification, VerificationQueue } from "@cisbook/core/ports/
 import type { VerificationRequest } from "@cisbook/core/taxauthority/Verification"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
+import { leaseClaim } from "./LeaseClaim.js"
 
 /** The request as it is stored: both identities in their wire form. */
 const StoredRequest = Schema.Struct({ contractor: Schema.NullOr(CisDetails), subcontractor: CisDetails })
@@ -17,7 +18,7 @@ const QueuedRow = Schema.Struct({
   request: StoredRequest,
   requestedAt: Schema.DateFromSelf
 })
-const ClaimedRow = Schema.Struct({ ...QueuedRow.fields, attempts: Schema.Number })
+const ClaimedRow = Schema.Struct({ ...QueuedRow.fields, attempts: Schema.Number, dueAt: Schema.DateFromSelf })
 const decodeQueued = Schema.decodeUnknown(Schema.Array(QueuedRow))
 const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
 
@@ -34,6 +35,16 @@ export const VerificationQueueSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const ids = yield* IdGenerator
+    const leases = leaseClaim(sql, {
+      table: "verification_requests",
+      alias: "v",
+      key: ["tenant_id", "contact_id"],
+      token: true,
+      due: (now) => sql`v.due_at <= ${now}`,
+      order: "v.due_at",
+      set: sql`attempts = v.attempts + 1`,
+      returning: () => sql`v.tenant_id, v.contact_id, v.contact_code, v.request, v.requested_at, v.attempts, v.due_at`
+    })
     return VerificationQueue.of({
       queue: (v) =>
         sql`
@@ -43,32 +54,18 @@ export const VerificationQueueSql = Layer.effect(
             ${v.requestedAt}, ${v.requestedAt}, 0)
           ON CONFLICT ON CONSTRAINT verification_requests_pkey DO UPDATE SET
             contact_code = excluded.contact_code, request = excluded.request, requested_at = excluded.requested_at,
-            due_at = excluded.due_at, attempts = 0, lease_token = NULL, leased_until = NULL, last_error = NULL`.pipe(
+            due_at = excluded.due_at, attempts = 0, ${leases.release}, last_error = NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
           const token = yield* ids.uuid
-          // SKIP LOCKED: a row another worker is leasing right now is passed over, not waited for.
-          const rows = yield* sql`
-            WITH due AS (
-              SELECT tenant_id, contact_id FROM verification_requests
-              WHERE due_at <= ${now} AND (leased_until IS NULL OR leased_until <= ${now})
-              ORDER BY due_at
-              LIMIT ${limit}
-              FOR UPDATE SKIP LOCKED
-            ),
-            claimed AS (
-              UPDATE verification_requests v
-              SET lease_token = ${token}, leased_until = ${leaseUntil}, attempts = v.attempts + 1
-              FROM due
-              WHERE v.tenant_id = due.tenant_id AND v.contact_id = due.contact_id
-              RETURNING v.tenant_id, v.contact_id, v.contact_code, v.request, v.requested_at, v.attempts, v.due_at
-            )
-            SELECT tenant_id, contact_id, contact_code, request, requested_at, attempts FROM claimed ORDER BY due_at`
+          const rows = yield* leases.claim({ now, leaseUntil, limit, token })
           const claimed = yield* decodeClaimed(rows)
-          return claimed.map((row) => ({ ...queued(row), attempts: row.attempts, leaseToken: token }))
+          return [...claimed]
+            .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
+            .map((row) => ({ ...queued(row), attempts: row.attempts, leaseToken: token }))
         }).pipe(Effect.orDie),
       complete: (claimed) =>
         sql`
@@ -82,7 +79,7 @@ export const VerificationQueueSql = Layer.effect(
       postpone: (claimed, at, error) =>
         sql`
           UPDATE verification_requests
-          SET due_at = ${at}, lease_token = NULL, leased_until = NULL, last_error = ${error}
+          SET due_at = ${at}, ${leases.release}, last_error = ${error}
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenantId, contactId) =>

@@ -84,7 +84,7 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
             }))
           )
         ),
-        Effect.withSpan("ReturnFiling.submit")
+        Effect.withSpan("ReturnFiling.attempt")
       )
 
     /**
@@ -109,7 +109,8 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
         )
       })
 
-    const submit = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
+    /** Sends (or finds) one leased return and polls for its answer, to be recorded. */
+    const attempt = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
       Effect.map(outcomeOf(claimed), (outcome) => ({ claimed, outcome }))
 
     /** Records submissions, one transaction each (an accepted return may carry many statements). */
@@ -119,11 +120,11 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
     /** Claims up to `limit` due returns, submits them all at once, and records each answer; how many there were. */
     const fileDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
       claim(limit, lease).pipe(
-        Effect.flatMap((claimed) => Effect.forEach(claimed, submit, { concurrency: "unbounded" })),
+        Effect.flatMap((claimed) => Effect.forEach(claimed, attempt, { concurrency: "unbounded" })),
         Effect.tap(record),
         Effect.map((submitted) => submitted.length)
       )
 
-    return { claim, submit, record, fileDue } as const
+    return { claim, attempt, record, fileDue } as const
   })
 }) {}

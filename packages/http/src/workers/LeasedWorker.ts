@@ -1,19 +1,30 @@
-import { type Duration, Effect, FiberSet, Queue, type Scope } from "effect"
+import { Duration, Effect, FiberSet, Layer, Queue, type Scope } from "effect"
 
 export interface LeasedWorkerOptions {
   /** How long to wait before looking again when nothing was due. */
   readonly pollInterval: Duration.Duration
   /** How many items one process works on at once. */
   readonly concurrency: number
+  /** How long a claimed item is held; unrecorded by then, it is due again. */
+  readonly lease: Duration.Duration
 }
 
-/** What a worker does with its outbox: lease due items, work on one, record what came of some. */
+/**
+ * What a worker does with its outbox, as a core use case offers it (WebhookDispatch,
+ * MailDispatch, ReturnFiling, VerificationWork): lease due items, attempt one, record what came
+ * of some.
+ */
 export interface LeasedWork<Claimed, Done> {
-  /** What the worker does, for its log lines ("webhook deliveries"). */
-  readonly name: string
-  readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<Claimed>>
+  readonly claim: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<Claimed>>
   readonly attempt: (claimed: Claimed) => Effect.Effect<Done>
   readonly record: (done: ReadonlyArray<Done>) => Effect.Effect<void>
+}
+
+/** How a worker's log lines name it: "Webhook dispatcher", its "deliveries", and its "webhook deliveries". */
+export interface LeasedWorkerNames {
+  readonly worker: string
+  readonly items: string
+  readonly work: string
 }
 
 /** The most outcomes recorded in one statement. */
@@ -29,15 +40,19 @@ const RECORD_BATCH = 200
  */
 export const runLeasedWorker = <Claimed, Done>(
   work: LeasedWork<Claimed, Done>,
+  names: LeasedWorkerNames,
   options: LeasedWorkerOptions
 ): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
+    yield* Effect.logInfo(
+      `${names.worker} started: up to ${options.concurrency} ${names.items} at once, polling every ${Duration.format(options.pollInterval)}`
+    )
     const slots = yield* Effect.makeSemaphore(options.concurrency)
     const finished = yield* Queue.unbounded<Done>()
     const record = (done: ReadonlyArray<Done>) =>
       work
         .record(done)
-        .pipe(Effect.catchAllCause((cause) => Effect.logError(`Finished ${work.name} could not be recorded`, cause)))
+        .pipe(Effect.catchAllCause((cause) => Effect.logError(`Finished ${names.work} could not be recorded`, cause)))
     // Closed in reverse: the loop stops, items in flight are abandoned, then what finished is recorded.
     yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(finished), (rest) => record([...rest])))
     const inFlight = yield* FiberSet.make()
@@ -61,12 +76,12 @@ export const runLeasedWorker = <Claimed, Done>(
       const more = yield* slots.take(least)
       yield* slots.take(more)
       const free = least + more
-      const claimed = yield* work.claim(free).pipe(Effect.onError(() => slots.release(free)))
+      const claimed = yield* work.claim(free, options.lease).pipe(Effect.onError(() => slots.release(free)))
       yield* slots.release(free - claimed.length)
       for (const item of claimed) yield* FiberSet.run(inFlight, run(item))
       return claimed.length === free
     }).pipe(
-      Effect.catchAllCause((cause) => Effect.as(Effect.logError(`Could not claim due ${work.name}`, cause), false))
+      Effect.catchAllCause((cause) => Effect.as(Effect.logError(`Could not claim due ${names.work}`, cause), false))
     )
 
     yield* round.pipe(
@@ -75,3 +90,9 @@ export const runLeasedWorker = <Claimed, Done>(
       Effect.forkScoped
     )
   })
+
+/** The layer of a worker that runs the use case `work` (its tag) while it lives (see runLeasedWorker). */
+export const leasedWorker =
+  <Id, Claimed, Done>(work: Effect.Effect<LeasedWork<Claimed, Done>, never, Id>, names: LeasedWorkerNames) =>
+  (options: LeasedWorkerOptions): Layer.Layer<never, never, Id> =>
+    Layer.scopedDiscard(Effect.flatMap(work, (use) => runLeasedWorker(use, names, options)))

@@ -1,33 +1,24 @@
 import { MailConfig } from "@cisbook/adapters/mail/MailConfig"
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
-import { Duration, Effect, Layer } from "effect"
-import { runLeasedWorker } from "./LeasedWorker.js"
-import { MailSenderConfig, type MailSenderOptions } from "./MailSenderConfig.js"
+import { Effect, Layer } from "effect"
+import { leasedWorker } from "./LeasedWorker.js"
+import { leasedWorkerConfig } from "./LeasedWorkerConfig.js"
+
+/** MAIL_SENDER (on unless false) and its settings. */
+export const MailSenderConfig = leasedWorkerConfig("MAIL", {
+  switch: "MAIL_SENDER",
+  concurrency: [50, 1, 1000],
+  // Connecting, the greeting and the data are each bounded.
+  leaseSeconds: [300, 120, 3600]
+})
 
 /**
  * The mail sender: a leased worker over the mail outbox (see LeasedWorker). A mail in flight
  * when it stops is sent again by another sender; a mail the SMTP server accepted is recorded
  * Sent at once, and never sent again.
  */
-export const mailSender = (options: MailSenderOptions) =>
-  Layer.scopedDiscard(
-    Effect.gen(function* () {
-      const dispatch = yield* MailDispatch
-      yield* Effect.logInfo(
-        `Mail sender started: up to ${options.concurrency} mails at once, polling every ${Duration.format(options.pollInterval)}`
-      )
-      yield* runLeasedWorker(
-        {
-          name: "mail",
-          claim: (limit) => dispatch.claim(limit, options.lease),
-          attempt: dispatch.attempt,
-          record: dispatch.record
-        },
-        options
-      )
-    })
-  )
+export const mailSender = leasedWorker(MailDispatch, { worker: "Mail sender", items: "mails", work: "mail" })
 
 const mailStaysQueued = Layer.effectDiscard(
   Effect.logWarning("SMTP_URL is not set: mail stays queued in the outbox and is not sent (see pnpm cli mail list)")

@@ -1,32 +1,23 @@
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
-import { Duration, Effect, Layer } from "effect"
-import { DispatcherConfig, type DispatcherOptions } from "./DispatcherConfig.js"
-import { runLeasedWorker } from "./LeasedWorker.js"
+import { leasedWorker } from "./LeasedWorker.js"
+import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"
+
+/** WEBHOOK_DISPATCHER (on unless false) and its settings. */
+export const WebhookDispatcherConfig = leasedWorkerConfig("WEBHOOK", {
+  switch: "WEBHOOK_DISPATCHER",
+  concurrency: [50, 1, 1000],
+  // An attempt takes 15 s at most.
+  leaseSeconds: [60, 30, 3600]
+})
 
 /**
  * The dispatcher: a leased worker over the webhook deliveries (see LeasedWorker). Attempts in
  * flight when it stops are sent again by another dispatcher, with the same webhook-id.
  */
-export const webhookDispatcher = (options: DispatcherOptions) =>
-  Layer.scopedDiscard(
-    Effect.gen(function* () {
-      const dispatch = yield* WebhookDispatch
-      yield* Effect.logInfo(
-        `Webhook dispatcher started: up to ${options.concurrency} deliveries at once, polling every ${Duration.format(options.pollInterval)}`
-      )
-      yield* runLeasedWorker(
-        {
-          name: "webhook deliveries",
-          claim: (limit) => dispatch.claim(limit, options.lease),
-          attempt: dispatch.attempt,
-          record: dispatch.record
-        },
-        options
-      )
-    })
-  )
+export const webhookDispatcher = leasedWorker(WebhookDispatch, {
+  worker: "Webhook dispatcher",
+  items: "deliveries",
+  work: "webhook deliveries"
+})
 
-/** The dispatcher as WEBHOOK_DISPATCHER, WEBHOOK_POLL_INTERVAL_MS, WEBHOOK_CONCURRENCY and WEBHOOK_LEASE_SECONDS say. */
-export const WebhookDispatcherLive = Layer.unwrapEffect(
-  Effect.map(DispatcherConfig, ({ enabled, ...options }) => (enabled ? webhookDispatcher(options) : Layer.empty))
-)
+export const WebhookDispatcherLive = leasedWorkerLive(WebhookDispatcherConfig, webhookDispatcher)

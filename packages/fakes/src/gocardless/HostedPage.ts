@@ -1,4 +1,4 @@
-import type { FlowPage } from "@cisbook/adapters/gocardless/sandbox/GoCardlessSandbox"
+import type { FlowPage } from "./GoCardlessSandbox.js"
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)

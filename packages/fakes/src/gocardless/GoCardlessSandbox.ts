@@ -1,8 +1,18 @@
 import { Clock } from "@cisbook/core/ports/Clock"
 import { Context, Effect, Layer } from "effect"
 import { type BankDetailsForm, checkBankDetails, SANDBOX_BANK_NAME } from "./BankDetails.js"
-import { invalidState, notFound, ok, type SandboxAnswer, sandboxId, validationFailed } from "./SandboxAnswer.js"
-import { type Kind, makeSandboxStore, publicView, type Resource } from "./SandboxStore.js"
+import {
+  failure,
+  invalidState,
+  notFound,
+  ok,
+  type SandboxAnswer,
+  sandboxId,
+  validationFailed
+} from "./SandboxAnswer.js"
+import { CANCELLED_WITH_MANDATE, type Change, eventsOf, webhooksOf } from "./SandboxEvents.js"
+import { type Page, pageOf, type Paged, type Query, queryValues } from "./SandboxPaging.js"
+import { type Kind, type ListFilter, makeSandboxStore, publicView, type Resource } from "./SandboxStore.js"
 
 /** A flow can be completed for 30 minutes after it was created, as at GoCardless. */
 const FLOW_LIFETIME_MS = 30 * 60 * 1000
@@ -27,8 +37,35 @@ const isHttpUrl = (s: string | undefined) => {
 const dateOf = (at: Date) => at.toISOString().slice(0, 10)
 const addDays = (at: Date, days: number) => new Date(at.getTime() + days * 86_400_000)
 
+/** The way a resource goes when all is well; a scenario walks it along this to where it ends. */
+const lifecycle: Record<"mandates" | "payments", ReadonlyArray<string>> = {
+  mandates: ["pending_submission", "submitted", "active"],
+  payments: ["pending_submission", "submitted", "confirmed", "paid_out"]
+}
+
+/** Where a resource must have been before it can end in a status (a payment is paid out before it is charged back). */
+const reachedThrough: Record<string, string> = {
+  active: "submitted",
+  failed: "submitted",
+  confirmed: "submitted",
+  paid_out: "confirmed",
+  charged_back: "paid_out"
+}
+
+/** The statuses a resource passes through from `from` to `to`, each an event, as GoCardless's simulators do. */
+const stepsOf = (kind: "mandates" | "payments", from: string, to: string): ReadonlyArray<string> => {
+  const path = lifecycle[kind]
+  const through = reachedThrough[to]
+  const start = path.indexOf(from)
+  const end = through === undefined ? -1 : path.indexOf(through)
+  return [...path.slice(start + 1, end + 1), to]
+}
+
 /** Scenario simulators: the statuses a resource may be in, and the one it moves to. */
-const scenarios: Record<string, { readonly kind: Kind; readonly from: ReadonlyArray<string>; readonly to: string }> = {
+const scenarios: Record<
+  string,
+  { readonly kind: "mandates" | "payments"; readonly from: ReadonlyArray<string>; readonly to: string }
+> = {
   mandate_activated: { kind: "mandates", from: ["pending_submission", "submitted"], to: "active" },
   mandate_failed: { kind: "mandates", from: ["pending_submission", "submitted"], to: "failed" },
   mandate_expired: { kind: "mandates", from: ["pending_submission", "submitted", "active"], to: "expired" },
@@ -53,10 +90,12 @@ export type FlowPage =
 
 /**
  * A GoCardless-compatible sandbox: the subset of GoCardless's API the service uses, with its
- * envelopes, statuses, idempotency keys and error bodies, kept in the service's database. A
- * redirect flow whose prefilled email's local part begins with `refuse` is refused (422).
+ * envelopes, statuses, idempotency keys, lists, events and error bodies, kept in the service's
+ * database. A redirect flow whose prefilled email's local part begins with `refuse` is refused
+ * (422). Every change of a mandate or payment records its events, and the webhook that will
+ * tell of them, in the change's transaction.
  */
-export class GoCardlessSandbox extends Context.Tag("adapters/GoCardlessSandbox")<
+export class GoCardlessSandbox extends Context.Tag("fakes/GoCardlessSandbox")<
   GoCardlessSandbox,
   Effect.Effect.Success<typeof makeSandbox>
 >() {}
@@ -76,12 +115,41 @@ const makeSandbox = Effect.gen(function* () {
 
   const get = (kind: Kind) => (id: string) => find(kind, id, (resource) => Effect.succeed(shown(kind, resource)))
 
+  /** Records the events of changes made together, and the webhook that tells of them, in the caller's transaction. */
+  const record = (changes: ReadonlyArray<Change>) =>
+    Effect.gen(function* () {
+      const now = yield* clock.now
+      const events = eventsOf(changes, now)
+      yield* store.recordEvents(events, webhooksOf(events), now)
+    })
+
+  /** Moves a resource to a status; the change, for its events. */
+  const moved = (
+    resourceType: "mandates" | "payments",
+    resource: Resource,
+    status: string,
+    details?: Change["details"]
+  ) =>
+    Effect.as(store.save({ ...resource, status }), {
+      resourceType,
+      resource,
+      action: status,
+      ...(details === undefined ? {} : { details })
+    } satisfies Change)
+
   /** A create under an idempotency key: a repeated key answers 409 naming what the first request made. */
-  const create = (kind: Kind, prefix: string, key: string | undefined, make: (id: string, now: Date) => Resource) =>
+  const create = (
+    kind: Kind,
+    prefix: string,
+    key: string | undefined,
+    make: (id: string, now: Date) => Resource,
+    created: (resource: Resource) => ReadonlyArray<Change> = () => []
+  ) =>
     store.transaction(
       Effect.gen(function* () {
         const id = sandboxId(prefix)
-        const earlier = key === undefined ? undefined : yield* store.claimKey(kind, key, id)
+        const now = yield* clock.now
+        const earlier = key === undefined ? undefined : yield* store.claimKey(kind, key, id, now)
         if (earlier !== undefined) {
           const message = "A resource has already been created with this idempotency key"
           return {
@@ -100,9 +168,9 @@ const makeSandbox = Effect.gen(function* () {
             }
           }
         }
-        const now = yield* clock.now
         const resource = make(id, now)
         yield* store.insert(kind, resource, now)
+        yield* record(created(resource))
         return shown(kind, resource, 201)
       })
     )
@@ -194,21 +262,19 @@ const makeSandbox = Effect.gen(function* () {
           },
           now
         )
-        yield* store.insert(
-          "mandates",
-          {
-            id: mandateId,
-            created_at: now.toISOString(),
-            reference: `CISBOOK-${mandateId.slice(2, 8)}`,
-            status: "pending_submission",
-            scheme: "bacs",
-            next_possible_charge_date: dateOf(addDays(now, FIRST_CHARGE_AFTER_DAYS)),
-            payments_require_approval: false,
-            metadata: {},
-            links: { creditor: "CR000SANDBOX", customer: customerId, customer_bank_account: accountId }
-          },
-          now
-        )
+        const mandate: Resource = {
+          id: mandateId,
+          created_at: now.toISOString(),
+          reference: `CISBOOK-${mandateId.slice(2, 8)}`,
+          status: "pending_submission",
+          scheme: "bacs",
+          next_possible_charge_date: dateOf(addDays(now, FIRST_CHARGE_AFTER_DAYS)),
+          payments_require_approval: false,
+          metadata: {},
+          links: { creditor: "CR000SANDBOX", customer: customerId, customer_bank_account: accountId }
+        }
+        yield* store.insert("mandates", mandate, now)
+        yield* record([{ resourceType: "mandates", resource: mandate, action: "created" }])
         const completed: Resource = {
           ...flow,
           confirmation_url: `${String(flow["redirect_url"])}/confirmation`,
@@ -236,15 +302,15 @@ const makeSandbox = Effect.gen(function* () {
             `A mandate that is ${String(mandate["status"])} cannot be cancelled`
           )
         }
-        const cancelled: Resource = { ...mandate, status: "cancelled" }
-        yield* store.save(cancelled)
+        const changes = [yield* moved("mandates", mandate, "cancelled")]
         // As at GoCardless: the mandate's payments not yet submitted are cancelled with it.
         for (const payment of yield* store.paymentsOfMandate(id)) {
           if (cancellablePayment.includes(String(payment["status"]))) {
-            yield* store.save({ ...payment, status: "cancelled" })
+            changes.push(yield* moved("payments", payment, "cancelled", CANCELLED_WITH_MANDATE))
           }
         }
-        return shown("mandates", cancelled)
+        yield* record(changes)
+        return shown("mandates", { ...mandate, status: "cancelled" })
       })
     )
 
@@ -284,20 +350,26 @@ const makeSandbox = Effect.gen(function* () {
             "/payments"
           )
         }
-        return yield* create("payments", "PM", key, (id, now) => ({
-          id,
-          created_at: now.toISOString(),
-          charge_date: chargeDate ?? earliest,
-          amount,
-          amount_refunded: 0,
-          description: text(payment["description"]) ?? null,
-          currency: "GBP",
-          status: "pending_submission",
-          reference: null,
-          metadata: asObject(payment["metadata"]),
-          retry_if_possible: false,
-          links: { creditor: "CR000SANDBOX", mandate: mandateId }
-        }))
+        return yield* create(
+          "payments",
+          "PM",
+          key,
+          (id, now) => ({
+            id,
+            created_at: now.toISOString(),
+            charge_date: chargeDate ?? earliest,
+            amount,
+            amount_refunded: 0,
+            description: text(payment["description"]) ?? null,
+            currency: "GBP",
+            status: "pending_submission",
+            reference: null,
+            metadata: asObject(payment["metadata"]),
+            retry_if_possible: false,
+            links: { creditor: "CR000SANDBOX", mandate: mandateId }
+          }),
+          (resource) => [{ resourceType: "payments", resource, action: "created" }]
+        )
       })
     )
 
@@ -312,7 +384,24 @@ const makeSandbox = Effect.gen(function* () {
         }
         const retried: Resource = { ...payment, status: "pending_submission" }
         yield* store.save(retried)
+        yield* record([{ resourceType: "payments", resource: retried, action: "resubmission_requested" }])
         return shown("payments", retried)
+      })
+    )
+
+  const cancelPayment = (id: string) =>
+    find("payments", id, (payment) =>
+      Effect.gen(function* () {
+        if (!cancellablePayment.includes(String(payment["status"]))) {
+          return failure(422, "invalid_state", `A payment that is ${String(payment["status"])} cannot be cancelled`, [
+            {
+              reason: "cancellation_failed",
+              message: `A payment that is ${String(payment["status"])} cannot be cancelled`
+            }
+          ])
+        }
+        yield* record([yield* moved("payments", payment, "cancelled")])
+        return shown("payments", { ...payment, status: "cancelled" })
       })
     )
 
@@ -331,7 +420,13 @@ const makeSandbox = Effect.gen(function* () {
             `The ${type} scenario cannot run on a resource that is ${String(resource["status"])}`
           )
         }
-        yield* store.save({ ...resource, status: scenario.to })
+        let current = resource
+        const changes: Array<Change> = []
+        for (const status of stepsOf(scenario.kind, String(resource["status"]), scenario.to)) {
+          changes.push(yield* moved(scenario.kind, current, status))
+          current = { ...current, status }
+        }
+        yield* record(changes)
         return ok({ scenario_simulators: { id: type } })
       })
     )
@@ -376,16 +471,89 @@ const makeSandbox = Effect.gen(function* () {
       })
     )
 
+  /** A list answer: `{ <kind>: [...], meta: { cursors, limit } }`, or 422 for bad paging. */
+  const listed = <A>(
+    name: string,
+    query: Query,
+    list: (page: Page) => Effect.Effect<Paged<A> | SandboxAnswer>
+  ): Effect.Effect<SandboxAnswer> => {
+    const page = pageOf(query)
+    if ("field" in page) return Effect.succeed(validationFailed([page], `/${name}`))
+    return Effect.map(list(page), (paged) =>
+      "items" in paged ? ok({ [name]: paged.items, meta: { cursors: paged.cursors, limit: page.limit } }) : paged
+    )
+  }
+
+  /** The filters a list takes, from the query: each a query parameter and where it looks. */
+  const filtersOf = (query: Query, by: Record<string, ReadonlyArray<string>>): Array<ListFilter> =>
+    Object.entries(by).flatMap(([name, path]) => {
+      const values = queryValues(query, name)
+      return values === undefined ? [] : [{ path, values }]
+    })
+
+  const shownAll = (paged: Paged<Resource>): Paged<Resource> => ({
+    ...paged,
+    items: paged.items.map((resource) => publicView(resource) as Resource)
+  })
+
+  const listMandates = (query: Query) =>
+    listed("mandates", query, (page) =>
+      store
+        .list(
+          "mandates",
+          filtersOf(query, { customer: ["links", "customer"], mandate: ["id"], status: ["status"] }),
+          page
+        )
+        .pipe(Effect.map(shownAll))
+    )
+
+  const listPayments = (query: Query) =>
+    listed("payments", query, (page) =>
+      Effect.gen(function* () {
+        const filters = filtersOf(query, { mandate: ["links", "mandate"], status: ["status"] })
+        const customers = queryValues(query, "customer")
+        if (customers !== undefined) {
+          // A payment links to its mandate, not its customer: through the customer's mandates.
+          const mandates = yield* store.mandatesOfCustomer(customers)
+          if (mandates.length === 0) return { items: [], cursors: { before: null, after: null } }
+          filters.push({ path: ["links", "mandate"], values: mandates })
+        }
+        return shownAll(yield* store.list("payments", filters, page))
+      })
+    )
+
+  const listEvents = (query: Query) =>
+    listed("events", query, (page) =>
+      store.listEvents(
+        filtersOf(query, {
+          resource_type: ["resource_type"],
+          action: ["action"],
+          mandate: ["links", "mandate"],
+          payment: ["links", "payment"]
+        }),
+        page
+      )
+    )
+
+  const getEvent = (id: string) =>
+    Effect.map(store.loadEvent(id), (event) => (event === undefined ? notFound() : ok({ events: event })))
+
   return {
     createRedirectFlow,
     getRedirectFlow: get("redirect_flows"),
     completeRedirectFlow,
     getMandate: get("mandates"),
+    listMandates,
     cancelMandate,
+    getCustomer: get("customers"),
     getBankAccount: get("customer_bank_accounts"),
     createPayment,
     getPayment: get("payments"),
+    listPayments,
+    cancelPayment,
     retryPayment,
+    listEvents,
+    getEvent,
     runScenario,
     flowPage,
     submitFlowPage

@@ -1,0 +1,134 @@
+import { sandboxId } from "./SandboxAnswer.js"
+import type { Resource, SandboxEvent } from "./SandboxStore.js"
+
+/** The most events GoCardless puts in one webhook. */
+export const EVENTS_PER_WEBHOOK = 250
+
+export type EventResourceType = "mandates" | "payments"
+
+/** What GoCardless says in an event's `details`: who did it, why, and in words. */
+interface Details {
+  readonly origin: "api" | "gocardless" | "bank" | "customer"
+  readonly cause: string
+  readonly description: string
+  readonly scheme?: string
+  readonly reason_code?: string
+  readonly will_attempt_retry?: boolean
+}
+
+const bank = (cause: string, description: string, reason_code: string): Details => ({
+  origin: "bank",
+  cause,
+  description,
+  scheme: "bacs",
+  reason_code
+})
+
+/** The details of each action as GoCardless's sandbox writes them. */
+const details: Record<EventResourceType, Record<string, Details>> = {
+  mandates: {
+    created: { origin: "api", cause: "mandate_created", description: "Mandate created via the API." },
+    submitted: {
+      origin: "gocardless",
+      cause: "mandate_submitted",
+      description: "The mandate has been submitted to the banks."
+    },
+    active: {
+      origin: "gocardless",
+      cause: "mandate_activated",
+      description: "The mandate has been successfully set up by the customer's bank."
+    },
+    failed: bank("invalid_bank_details", "The specified bank account does not exist or was closed.", "ADDACS-B"),
+    expired: {
+      origin: "gocardless",
+      cause: "mandate_expired",
+      description: "The mandate expired due to inactivity."
+    },
+    cancelled: { origin: "api", cause: "mandate_cancelled", description: "The mandate was cancelled at your request." }
+  },
+  payments: {
+    created: { origin: "api", cause: "payment_created", description: "Payment created via the API." },
+    submitted: {
+      origin: "gocardless",
+      cause: "payment_submitted",
+      description: "Payment submitted to the banks. As a result, it can no longer be cancelled."
+    },
+    confirmed: {
+      origin: "gocardless",
+      cause: "payment_confirmed",
+      description:
+        "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed."
+    },
+    paid_out: {
+      origin: "gocardless",
+      cause: "payment_paid_out",
+      description: "The payment has been paid out by GoCardless."
+    },
+    failed: {
+      ...bank("insufficient_funds", "The customer's account had insufficient funds to make this payment.", "ARRUD-0"),
+      will_attempt_retry: false
+    },
+    charged_back: bank(
+      "authorisation_disputed",
+      "The customer has disputed that the amount taken differs from the amount they were notified of.",
+      "DDICA-1"
+    ),
+    cancelled: { origin: "api", cause: "payment_cancelled", description: "The payment was cancelled at your request." },
+    resubmission_requested: {
+      origin: "api",
+      cause: "payment_retried",
+      description: "An attempt to collect this payment again has been requested."
+    }
+  }
+}
+
+/** A payment cancelled because its mandate was: GoCardless says so in the payment's event. */
+export const CANCELLED_WITH_MANDATE: Details = {
+  origin: "api",
+  cause: "mandate_cancelled",
+  description: "The mandate for this payment was cancelled at your request."
+}
+
+/** What happened to a resource: it moved to `action` (a status, or `created`, `resubmission_requested`). */
+export interface Change {
+  readonly resourceType: EventResourceType
+  readonly resource: Resource
+  readonly action: string
+  readonly details?: Details
+}
+
+const linkName: Record<EventResourceType, string> = { mandates: "mandate", payments: "payment" }
+
+/**
+ * The events of changes made together, as GoCardless writes them. They are given times a
+ * millisecond apart, so that a list shows them in the order they happened.
+ */
+export const eventsOf = (changes: ReadonlyArray<Change>, at: Date): ReadonlyArray<SandboxEvent> =>
+  changes.map((change, i) => ({
+    id: sandboxId("EV"),
+    created_at: new Date(at.getTime() + i).toISOString(),
+    resource_type: change.resourceType,
+    action: change.action,
+    links: { [linkName[change.resourceType]]: change.resource.id },
+    details: change.details ??
+      details[change.resourceType][change.action] ?? {
+        origin: "api",
+        cause: change.action,
+        description: `The ${linkName[change.resourceType]} is now ${change.action}.`
+      },
+    metadata: {},
+    resource_metadata: change.resource["metadata"] ?? {}
+  }))
+
+/** The webhooks that tell of events, as GoCardless sends them: at most 250 events in each. */
+export const webhooksOf = (events: ReadonlyArray<SandboxEvent>) => {
+  const webhooks: Array<{ id: string; body: string }> = []
+  for (let i = 0; i < events.length; i += EVENTS_PER_WEBHOOK) {
+    const id = sandboxId("WB")
+    webhooks.push({
+      id,
+      body: JSON.stringify({ events: events.slice(i, i + EVENTS_PER_WEBHOOK), meta: { webhook_id: id } })
+    })
+  }
+  return webhooks
+}

@@ -1,0 +1,192 @@
+import { startWebhookReceiver, type WebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
+import { HttpServer } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Schedule } from "effect"
+import gocardless, {
+  Environments,
+  type Event,
+  GoCardlessInternalError,
+  InvalidApiUsageError,
+  InvalidSignatureError,
+  InvalidStateError,
+  parse
+} from "gocardless-nodejs"
+import { e2e, SqlTestPorts, uniqueEmail } from "./E2E.js"
+import { SANDBOX, withSettings } from "./SandboxHttp.js"
+
+const WEBHOOK_SECRET = "test-endpoint-secret-0123456789"
+
+class Receiver extends Context.Tag("test/GoCardlessWebhookReceiver")<Receiver, WebhookReceiver>() {}
+
+/** The server, its sandbox sending its webhooks to a receiver of the test's own, signed with the test's secret. */
+const App = Layer.unwrapEffect(
+  Effect.map(Receiver, (receiver) =>
+    e2e(SqlTestPorts).pipe(
+      Layer.provide(withSettings({ PUBLIC_BASE_URL: receiver.url, GOCARDLESS_WEBHOOK_SECRET: WEBHOOK_SECRET }))
+    )
+  )
+).pipe(Layer.provideMerge(Layer.scoped(Receiver, startWebhookReceiver)))
+
+/** GoCardless's own client, pointed at the sandbox (its environments name only GoCardless's two hosts). */
+const clientOf = (baseUrl: string) => {
+  const client = gocardless("sandbox_token", Environments.Sandbox)
+  ;(client as unknown as { _api: { _baseUrl: string } })._api._baseUrl = baseUrl
+  return client
+}
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a rejection")
+    },
+    (error: unknown) => error
+  )
+
+/** The whole life of a mandate and its payments, as an integrator drives GoCardless; the ids of every event. */
+const lifeOfAMandate = async (base: string) => {
+  const client = clientOf(`${base}${SANDBOX}`)
+  const flow = await client.redirectFlows.create({
+    description: "cisbook subscription",
+    session_token: "session-42",
+    success_redirect_url: "https://app.example/billing/done",
+    prefilled_customer: { given_name: "Ada", family_name: "Lovelace", email: uniqueEmail("ada") }
+  })
+  expect(flow.id).toMatch(/^RE/)
+  expect((await client.redirectFlows.find(flow.id!)).redirect_url).toBe(flow.redirect_url)
+
+  const page = await fetch(flow.redirect_url ?? "", {
+    method: "POST",
+    body: new URLSearchParams({ account_holder_name: "Ada Lovelace", sort_code: "200000", account_number: "55779911" }),
+    redirect: "manual"
+  })
+  expect(page.status).toBe(303)
+  expect(page.headers.get("location")).toBe(`https://app.example/billing/done?redirect_flow_id=${flow.id}`)
+
+  const completed = await client.redirectFlows.complete(flow.id!, { session_token: "session-42" })
+  const { mandate: mandateId, customer: customerId, customer_bank_account: accountId } = completed.links ?? {}
+  expect(mandateId).toMatch(/^MD/)
+
+  const mandate = await client.mandates.find(mandateId!)
+  expect(mandate).toMatchObject({ id: mandateId, status: "pending_submission", scheme: "bacs" })
+  const mandates = await client.mandates.list({ customer: customerId! })
+  expect(mandates.mandates.map((m) => m.id)).toEqual([mandateId])
+  expect(mandates.meta.cursors).toEqual({ before: null, after: null })
+  expect(await client.customers.find(customerId!)).toMatchObject({ id: customerId, given_name: "Ada" })
+  expect(await client.customerBankAccounts.find(accountId!)).toMatchObject({
+    account_holder_name: "Ada Lovelace",
+    account_number_ending: "11"
+  })
+
+  const payments = []
+  for (let i = 0; i < 5; i++) {
+    payments.push(
+      await client.payments.create(
+        { amount: 1000 + i, currency: "GBP", description: `CB-00000${i}`, links: { mandate: mandateId! } },
+        `invoice-${mandateId}-${i}`
+      )
+    )
+  }
+  // The same idempotency key again: the client follows the 409 to the payment the first request made.
+  const repeated = await client.payments.create(
+    { amount: 1000, currency: "GBP", links: { mandate: mandateId! } },
+    `invoice-${mandateId}-0`
+  )
+  expect(repeated.id).toBe(payments[0]!.id)
+  const [p0, p1, p2, p3, p4] = payments.map((p) => p.id!)
+  expect(await client.payments.find(p1!)).toMatchObject({ id: p1, amount: 1001, status: "pending_submission" })
+
+  const firstPage = await client.payments.list({ mandate: mandateId!, limit: 2 })
+  expect(firstPage.payments).toHaveLength(2)
+  expect(firstPage.meta.cursors.after).toBe(firstPage.payments[1]!.id)
+  const all: Array<string> = []
+  for await (const payment of client.payments.all({ mandate: mandateId!, limit: 2 })) all.push(payment.id!)
+  expect(all).toHaveLength(5)
+  expect([...all].sort()).toEqual([p0, p1, p2, p3, p4].sort())
+
+  expect((await client.payments.cancel(p0!)).status).toBe("cancelled")
+  await client.scenarioSimulators.run("payment_failed", { links: { resource: p1! } })
+  expect((await client.payments.find(p1!)).status).toBe("failed")
+  expect((await client.payments.retry(p1!)).status).toBe("pending_submission")
+  await client.scenarioSimulators.run("mandate_activated", { links: { resource: mandateId! } })
+  expect((await client.mandates.find(mandateId!)).status).toBe("active")
+  await client.scenarioSimulators.run("payment_paid_out", { links: { resource: p2! } })
+  const notCancellable = await rejection(client.payments.cancel(p2!))
+  expect(notCancellable).toBeInstanceOf(InvalidStateError)
+  expect((await client.mandates.cancel(mandateId!)).status).toBe("cancelled")
+  expect((await client.payments.find(p3!)).status).toBe("cancelled")
+
+  // What the service's client used to see as GoCardlessInternalError (500): a 404 it can read.
+  const missing = [
+    () => client.payments.find("PM0000NOPE00"),
+    () => client.payouts.list(),
+    () => client.events.find("EV0")
+  ]
+  for (const call of missing) {
+    const error = await rejection(call())
+    expect(error).toBeInstanceOf(InvalidApiUsageError)
+    expect(error).not.toBeInstanceOf(GoCardlessInternalError)
+    expect(error).toMatchObject({ code: 404, errors: [{ reason: "resource_not_found" }] })
+  }
+
+  const ofMandate = await client.events.list({ mandate: mandateId! })
+  expect(ofMandate.events.map((e) => e.action)).toEqual(["cancelled", "active", "submitted", "created"])
+  const ofRetried = await client.events.list({ payment: p1! })
+  // Retried, it was pending again, and went with its mandate.
+  expect(ofRetried.events.map((e) => e.action)).toEqual([
+    "cancelled",
+    "resubmission_requested",
+    "failed",
+    "submitted",
+    "created"
+  ])
+  const cancelledWithMandate = await client.events.list({ payment: p3!, action: "cancelled" })
+  expect(cancelledWithMandate.events[0]?.details).toMatchObject({ origin: "api", cause: "mandate_cancelled" })
+  const ids = [...ofMandate.events.map((e) => e.id!)]
+  for (const payment of [p0, p1, p2, p3, p4]) {
+    for await (const event of client.events.all({ payment: payment!, limit: 2 })) ids.push(event.id!)
+  }
+  return ids
+}
+
+layer(App, { timeout: "90 seconds", excludeTestServices: true })(
+  "GoCardless's own client (gocardless-nodejs) against the sandbox",
+  (it) => {
+    it.effect("drives a mandate and its payments through their whole life, and verifies every webhook", () =>
+      Effect.gen(function* () {
+        const base = yield* HttpServer.addressFormattedWith((address) => Effect.succeed(address))
+        const receiver = yield* Receiver
+        const eventIds = yield* Effect.promise(() => lifeOfAMandate(base))
+        // The mandate 4, the payments 2 + 5 + 4 + 2 + 2.
+        expect(new Set(eventIds).size).toBe(19)
+
+        // Every event arrives by webhook, signed as GoCardless signs, however the sender batched them.
+        const delivered = yield* receiver.received.pipe(
+          Effect.map((all) =>
+            all.flatMap(
+              (request) =>
+                parse(request.body, WEBHOOK_SECRET, request.headers["webhook-signature"] ?? "") as Array<Event>
+            )
+          ),
+          Effect.filterOrFail(
+            (events) => eventIds.every((id) => events.some((event) => event.id === id)),
+            () => new Error("Not every event was delivered yet")
+          ),
+          Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("20 seconds")))
+        )
+        expect(delivered.filter((event) => eventIds.includes(event.id!))).toHaveLength(eventIds.length)
+        const requests = yield* receiver.received
+        for (const request of requests) {
+          expect(request.path).toBe("/webhooks/gocardless")
+          expect(request.headers["user-agent"]).toBe("gocardless-webhook-service/1.1")
+          expect(request.headers["content-type"]).toMatch(/^application\/json/)
+          const body = JSON.parse(request.body) as { events: Array<unknown>; meta: { webhook_id: string } }
+          expect(body.meta.webhook_id).toMatch(/^WB/)
+          expect(body.events.length).toBeLessThanOrEqual(250)
+          expect(() => parse(request.body, "another-secret", request.headers["webhook-signature"] ?? "")).toThrow(
+            InvalidSignatureError as unknown as new () => Error
+          )
+        }
+      })
+    )
+  }
+)

@@ -1,0 +1,48 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { raw, uniqueEmail } from "./E2E.js"
+
+export const SANDBOX = "/sandbox/gocardless"
+
+/** A request to the sandbox as any GoCardless client sends it, and its status, content type and JSON body. */
+export const sandbox = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) =>
+  raw(undefined, method, `${SANDBOX}${path}`, body)
+
+/** The hosted page's form, posted as a browser without JavaScript posts it. */
+export const postBankDetails = (redirectUrl: string) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) =>
+    http.execute(
+      HttpClientRequest.post(new URL(redirectUrl).pathname).pipe(
+        HttpClientRequest.bodyUrlParams({
+          account_holder_name: "Ada Lovelace",
+          sort_code: "20-00-00",
+          account_number: "55779911"
+        })
+      )
+    )
+  ).pipe(Effect.map((response) => ({ status: response.status, location: response.headers["location"] })))
+
+/** A mandate set up through the sandbox's own API and hosted page: the completed flow's links. */
+export const sandboxMandate = Effect.gen(function* () {
+  const flow = yield* sandbox("POST", "/redirect_flows", {
+    redirect_flows: {
+      session_token: "session-1",
+      success_redirect_url: "https://app.example/done",
+      prefilled_customer: { email: uniqueEmail("customer"), given_name: "Ada", family_name: "Lovelace" }
+    }
+  })
+  const id = String(flow.body?.redirect_flows.id)
+  yield* postBankDetails(String(flow.body?.redirect_flows.redirect_url))
+  const done = yield* sandbox("POST", `/redirect_flows/${id}/actions/complete`, {
+    data: { session_token: "session-1" }
+  })
+  return done.body?.redirect_flows.links as { mandate: string; customer: string; customer_bank_account: string }
+})
+
+/** Settings for a test app, over the environment's. */
+export const withSettings = (settings: Record<string, string>) =>
+  Layer.setConfigProvider(
+    ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(
+      ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+    )
+  )
