@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ApiKeyRepoMemory } from "./ApiKeyRepoMemory.js"
+import { BillingInvoiceRepoMemory } from "./BillingInvoiceRepoMemory.js"
 import { BillingProfileRepoMemory } from "./BillingProfileRepoMemory.js"
 import { DirectDebitFake } from "./DirectDebitFake.js"
 import { MandateRepoMemory } from "./MandateRepoMemory.js"
@@ -15,12 +16,12 @@ import { IdempotencyKeysMemory } from "./IdempotencyKeysMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
-import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
+import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
 import { TenantMailRecording } from "./TenantMailRecording.js"
-import { TenantRepoMemory } from "./TenantRepoMemory.js"
+import { TenantRepoMemory, TenantStore } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { TaxAuthorityMemory } from "./TaxAuthorityFake.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
@@ -63,6 +64,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       AppLinksFake,
       BillingProfileRepoMemory,
       MandateRepoMemory,
+      BillingInvoiceRepoMemory,
       DirectDebitFake,
       WaitingInvoicesRecording,
       IdempotencyKeysMemory
@@ -76,7 +78,9 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       PurchaseInvoiceStore.Default,
       WebhookStore.Default,
       DeliveryStore.Default,
-      ConnectionStore.Default
+      ConnectionStore.Default,
+      TenantStore.Default,
+      MonthlyReturnStore.Default
     )
   ),
   Layer.provideMerge(UserRepoMemory),

@@ -1,3 +1,4 @@
+import type { BillingInvoiceId } from "@cisbook/core/Ids"
 import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
@@ -6,13 +7,21 @@ import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
 /** A stored return and its place in the filers' queue, as the SQL row keeps it. */
-interface Row {
+export interface StoredReturn {
   readonly monthlyReturn: MonthlyReturn
   readonly attempts: number
   readonly nextAttemptAt: Date | null
   readonly lease: { readonly token: string; readonly until: Date } | null
   readonly correlationId: string | null
+  /** The invoice that billed it (`monthlyReturn.invoiced` says whether there is one). */
+  readonly billingInvoiceId: BillingInvoiceId | null
 }
+type Row = StoredReturn
+
+/** Every return, in the order filed (BillingInvoiceRepoMemory bills them). */
+export class MonthlyReturnStore extends Effect.Service<MonthlyReturnStore>()("testkit/MonthlyReturnStore", {
+  effect: Effect.flatMap(MemoryJournal, (journal) => journal.ref<ReadonlyArray<StoredReturn>>([]))
+}) {}
 
 const isLive = (r: MonthlyReturn) => r.status === "Submitted" || r.status === "Accepted"
 
@@ -24,9 +33,8 @@ const newestFirst = (a: MonthlyReturn, b: MonthlyReturn) =>
 export const MonthlyReturnRepoMemory = Layer.effect(
   MonthlyReturnRepo,
   Effect.gen(function* () {
-    const journal = yield* MemoryJournal
     const ids = yield* IdGenerator
-    const rows = yield* journal.ref<ReadonlyArray<Row>>([])
+    const rows = yield* MonthlyReturnStore
     const is = (claimed: ClaimedReturn) => (row: Row) =>
       row.monthlyReturn.tenantId === claimed.monthlyReturn.tenantId &&
       row.monthlyReturn.id === claimed.monthlyReturn.id &&
@@ -48,7 +56,8 @@ export const MonthlyReturnRepoMemory = Layer.effect(
                     attempts: 0,
                     nextAttemptAt: monthlyReturn.submittedAt,
                     lease: null,
-                    correlationId: null
+                    correlationId: null,
+                    billingInvoiceId: null
                   }
                 ])
           )

@@ -10,6 +10,11 @@ interface State {
   readonly memberships: ReadonlyArray<Membership>
 }
 
+/** Every tenant and membership (BillingInvoiceRepoMemory reads who owns what). */
+export class TenantStore extends Effect.Service<TenantStore>()("testkit/TenantStore", {
+  effect: Effect.flatMap(MemoryJournal, (journal) => journal.ref<State>({ tenants: [], memberships: [] }))
+}) {}
+
 // As PostgreSQL orders them: members without an address last.
 const emailOrder = Order.make<string | null>((a, b) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : Order.string(a, b)
@@ -19,8 +24,7 @@ export const TenantRepoMemory = Layer.effect(
   TenantRepo,
   Effect.gen(function* () {
     const users = yield* UserStore
-    const journal = yield* MemoryJournal
-    const state = yield* journal.ref<State>({ tenants: [], memberships: [] })
+    const state = yield* TenantStore
     const addOrClash = (key: string, clash: (s: State) => boolean, next: (s: State) => State) =>
       Ref.modify(state, (s) => (clash(s) ? ([true, s] as const) : ([false, next(s)] as const))).pipe(
         Effect.flatMap((clashed) => (clashed ? Effect.fail(new DuplicateKey({ key })) : Effect.void))

@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect"
-import { isContactCodeShape, normaliseContactCode } from "../contacts/ContactCode.js"
 import type { ValidationFailed } from "../Errors.js"
 import { type InvoiceListQuery, type InvoiceListRequest, invoicePaging } from "../invoices/InvoiceQuery.js"
 import type { ContactRepo } from "../ports/ContactRepo.js"
 import type { Tenant } from "../Tenant.js"
+import { lookUpContact } from "./TenantContact.js"
 
 /**
  * The page of a tenant's invoices that a request asks for, of one contact when it names one: a
@@ -18,8 +18,7 @@ export const invoicePage = <A>(
   Effect.gen(function* () {
     const paging = yield* invoicePaging(request)
     if (request.contact === undefined) return { ...(yield* list({ ...paging, contactId: null })), ...paging }
-    const code = normaliseContactCode(request.contact)
-    const contact = isContactCodeShape(code) ? yield* contacts.findByCode(tenant.id, code) : Option.none()
+    const contact = yield* lookUpContact(contacts, tenant, request.contact)
     if (Option.isNone(contact)) return { items: [], totalCount: 0, ...paging }
     return { ...(yield* list({ ...paging, contactId: contact.value.id })), ...paging }
   }) satisfies Effect.Effect<unknown, ValidationFailed>

@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect"
 import type { Contact } from "../contacts/Contact.js"
-import { isContactCodeShape, normaliseContactCode } from "../contacts/ContactCode.js"
 import { ValidationFailed } from "../Errors.js"
 import type { ContactRepo } from "../ports/ContactRepo.js"
 import type { Tenant } from "../Tenant.js"
+import { lookUpContact, noSuchContact } from "./TenantContact.js"
 
 export type InvoicedRole = "Customer" | "Supplier"
 
@@ -19,16 +19,10 @@ export const invoicedContact = (
   tenant: Tenant,
   code: string,
   role: InvoicedRole
-): Effect.Effect<Contact, ValidationFailed> => {
-  const normalised = normaliseContactCode(code)
-  const lookup = isContactCodeShape(normalised)
-    ? contacts.findByCodeForUpdate(tenant.id, normalised)
-    : Effect.succeed(Option.none<Contact>())
-  return Effect.flatMap(lookup, (found) => {
+): Effect.Effect<Contact, ValidationFailed> =>
+  Effect.flatMap(lookUpContact(contacts, tenant, code, true), (found) => {
     if (Option.isNone(found)) {
-      return Effect.fail(
-        ValidationFailed.one("contact", `There is no contact with the code ${code} in ${tenant.code}.`)
-      )
+      return Effect.fail(ValidationFailed.one("contact", noSuchContact(tenant, code)))
     }
     const contact = found.value
     return hasRole(contact, role)
@@ -40,4 +34,3 @@ export const invoicedContact = (
           )
         )
   })
-}

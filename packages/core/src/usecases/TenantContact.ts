@@ -20,8 +20,11 @@ export const lookUpContact = (
   return (forUpdate ? repo.findByCodeForUpdate : repo.findByCode)(tenant.id, normalised)
 }
 
-export const contactNotFound = (tenant: Tenant, code: string) =>
-  new NotFound({ detail: `There is no contact with the code ${code} in ${tenant.code}.` })
+/** What a request naming a contact the tenant has not is told. */
+export const noSuchContact = (tenant: Tenant, code: string) =>
+  `There is no contact with the code ${code} in ${tenant.code}.`
+
+export const contactNotFound = (tenant: Tenant, code: string) => new NotFound({ detail: noSuchContact(tenant, code) })
 
 /** {@link lookUpContact}, failing with NotFound when there is none. */
 export const findContact = (

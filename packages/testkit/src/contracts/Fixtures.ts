@@ -23,6 +23,7 @@ import { UserRepo } from "@cisbook/core/ports/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
 import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
 import { Membership, type Role, Tenant, TenantCode } from "@cisbook/core/Tenant"
+import type { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import type { BillingProfileRepo } from "@cisbook/core/ports/BillingProfileRepo"
 import type { MandateRepo } from "@cisbook/core/ports/MandateRepo"
 import { User, type UserWithEmail } from "@cisbook/core/User"
@@ -50,6 +51,7 @@ export type ContractPorts =
   | MonthlyReturnRepo
   | BillingProfileRepo
   | MandateRepo
+  | BillingInvoiceRepo
   | VerificationQueue
   | ConnectionRepo
   | Clock

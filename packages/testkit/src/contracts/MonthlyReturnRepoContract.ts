@@ -7,7 +7,7 @@ import { expect } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
 import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
-const line = (code: string, deducted = 12000) =>
+export const line = (code: string, deducted = 12000) =>
   new ReturnLine({
     contactId: ContactId.make("00000000-0000-4000-8000-000000000001"),
     contactCode: code,
@@ -26,7 +26,7 @@ const line = (code: string, deducted = 12000) =>
     })
   })
 
-const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: number) =>
+export const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: number) =>
   Effect.map(
     fresh,
     ({ id }) =>

@@ -1,6 +1,7 @@
 import { addEqualityTesters, describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import { apiKeyRepoContract } from "./ApiKeyRepoContract.js"
+import { billingInvoiceRepoContract } from "./BillingInvoiceRepoContract.js"
 import { billingProfileRepoContract, mandateRepoContract } from "./BillingReposContract.js"
 import { connectionRepoContract } from "./ConnectionRepoContract.js"
 import { contactActivityContract } from "./ContactActivityContract.js"
@@ -49,6 +50,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
     describe("BillingProfileRepo", () => billingProfileRepoContract(it))
     describe("MandateRepo", () => mandateRepoContract(it))
+    describe("BillingInvoiceRepo", () => billingInvoiceRepoContract(it))
     describe("VerificationQueue", () => verificationQueueContract(it))
     describe("ConnectionRepo", () => connectionRepoContract(it))
     describe("IdempotencyKeys", () => idempotencyKeysContract(it))
