@@ -18,6 +18,7 @@ import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
 import { idempotency } from "./IdempotencyMiddleware.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
+import { ShuttingDownLive } from "./ShuttingDown.js"
 import { GoCardlessSandboxRoutes } from "./sandbox/GoCardlessSandboxRoutes.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
@@ -46,6 +47,8 @@ export const HttpAppLive = HttpApiBuilder.serve((app) => requestLogger(idempoten
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ProblemDetailsMiddleware),
   Layer.provide(ApiLive),
+  // The same layer main.ts gives the graceful shutdown: built once, so both see one state.
+  Layer.provide(ShuttingDownLive),
   HttpServer.withLogAddress,
   // No tracer exporter is configured, so spans would be built and thrown away on every request
   // (the request span alone parses the URL and copies every header to annotate it).

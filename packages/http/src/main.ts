@@ -14,6 +14,7 @@ import { ListenConfig } from "./ListenConfig.js"
 import { RevocationFollowerLive } from "./RevocationFollower.js"
 import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
+import { ShuttingDownLive } from "./ShuttingDown.js"
 import { UploadDirectoryLive } from "./UploadDirectory.js"
 
 const ServiceLive = Layer.mergeAll(
@@ -36,6 +37,7 @@ const MainLive = Layer.unwrapEffect(
   Effect.map(ServerLimitsConfig, (limits) => {
     const server = makeNodeServer(limits)
     return gracefulShutdown(server).pipe(
+      Layer.provide(ShuttingDownLive),
       Layer.provide(ServiceLive),
       Layer.provide(AppLive),
       Layer.provide(NodeHttpServer.layerConfig(() => server, ListenConfig))

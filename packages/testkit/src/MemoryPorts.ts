@@ -19,6 +19,7 @@ import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
+import { StorageHealthMemory } from "./StorageHealthMemory.js"
 import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
@@ -65,7 +66,8 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       MandateRepoMemory,
       DirectDebitFake,
       WaitingInvoicesRecording,
-      IdempotencyKeysMemory
+      IdempotencyKeysMemory,
+      StorageHealthMemory
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

@@ -16,25 +16,26 @@ import webhookHealth from "./migrations/0013_webhook_health.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
 
-const run = Migrator.make({})({
-  loader: Migrator.fromRecord({
-    "0001_foundation": foundation,
-    "0002_events_and_settings": eventsAndSettings,
-    "0003_contacts": contacts,
-    "0004_webhooks": webhooks,
-    "0005_invoices": invoices,
-    "0006_mail": mail,
-    "0007_monthly_returns": monthlyReturns,
-    "0008_billing": billing,
-    "0009_verification_requests": verificationRequests,
-    "0010_connections": connections,
-    "0011_billing_invoices": billingInvoices,
-    "0012_idempotency_keys": idempotencyKeys,
-    "0013_webhook_health": webhookHealth,
-    "0014_rate_limits": rateLimits,
-    "0015_return_correlation": returnCorrelation
-  })
-})
+/** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
+export const KNOWN_MIGRATIONS = {
+  "0001_foundation": foundation,
+  "0002_events_and_settings": eventsAndSettings,
+  "0003_contacts": contacts,
+  "0004_webhooks": webhooks,
+  "0005_invoices": invoices,
+  "0006_mail": mail,
+  "0007_monthly_returns": monthlyReturns,
+  "0008_billing": billing,
+  "0009_verification_requests": verificationRequests,
+  "0010_connections": connections,
+  "0011_billing_invoices": billingInvoices,
+  "0012_idempotency_keys": idempotencyKeys,
+  "0013_webhook_health": webhookHealth,
+  "0014_rate_limits": rateLimits,
+  "0015_return_correlation": returnCorrelation
+}
+
+const run = Migrator.make({})({ loader: Migrator.fromRecord(KNOWN_MIGRATIONS) })
 
 /**
  * Brings the schema up to date; the migrations that ran, as [id, name]. Safe to run from any

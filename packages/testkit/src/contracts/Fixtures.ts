@@ -1,3 +1,4 @@
+import type { StorageHealth } from "@cisbook/core/ports/StorageHealth"
 import type { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
 import { ApiKey } from "@cisbook/core/ApiKey"
 import { Email } from "@cisbook/core/Email"
@@ -56,6 +57,7 @@ export type ContractPorts =
   | EmailSettingsRepo
   | MailOutbox
   | IdempotencyKeys
+  | StorageHealth
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 
