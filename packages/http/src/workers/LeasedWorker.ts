@@ -1,4 +1,5 @@
 import { type Duration, Effect, FiberSet, Queue, type Scope } from "effect"
+import { jobAttempts, jobFailures, jobLabel } from "../metrics/JobMetrics.js"
 
 export interface LeasedWorkerOptions {
   /** How long to wait before looking again when nothing was due. */
@@ -14,6 +15,8 @@ export interface LeasedWork<Claimed, Done> {
   readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<Claimed>>
   readonly attempt: (claimed: Claimed) => Effect.Effect<Done>
   readonly record: (done: ReadonlyArray<Done>) => Effect.Effect<void>
+  /** Whether an attempt failed (it is tried again later, or given up), for the job's metrics. */
+  readonly failed: (done: Done) => boolean
 }
 
 /** The most outcomes recorded in one statement. */
@@ -46,8 +49,23 @@ export const runLeasedWorker = <Claimed, Done>(
       restore(Queue.takeBetween(finished, 1, RECORD_BATCH)).pipe(Effect.flatMap((batch) => record([...batch])))
     ).pipe(Effect.forever, Effect.forkScoped)
 
-    const run = (claimed: Claimed) =>
+    const job = jobLabel(work.name)
+    const attempts = jobAttempts.labels({ job })
+    const failures = jobFailures.labels({ job })
+    const attempt = (claimed: Claimed) =>
       work.attempt(claimed).pipe(
+        Effect.tap((done) =>
+          Effect.sync(() => {
+            attempts.inc()
+            if (work.failed(done)) failures.inc()
+          })
+        ),
+        // Each attempt is a trace of its own (its SQL and provider calls under it).
+        Effect.withSpan(`job ${job}`, { root: true, attributes: { "cisbook.job": job } })
+      )
+
+    const run = (claimed: Claimed) =>
+      attempt(claimed).pipe(
         Effect.flatMap((done) => Queue.offer(finished, done)),
         Effect.ensuring(slots.release(1))
       )

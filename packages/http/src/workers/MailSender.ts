@@ -1,5 +1,7 @@
 import { MailConfig } from "@cisbook/adapters/mail/MailConfig"
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
+import { measuredPort } from "@cisbook/adapters/metrics/ProviderCallMetrics"
+import { MailTransport } from "@cisbook/core/ports/MailTransport"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { Duration, Effect, Layer } from "effect"
 import { runLeasedWorker } from "./LeasedWorker.js"
@@ -22,7 +24,8 @@ export const mailSender = (options: MailSenderOptions) =>
           name: "mail",
           claim: (limit) => dispatch.claim(limit, options.lease),
           attempt: dispatch.attempt,
-          record: dispatch.record
+          record: dispatch.record,
+          failed: (done) => done.progress.status !== "Sent"
         },
         options
       )
@@ -42,7 +45,7 @@ export const MailSenderLive = Layer.unwrapEffect(
     if (smtpUrl === null) return mailStaysQueued
     return mailSender(options).pipe(
       Layer.provide(MailDispatch.Default),
-      Layer.provide(smtpMailTransport({ url: smtpUrl, from, connections }))
+      Layer.provide(smtpMailTransport({ url: smtpUrl, from, connections }).pipe(measuredPort(MailTransport, "smtp")))
     )
   })
 )

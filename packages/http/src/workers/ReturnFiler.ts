@@ -20,7 +20,9 @@ export const returnFiler = (options: ReturnFilerOptions) =>
           name: "monthly returns",
           claim: (limit) => filing.claim(limit, options.lease),
           attempt: filing.submit,
-          record: filing.record
+          record: filing.record,
+          // The tax authority did not answer (a rejection is an answer).
+          failed: (done) => done.outcome._tag === "Retry"
         },
         options
       )

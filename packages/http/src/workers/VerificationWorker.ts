@@ -19,7 +19,8 @@ export const verificationWorker = (options: VerificationWorkerOptions) =>
           name: "verification requests",
           claim: (limit) => work.claim(limit, options.lease),
           attempt: work.attempt,
-          record: work.record
+          record: work.record,
+          failed: (done) => "unavailable" in done
         },
         options
       )

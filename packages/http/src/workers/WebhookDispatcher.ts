@@ -1,3 +1,4 @@
+import { isSuccessStatus } from "@cisbook/core/webhooks/DeliverySchedule"
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
 import { Duration, Effect, Layer } from "effect"
 import { DispatcherConfig, type DispatcherOptions } from "./DispatcherConfig.js"
@@ -19,7 +20,8 @@ export const webhookDispatcher = (options: DispatcherOptions) =>
           name: "webhook deliveries",
           claim: (limit) => dispatch.claim(limit, options.lease),
           attempt: dispatch.attempt,
-          record: dispatch.record
+          record: dispatch.record,
+          failed: (done) => !isSuccessStatus(done.attempt.responseStatus)
         },
         options
       )
