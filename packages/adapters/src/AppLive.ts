@@ -1,10 +1,13 @@
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import type { SqlClient } from "@effect/sql"
+import { DirectDebit } from "@cisbook/core/ports/DirectDebit"
+import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import { Layer } from "effect"
 import { BillingTermsLive } from "./billing/BillingTermsLive.js"
 import { DocumentRendererPdf } from "./documents/DocumentRendererPdf.js"
 import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
+import { measuredPort } from "./metrics/ProviderCallMetrics.js"
 import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
@@ -19,9 +22,9 @@ const DrivenPortsLive = Layer.mergeAll(
   SqlPortsLive,
   IdentityVerifierLive,
   WebhookTransportLive,
-  DirectDebitLive,
+  DirectDebitLive.pipe(measuredPort(DirectDebit, "gocardless")),
   BillingTermsLive,
-  TaxAuthorityLive,
+  TaxAuthorityLive.pipe(measuredPort(TaxAuthority, "tax_authority")),
   AppLinksLive,
   DocumentRendererPdf
 ).pipe(Layer.provideMerge(SystemLive))

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import type * as Http from "node:http"
+import { ShuttingDown } from "./ShuttingDown.js"
 
 /** How long requests in flight at shutdown may take to finish before their connections are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -9,11 +10,13 @@ export const SHUTDOWN_GRACE_MS = 10_000
  * accepting connections, closes idle ones, answers the requests in flight (and any that arrive
  * on their connections meanwhile) with `Connection: close`, and waits for them, at most
  * `graceMs`; then it cuts what is left. Built after the application and released before it, so
- * the handlers, workers and database are all still there while the requests finish.
+ * the handlers, workers and database are all still there while the requests finish. From the
+ * first moment of it, /health/ready answers 503.
  */
 export const gracefulShutdown = (server: Http.Server, graceMs: number = SHUTDOWN_GRACE_MS) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
+      const shuttingDown = yield* ShuttingDown
       const unanswered = new Set<Http.ServerResponse>()
       let draining = false
       const track = (_request: Http.IncomingMessage, response: Http.ServerResponse) => {
@@ -33,6 +36,7 @@ export const gracefulShutdown = (server: Http.Server, graceMs: number = SHUTDOWN
       yield* Effect.addFinalizer(() =>
         Effect.gen(function* () {
           if (!server.listening) return
+          shuttingDown.begin()
           draining = true
           for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false
           yield* Effect.logInfo(`Shutting down: no new connections; answering ${unanswered.size} requests in flight`)

@@ -1,6 +1,6 @@
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
-import { Layer } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import { AuthenticateLive } from "./AuthenticateLive.js"
 import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ConnectionsHandlers } from "./handlers/ConnectionsHandlers.js"
@@ -15,9 +15,13 @@ import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
 import { SystemHandlers } from "./handlers/SystemHandlers.js"
 import { TenantsHandlers } from "./handlers/TenantsHandlers.js"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.js"
+import { MetricsPortConfig } from "./metrics/MetricsConfig.js"
+import { requestMetrics } from "./metrics/HttpMetrics.js"
+import { TracingConfig } from "./TracingConfig.js"
 import { idempotency } from "./IdempotencyMiddleware.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
+import { ShuttingDownLive } from "./ShuttingDown.js"
 import { GoCardlessSandboxLive } from "./sandbox/GoCardlessSandboxLive.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
@@ -39,16 +43,35 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide(AuthenticateLive)
 )
 
-/** The HTTP application: the API, its problem bodies, safe retries (Idempotency-Key), OpenAPI at /openapi.json and docs at /docs. */
-export const HttpAppLive = HttpApiBuilder.serve((app) => requestLogger(idempotency(app))).pipe(
-  Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
-  Layer.provide(GoCardlessSandboxLive),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-  Layer.provide(ProblemDetailsMiddleware),
-  Layer.provide(ApiLive),
-  HttpServer.withLogAddress,
-  // No tracer exporter is configured, so spans would be built and thrown away on every request
-  // (the request span alone parses the URL and copies every header to annotate it).
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(Layer.setTracerEnabled(false))
+const withoutTracer = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(
+    // No tracer exporter is configured, so spans would be built and thrown away on every request
+    // (the request span alone parses the URL and copies every header to annotate it).
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    Layer.provide(Layer.setTracerEnabled(false))
+  )
+
+/**
+ * The HTTP application: the API, its problem bodies, safe retries (Idempotency-Key), OpenAPI at
+ * /openapi.json and docs at /docs; each request counted and timed when METRICS_PORT is set, and
+ * traced when OTEL_EXPORTER_OTLP_ENDPOINT is.
+ */
+export const HttpAppLive = Layer.unwrapEffect(
+  Effect.map(Config.all([MetricsPortConfig, TracingConfig]), ([metricsPort, { endpoint }]) => {
+    const measured = Option.isSome(metricsPort)
+    const app = HttpApiBuilder.serve((app) => {
+      const served = requestLogger(idempotency(app))
+      return measured ? requestMetrics(served) : served
+    }).pipe(
+      Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+      Layer.provide(GoCardlessSandboxLive),
+      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+      Layer.provide(ProblemDetailsMiddleware),
+      Layer.provide(ApiLive),
+      // The same layer main.ts gives the graceful shutdown: built once, so both see one state.
+      Layer.provide(ShuttingDownLive),
+      HttpServer.withLogAddress
+    )
+    return Option.isSome(endpoint) ? app : withoutTracer(app)
+  })
 )

@@ -23,7 +23,8 @@ const sections: Record<number, string> = {
   409: "15.5.10",
   413: "15.5.14",
   415: "15.5.16",
-  500: "15.6.1"
+  500: "15.6.1",
+  503: "15.6.4"
 }
 
 export const typeFor = (status: number) =>

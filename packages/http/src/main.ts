@@ -12,8 +12,11 @@ import { gracefulShutdown } from "./GracefulShutdown.js"
 import { HttpAppLive } from "./HttpAppLive.js"
 import { ListenConfig } from "./ListenConfig.js"
 import { RevocationFollowerLive } from "./RevocationFollower.js"
+import { MetricsLive } from "./metrics/MetricsListener.js"
+import { TracingLive } from "./TracingLive.js"
 import { LoggerLive } from "./LoggerLive.js"
 import { makeNodeServer, ServerLimitsConfig } from "./NodeServer.js"
+import { ShuttingDownLive } from "./ShuttingDown.js"
 import { UploadDirectoryLive } from "./UploadDirectory.js"
 
 const ServiceLive = Layer.mergeAll(
@@ -23,6 +26,7 @@ const ServiceLive = Layer.mergeAll(
   VerificationWorkerLive,
   ReturnFilerLive,
   IdempotencyKeySweeperLive,
+  MetricsLive,
   RevocationFollowerLive.pipe(Layer.provide(RevocationNoticesLive))
 )
 
@@ -36,6 +40,7 @@ const MainLive = Layer.unwrapEffect(
   Effect.map(ServerLimitsConfig, (limits) => {
     const server = makeNodeServer(limits)
     return gracefulShutdown(server).pipe(
+      Layer.provide(ShuttingDownLive),
       Layer.provide(ServiceLive),
       Layer.provide(AppLive),
       Layer.provide(NodeHttpServer.layerConfig(() => server, ListenConfig))
@@ -43,11 +48,11 @@ const MainLive = Layer.unwrapEffect(
   })
 )
 
-// No tracer exporter is configured: spans (one a worker attempt, one a SQL statement) would be
-// built and thrown away.
+// Without OTEL_EXPORTER_OTLP_ENDPOINT no tracer at all: spans (one a worker attempt, one a SQL
+// statement) would be built and thrown away.
 MainLive.pipe(
   Layer.provide(LoggerLive),
-  Layer.provide(Layer.setTracerEnabled(false)),
+  Layer.provide(TracingLive),
   Layer.launch,
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -36,6 +36,7 @@ import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
+import type { StorageHealth } from "@cisbook/core/ports/StorageHealth"
 import type { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import type { TenantRepo } from "@cisbook/core/ports/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
@@ -90,6 +91,7 @@ export type Ports =
   | MailOutbox
   | TenantMail
   | IdempotencyKeys
+  | StorageHealth
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,

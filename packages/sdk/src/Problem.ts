@@ -128,6 +128,22 @@ export const ContentTooLargeProblem = ProblemJson(
   })
 )
 
+/** The process cannot serve yet (or any more): its database does not answer, its schema is behind, or it is shutting down. */
+export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", {
+  detail: Schema.String
+}) {}
+
+export const NotReadyProblem = ProblemJson(
+  simpleProblem(NotReady, "NotReady", {
+    status: 503,
+    title: "Service Unavailable",
+    section: "15.6.4",
+    identifier: "NotReadyProblem",
+    description:
+      "Not ready: the database does not answer, its schema is behind this version, or the process is shutting down"
+  })
+)
+
 /** Too many requests, or too many failed authentications from the client's address: try again after `retryAfter` seconds. */
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
   detail: Schema.String,

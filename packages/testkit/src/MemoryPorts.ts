@@ -20,6 +20,7 @@ import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepo
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
+import { StorageHealthMemory } from "./StorageHealthMemory.js"
 import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory, TenantStore } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
@@ -67,7 +68,8 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       BillingInvoiceRepoMemory,
       DirectDebitFake,
       WaitingInvoicesRecording,
-      IdempotencyKeysMemory
+      IdempotencyKeysMemory,
+      StorageHealthMemory
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

@@ -1,14 +1,13 @@
 import * as fs from "node:fs"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, type Redacted } from "effect"
-import { clientOptions } from "./ClientOptions.js"
+import { Effect, Layer, Redacted } from "effect"
 import { DatabaseConfig } from "./DatabaseConfig.js"
+import { pooledPgClient } from "./DatabasePool.js"
 import { lockDataDir } from "./DataDirLock.js"
 import { pgliteSocketClient, servePglite, socketPath } from "./PgliteSocket.js"
 
 /** A PostgreSQL server (15 or later). */
 export const postgresDatabase = (url: Redacted.Redacted) =>
-  PgClient.layer({ url, maxConnections: 10, ...clientOptions })
+  pooledPgClient({ connectionString: Redacted.value(url), max: 10 })
 
 /** Holds `dataDir`, opens its database and serves it on its socket; a client of our own through that socket. */
 const openEmbedded = (dataDir: string) =>

@@ -18,7 +18,8 @@ import returnCorrelation from "./migrations/0015_return_correlation.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
-const migrations = {
+/** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
+export const KNOWN_MIGRATIONS = {
   "0001_foundation": foundation,
   "0002_events_and_settings": eventsAndSettings,
   "0003_contacts": contacts,
@@ -37,12 +38,12 @@ const migrations = {
   "0019_gocardless_sandbox_events": goCardlessSandboxEvents
 }
 
-const known = Object.keys(migrations).map((key): MigrationRow => {
+const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {
   const [, id = "", name = ""] = /^(\d+)_(.+)$/.exec(key) ?? []
   return [Number(id), name]
 })
 
-const run = Migrator.make({})({ loader: Migrator.fromRecord(migrations) })
+const run = Migrator.make({})({ loader: Migrator.fromRecord(KNOWN_MIGRATIONS) })
 
 /**
  * Brings the schema up to date; the migrations that ran, as [id, name]. Safe to run from any

@@ -2,11 +2,11 @@ import { PGlite } from "@electric-sql/pglite"
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { createPgConfig } from "@electric-sql/pglite/node-postgres"
-import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { Pool } from "pg"
 import { clientOptions } from "./ClientOptions.js"
+import { pgClientOver } from "./DatabasePool.js"
 
 /**
  * The real @effect/sql-pg client over an embedded PGlite, through PGlite's node-postgres
@@ -14,8 +14,8 @@ import { clientOptions } from "./ClientOptions.js"
  * serialise. `dataDir` is a directory, or `memory://`.
  */
 export const pgliteClient = (dataDir: string) =>
-  PgClient.layerFromPool({
-    acquire: Effect.gen(function* () {
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
       const pglite = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: () => PGlite.create(dataDir, { extensions: { pg_trgm, btree_gin } }),
@@ -23,12 +23,12 @@ export const pgliteClient = (dataDir: string) =>
         }),
         (pglite) => Effect.promise(() => pglite.close())
       )
-      return yield* Effect.acquireRelease(
+      const pool = yield* Effect.acquireRelease(
         Effect.sync(
           () => new Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
         ),
         (pool) => Effect.promise(() => pool.end())
       )
-    }),
-    ...clientOptions
-  })
+      return pgClientOver(pool)
+    })
+  )

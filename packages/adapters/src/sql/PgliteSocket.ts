@@ -4,10 +4,9 @@ import { PGlite } from "@electric-sql/pglite"
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { clientOptions } from "./ClientOptions.js"
+import { pooledPgClient } from "./DatabasePool.js"
 
 /** PostgreSQL's own socket name, so that pg (and psql -h DIR) find it from the directory alone. */
 const PORT = 5432
@@ -49,11 +48,10 @@ export const servePglite = (dataDir: string) =>
 
 /** A client of the embedded database that the process holding `dataDir` serves. */
 export const pgliteSocketClient = (dataDir: string, maxConnections: number) =>
-  PgClient.layer({
+  pooledPgClient({
     host: path.resolve(dataDir),
     port: PORT,
-    username: "postgres",
+    user: "postgres",
     database: "postgres",
-    maxConnections,
-    ...clientOptions
+    max: maxConnections
   })

@@ -15,6 +15,7 @@ import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
+import { StorageHealthSql } from "./StorageHealthSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
 import { TenantSettingsRepoSql } from "./TenantSettingsRepoSql.js"
 import { TransactorSql } from "./TransactorSql.js"
@@ -44,7 +45,8 @@ const RepositoriesSql = Layer.mergeAll(
   BillingInvoiceRepoSql,
   VerificationQueueSql,
   ConnectionRepoSql,
-  IdempotencyKeysSql
+  IdempotencyKeysSql,
+  StorageHealthSql
 )
 
 /** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */

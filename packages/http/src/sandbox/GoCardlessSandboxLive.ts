@@ -61,7 +61,12 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
       (sender) =>
         runLeasedWorker(
           sender,
-          { worker: "GoCardless sandbox webhook sender", items: "webhooks", work: "sandbox webhooks" },
+          {
+            worker: "GoCardless sandbox webhook sender",
+            items: "webhooks",
+            work: "sandbox webhooks",
+            failed: (outcome) => outcome.deliveredAt === null
+          },
           // A minute's lease: longer than an attempt can take (10 s).
           { pollInterval: Duration.seconds(1), concurrency: 4, lease: Duration.minutes(1) }
         )

@@ -1,4 +1,5 @@
 import { Duration, Effect, FiberSet, Layer, Queue, type Scope } from "effect"
+import { jobAttempts, jobFailures, jobLabel } from "../metrics/JobMetrics.js"
 
 export interface LeasedWorkerOptions {
   /** How long to wait before looking again when nothing was due. */
@@ -20,11 +21,16 @@ export interface LeasedWork<Claimed, Done> {
   readonly record: (done: ReadonlyArray<Done>) => Effect.Effect<void>
 }
 
-/** How a worker's log lines name it: "Webhook dispatcher", its "deliveries", and its "webhook deliveries". */
-export interface LeasedWorkerNames {
+/**
+ * How a worker's log lines and metrics name it ("Webhook dispatcher", its "deliveries", and its
+ * "webhook deliveries", the job webhook_deliveries), and which outcomes are failed attempts.
+ */
+export interface LeasedWorkerNames<Done> {
   readonly worker: string
   readonly items: string
   readonly work: string
+  /** Whether an attempt failed (it is tried again later, or given up), for the job's metrics. */
+  readonly failed: (done: Done) => boolean
 }
 
 /** The most outcomes recorded in one statement. */
@@ -40,7 +46,7 @@ const RECORD_BATCH = 200
  */
 export const runLeasedWorker = <Claimed, Done>(
   work: LeasedWork<Claimed, Done>,
-  names: LeasedWorkerNames,
+  names: LeasedWorkerNames<Done>,
   options: LeasedWorkerOptions
 ): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -61,8 +67,23 @@ export const runLeasedWorker = <Claimed, Done>(
       restore(Queue.takeBetween(finished, 1, RECORD_BATCH)).pipe(Effect.flatMap((batch) => record([...batch])))
     ).pipe(Effect.forever, Effect.forkScoped)
 
-    const run = (claimed: Claimed) =>
+    const job = jobLabel(names.work)
+    const attempts = jobAttempts.labels({ job })
+    const failures = jobFailures.labels({ job })
+    const attempt = (claimed: Claimed) =>
       work.attempt(claimed).pipe(
+        Effect.tap((done) =>
+          Effect.sync(() => {
+            attempts.inc()
+            if (names.failed(done)) failures.inc()
+          })
+        ),
+        // Each attempt is a trace of its own (its SQL and provider calls under it).
+        Effect.withSpan(`job ${job}`, { root: true, attributes: { "cisbook.job": job } })
+      )
+
+    const run = (claimed: Claimed) =>
+      attempt(claimed).pipe(
         Effect.flatMap((done) => Queue.offer(finished, done)),
         Effect.ensuring(slots.release(1))
       )
@@ -73,7 +94,9 @@ export const runLeasedWorker = <Claimed, Done>(
 
     /** One claim for every free slot; true when it filled them all (more may be due). */
     const round = Effect.gen(function* () {
-      const more = yield* slots.take(least)
+      yield* slots.take(least)
+      // And every other slot free right now, without waiting for more (release(0) tells how many).
+      const more = yield* slots.release(0)
       yield* slots.take(more)
       const free = least + more
       const claimed = yield* work.claim(free, options.lease).pipe(Effect.onError(() => slots.release(free)))
@@ -93,6 +116,6 @@ export const runLeasedWorker = <Claimed, Done>(
 
 /** The layer of a worker that runs the use case `work` (its tag) while it lives (see runLeasedWorker). */
 export const leasedWorker =
-  <Id, Claimed, Done>(work: Effect.Effect<LeasedWork<Claimed, Done>, never, Id>, names: LeasedWorkerNames) =>
+  <Id, Claimed, Done>(work: Effect.Effect<LeasedWork<Claimed, Done>, never, Id>, names: LeasedWorkerNames<Done>) =>
   (options: LeasedWorkerOptions): Layer.Layer<never, never, Id> =>
     Layer.scopedDiscard(Effect.flatMap(work, (use) => runLeasedWorker(use, names, options)))

@@ -1,5 +1,7 @@
 import { MailConfig } from "@cisbook/adapters/mail/MailConfig"
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
+import { measuredPort } from "@cisbook/adapters/metrics/ProviderCallMetrics"
+import { MailTransport } from "@cisbook/core/ports/MailTransport"
 import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
 import { Effect, Layer } from "effect"
 import { leasedWorker } from "./LeasedWorker.js"
@@ -18,7 +20,12 @@ export const MailSenderConfig = leasedWorkerConfig("MAIL", {
  * when it stops is sent again by another sender; a mail the SMTP server accepted is recorded
  * Sent at once, and never sent again.
  */
-export const mailSender = leasedWorker(MailDispatch, { worker: "Mail sender", items: "mails", work: "mail" })
+export const mailSender = leasedWorker(MailDispatch, {
+  worker: "Mail sender",
+  items: "mails",
+  work: "mail",
+  failed: (done) => done.progress.status !== "Sent"
+})
 
 const mailStaysQueued = Layer.effectDiscard(
   Effect.logWarning("SMTP_URL is not set: mail stays queued in the outbox and is not sent (see pnpm cli mail list)")
@@ -33,7 +40,7 @@ export const MailSenderLive = Layer.unwrapEffect(
     if (smtpUrl === null) return mailStaysQueued
     return mailSender(options).pipe(
       Layer.provide(MailDispatch.Default),
-      Layer.provide(smtpMailTransport({ url: smtpUrl, from, connections }))
+      Layer.provide(smtpMailTransport({ url: smtpUrl, from, connections }).pipe(measuredPort(MailTransport, "smtp")))
     )
   })
 )

@@ -19,7 +19,9 @@ export const ReturnFilerConfig = leasedWorkerConfig("RETURN", {
 export const returnFiler = leasedWorker(ReturnFiling, {
   worker: "Return filer",
   items: "returns",
-  work: "monthly returns"
+  work: "monthly returns",
+  // The tax authority did not answer (a rejection is an answer).
+  failed: (done) => done.outcome._tag === "Retry"
 })
 
 export const ReturnFilerLive = leasedWorkerLive(ReturnFilerConfig, (options) =>

@@ -17,7 +17,8 @@ export const VerificationWorkerConfig = leasedWorkerConfig("VERIFICATION", {
 export const verificationWorker = leasedWorker(VerificationWork, {
   worker: "Verification worker",
   items: "requests",
-  work: "verification requests"
+  work: "verification requests",
+  failed: (done) => "unavailable" in done
 })
 
 export const VerificationWorkerLive = leasedWorkerLive(VerificationWorkerConfig, verificationWorker)

@@ -1,3 +1,4 @@
+import { isSuccessStatus } from "@cisbook/core/webhooks/DeliverySchedule"
 import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
 import { leasedWorker } from "./LeasedWorker.js"
 import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"
@@ -17,7 +18,8 @@ export const WebhookDispatcherConfig = leasedWorkerConfig("WEBHOOK", {
 export const webhookDispatcher = leasedWorker(WebhookDispatch, {
   worker: "Webhook dispatcher",
   items: "deliveries",
-  work: "webhook deliveries"
+  work: "webhook deliveries",
+  failed: (done) => !isSuccessStatus(done.attempt.responseStatus)
 })
 
 export const WebhookDispatcherLive = leasedWorkerLive(WebhookDispatcherConfig, webhookDispatcher)

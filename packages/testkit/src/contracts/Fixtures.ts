@@ -1,3 +1,4 @@
+import type { StorageHealth } from "@cisbook/core/ports/StorageHealth"
 import type { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
 import { ApiKey } from "@cisbook/core/ApiKey"
 import { Email } from "@cisbook/core/Email"
@@ -58,6 +59,7 @@ export type ContractPorts =
   | EmailSettingsRepo
   | MailOutbox
   | IdempotencyKeys
+  | StorageHealth
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 

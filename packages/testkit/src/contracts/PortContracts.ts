@@ -16,6 +16,7 @@ import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
+import { storageHealthContract } from "./StorageHealthContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
 import { tenantSettingsRepoContract } from "./TenantSettingsRepoContract.js"
 import { transactorContract } from "./TransactorContract.js"
@@ -54,5 +55,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("VerificationQueue", () => verificationQueueContract(it))
     describe("ConnectionRepo", () => connectionRepoContract(it))
     describe("IdempotencyKeys", () => idempotencyKeysContract(it))
+    describe("StorageHealth", () => storageHealthContract(it))
   })
 }

@@ -1,0 +1,5 @@
+import { StorageHealth } from "@cisbook/core/ports/StorageHealth"
+import { Effect, Layer } from "effect"
+
+/** Memory is always there, and has no schema to fall behind. */
+export const StorageHealthMemory = Layer.succeed(StorageHealth, { check: Effect.succeed({ _tag: "Ready" as const }) })
