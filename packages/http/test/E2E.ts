@@ -13,6 +13,11 @@ import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
 import type { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import type { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
+import { ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
+import type { ProviderEventInbox } from "@cisbook/core/ports/ProviderEventInbox"
+import type { ProviderWebhookSignature } from "@cisbook/core/ports/ProviderWebhookSignature"
+import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
+import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
 import { rateLimitsFlexible, RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import type { RateLimitSettings } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
@@ -90,6 +95,8 @@ export type Ports =
   | MailOutbox
   | TenantMail
   | IdempotencyKeys
+  | ProviderEventInbox
+  | ProviderWebhookSignature
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -128,6 +135,7 @@ export const sqlTestPorts = (
     SqlPortsLive,
     webhookTransport(webhooks),
     SandboxDirectDebit,
+    goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
     SandboxTaxAuthority,
@@ -154,7 +162,7 @@ export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.Http
       Layer.merge(
         RateLimitsOff,
         UseCasesLive.pipe(
-          Layer.provideMerge(BillingUseCasesLive),
+          Layer.provideMerge(Layer.merge(BillingUseCasesLive, ProviderEvents.Default)),
           Layer.provideMerge(VerifierLive),
           Layer.provideMerge(ports)
         )

@@ -2,6 +2,7 @@ import {
   Conflict,
   FieldErrors,
   Forbidden,
+  InvalidSignature,
   NotFound,
   Refused,
   Unauthorized,
@@ -180,3 +181,29 @@ export const ValidationProblem = Schema.transform(
   .annotations(
     HttpApiSchema.annotations({ status: 400, description: "Invalid request: every invalid member is named in errors" })
   )
+
+/** GoCardless's documented answer to a webhook whose signature does not match (its guide answers 498). */
+export const InvalidSignatureProblem = ProblemJson(
+  Schema.transform(
+    Schema.Struct({
+      ...problemFields("Invalid Signature", 498),
+      type: Schema.String.annotations({ examples: ["about:blank"] })
+    }).annotations({ identifier: "InvalidSignatureProblem" }),
+    InvalidSignature,
+    {
+      strict: true,
+      decode: (body) => ({ _tag: "InvalidSignature" as const, detail: body.detail }),
+      encode: (e) => ({
+        type: "about:blank",
+        title: "Invalid Signature" as const,
+        status: 498 as const,
+        detail: e.detail
+      })
+    }
+  ).annotations(
+    HttpApiSchema.annotations({
+      status: 498,
+      description: "The Webhook-Signature header is missing or wrong; nothing was stored"
+    })
+  )
+)

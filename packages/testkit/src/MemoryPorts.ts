@@ -16,6 +16,8 @@ import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOut
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory } from "./MonthlyReturnRepoMemory.js"
+import { ProviderEventInboxMemory } from "./ProviderEventInboxMemory.js"
+import { ProviderWebhookSignatureFake } from "./ProviderWebhookSignatureFake.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
@@ -65,7 +67,9 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       MandateRepoMemory,
       DirectDebitFake,
       WaitingInvoicesRecording,
-      IdempotencyKeysMemory
+      IdempotencyKeysMemory,
+      ProviderEventInboxMemory,
+      ProviderWebhookSignatureFake
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

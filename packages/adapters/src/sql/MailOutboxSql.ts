@@ -1,7 +1,7 @@
 import { Email } from "@cisbook/core/Email"
 import { MailId, TenantId } from "@cisbook/core/Ids"
-import { EmailTemplateType } from "@cisbook/core/mail/EmailTemplateType"
 import type { MailAttachment } from "@cisbook/core/mail/MailAttachment"
+import { MailType } from "@cisbook/core/mail/MailType"
 import type { OutgoingMail } from "@cisbook/core/mail/OutgoingMail"
 import { MailStatus } from "@cisbook/core/mail/TenantMail"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
@@ -10,9 +10,9 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 
 const MailRow = Schema.Struct({
-  tenantId: TenantId,
+  tenantId: Schema.NullOr(TenantId),
   id: MailId,
-  type: EmailTemplateType,
+  type: MailType,
   toAddress: Email,
   fromName: Schema.String,
   replyTo: Schema.NullOr(Email),
@@ -25,9 +25,9 @@ const MailRow = Schema.Struct({
 const decodeMails = Schema.decodeUnknown(Schema.Array(MailRow))
 
 const SummaryRow = Schema.Struct({
-  tenantId: TenantId,
+  tenantId: Schema.NullOr(TenantId),
   id: MailId,
-  type: EmailTemplateType,
+  type: MailType,
   toAddress: Email,
   subject: Schema.String,
   status: MailStatus,
@@ -50,7 +50,6 @@ const decodeAttachments = Schema.decodeUnknown(Schema.Array(AttachmentRow))
 
 /** An outcome as a row of the record statement (snake_case, as jsonb_to_recordset reads it). */
 const outcomeRow = (r: RecordedMailAttempt) => ({
-  tenant_id: r.mail.tenantId,
   id: r.mail.id,
   lease_token: r.leaseToken,
   status: r.progress.status,
@@ -70,6 +69,7 @@ export const MailOutboxSql = Layer.effect(
       Effect.gen(function* () {
         yield* sql`INSERT INTO mail_outbox ${sql.insert({
           tenantId: mail.tenantId,
+          userId: mail.userId ?? null,
           id: mail.id,
           type: mail.type,
           toAddress: mail.to,
@@ -124,7 +124,7 @@ export const MailOutboxSql = Layer.effect(
         // SKIP LOCKED: a row another sender is leasing right now is passed over, not waited for.
         const rows = yield* sql`
           WITH due AS (
-            SELECT tenant_id, id FROM mail_outbox
+            SELECT id FROM mail_outbox
             WHERE status = 'Queued' AND next_attempt_at <= ${now}
               AND (leased_until IS NULL OR leased_until <= ${now})
             ORDER BY next_attempt_at
@@ -133,7 +133,7 @@ export const MailOutboxSql = Layer.effect(
           )
           UPDATE mail_outbox m SET lease_token = ${token}, leased_until = ${leaseUntil}
           FROM due
-          WHERE m.tenant_id = due.tenant_id AND m.id = due.id
+          WHERE m.id = due.id
           RETURNING m.tenant_id, m.id, m.type, m.to_address, m.from_name, m.reply_to, m.subject, m.body,
             m.attachment_count, m.attempts, m.created_at`
         const mails = yield* decodeMails(rows)
@@ -170,12 +170,9 @@ export const MailOutboxSql = Layer.effect(
               lease_token = NULL,
               leased_until = NULL
             FROM jsonb_to_recordset(${JSON.stringify(attempts.map(outcomeRow))}::jsonb) AS v(
-              tenant_id uuid, id uuid, lease_token uuid, status text, attempts integer,
+              id uuid, lease_token uuid, status text, attempts integer,
               next_attempt_at timestamptz, last_error text, sent_at timestamptz)
-            WHERE m.tenant_id = v.tenant_id AND m.id = v.id AND m.lease_token = v.lease_token`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+            WHERE m.id = v.id AND m.lease_token = v.lease_token`.pipe(Effect.asVoid, Effect.orDie)
 
     return MailOutbox.of({
       add,
