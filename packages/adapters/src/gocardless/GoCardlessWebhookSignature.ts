@@ -8,9 +8,9 @@ export const goCardlessSignatureOf = (body: string, secret: string): string =>
   createHmac("sha256", secret).update(body, "utf8").digest("hex")
 
 /**
- * Checks GoCardless's Webhook-Signature as its own client does (webhooks.ts): the expected and
- * the given hex compared with timingSafeEqual. A signature of another length is compared with
- * the expected one itself, so that refusing it takes the same time too.
+ * Checks GoCardless's Webhook-Signature as its own client does (webhooks.ts): the header read as
+ * hex and compared with the body's HMAC digest by timingSafeEqual. A header of another length is
+ * compared with the digest itself, so that refusing it takes the same time too.
  */
 export const goCardlessWebhookSignature = (secret: Redacted.Redacted) =>
   Layer.succeed(
@@ -18,8 +18,8 @@ export const goCardlessWebhookSignature = (secret: Redacted.Redacted) =>
     ProviderWebhookSignature.of({
       verify: (body, signature) =>
         Effect.sync(() => {
-          const expected = Buffer.from(goCardlessSignatureOf(body, Redacted.value(secret)), "utf8")
-          const given = Buffer.from(signature ?? "", "utf8")
+          const expected = createHmac("sha256", Redacted.value(secret)).update(body, "utf8").digest()
+          const given = Buffer.from(signature ?? "", "hex")
           const sameLength = given.length === expected.length
           return timingSafeEqual(sameLength ? given : expected, expected) && sameLength
         })
