@@ -333,16 +333,22 @@ describe("kill -9 of the server process", () => {
         }).pipe(Effect.provide(db.open), Effect.scoped, Effect.orDie)
         // Some handled, not all: kill it there.
         const before = yield* counts.pipe(
-          Effect.filterOrFail((c) => c.applied > 0),
+          Effect.filterOrFail(
+            (c) => c.applied > 0,
+            (c) => new Error(`None applied yet: ${JSON.stringify(c)}\n${first.output()}`)
+          ),
           Effect.retry(within(30)),
           Effect.orDie
         )
         yield* killNine(first.child)
         expect(before.applied).toBeLessThan(count)
 
-        yield* startServerProcess(env)
+        const second = yield* startServerProcess(env)
         const after = yield* counts.pipe(
-          Effect.filterOrFail((c) => c.applied === count),
+          Effect.filterOrFail(
+            (c) => c.applied === count,
+            (c) => new Error(`Not all applied: ${JSON.stringify(c)}\n${second.output()}`)
+          ),
           Effect.retry(within(60)),
           Effect.orDie
         )
