@@ -19,7 +19,17 @@ export const providerEventsWorker = (options: ProviderEventsWorkerOptions) =>
         {
           name: "provider events",
           claim: (limit) => events.claim(limit, options.lease),
-          attempt: events.attempt,
+          // A defect leaves the event to its lease (it is tried again), and is said.
+          attempt: (claimed) =>
+            events
+              .attempt(claimed)
+              .pipe(
+                Effect.tapDefect((cause) =>
+                  Effect.logError("Could not handle a provider event", cause).pipe(
+                    Effect.annotateLogs({ event: claimed.event.id })
+                  )
+                )
+              ),
           record: events.record
         },
         options
