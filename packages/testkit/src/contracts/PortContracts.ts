@@ -13,6 +13,7 @@ import type { ContractPorts } from "./Fixtures.js"
 import { idempotencyKeysContract } from "./IdempotencyKeysContract.js"
 import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
+import { providerEventInboxContract } from "./ProviderEventInboxContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
@@ -52,5 +53,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("VerificationQueue", () => verificationQueueContract(it))
     describe("ConnectionRepo", () => connectionRepoContract(it))
     describe("IdempotencyKeys", () => idempotencyKeysContract(it))
+    describe("ProviderEventInbox", () => providerEventInboxContract(it))
   })
 }
