@@ -107,7 +107,8 @@ describe("cisbook admin CLI", () => {
         "Applied 12_idempotency_keys",
         "Applied 13_webhook_health",
         "Applied 14_rate_limits",
-        "Applied 15_return_correlation"
+        "Applied 15_return_correlation",
+        "Applied 18_provider_events"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
