@@ -1,4 +1,5 @@
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
+import { ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import type { SqlClient } from "@effect/sql"
 import { DirectDebit } from "@cisbook/core/ports/DirectDebit"
@@ -8,6 +9,7 @@ import { BillingTermsLive } from "./billing/BillingTermsLive.js"
 import { DocumentRendererPdf } from "./documents/DocumentRendererPdf.js"
 import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
 import { measuredPort } from "./metrics/ProviderCallMetrics.js"
+import { ProviderWebhookSignatureLive } from "./gocardless/GoCardlessWebhookSignature.js"
 import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
@@ -23,6 +25,7 @@ const DrivenPortsLive = Layer.mergeAll(
   IdentityVerifierLive,
   WebhookTransportLive,
   DirectDebitLive.pipe(measuredPort(DirectDebit, "gocardless")),
+  ProviderWebhookSignatureLive,
   BillingTermsLive,
   TaxAuthorityLive.pipe(measuredPort(TaxAuthority, "tax_authority")),
   AppLinksLive,
@@ -31,9 +34,12 @@ const DrivenPortsLive = Layer.mergeAll(
 
 /**
  * Every driven port, from configuration, over the database the layer is given; with the billing
- * use cases, whose WaitingInvoices is the port a completed mandate puts waiting invoices forward through.
+ * use cases, whose WaitingInvoices is the port a completed mandate puts waiting invoices forward through,
+ * and the provider's events, which move mandates and invoices.
  */
-export const PortsLive = BillingUseCasesLive.pipe(Layer.provideMerge(DrivenPortsLive))
+export const PortsLive = Layer.merge(BillingUseCasesLive, ProviderEvents.Default).pipe(
+  Layer.provideMerge(DrivenPortsLive)
+)
 
 const appOver = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(

@@ -3,6 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { DatabaseLive } from "@cisbook/adapters/sql/Database"
+import { ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
 import { Email } from "@cisbook/core/Email"
 import { Mandate } from "@cisbook/core/billing/Mandate"
 import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
@@ -107,7 +108,8 @@ describe("cisbook admin CLI", () => {
         "Applied 12_idempotency_keys",
         "Applied 13_webhook_health",
         "Applied 14_rate_limits",
-        "Applied 15_return_correlation"
+        "Applied 15_return_correlation",
+        "Applied 18_provider_events"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -670,5 +672,39 @@ describe("cisbook admin CLI", () => {
           "  date: Must be a date as YYYY-MM-DD, for example 2026-04-05"
         ])
       })
+  )
+
+  it.live("billing events lists the provider's events received, newest first, with how each was handled", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("billing", "events"))).toEqual(["No provider events."])
+      const event = (id: string, resourceType: string, action: string, resourceId: string) => ({
+        id,
+        createdAt: new Date("2026-11-25T10:00:00.000Z"),
+        resourceType,
+        action,
+        resourceId,
+        links: { [resourceType.slice(0, -1)]: resourceId },
+        details: {},
+        metadata: {}
+      })
+      const receivedAt = yield* Effect.gen(function* () {
+        const events = yield* ProviderEvents
+        yield* events.receive({ webhookId: "WB1", events: [event("EV1", "payments", "failed", "PM_UNKNOWN")] })
+        const claimed = yield* events.claim(10, Duration.minutes(1))
+        yield* events.record(yield* Effect.forEach(claimed, events.attempt))
+        yield* events.receive({ webhookId: "WB2", events: [event("EV2", "mandates", "cancelled", "MD_UNKNOWN")] })
+        return (yield* events.list(10)).map((e) => e.receivedAt.toISOString())
+      }).pipe(Effect.provide(AppLive), configured)
+      const [header, newest, oldest, summary] = succeeded(yield* cli("billing", "events"))
+      expect(header?.split(/\s{2,}/)).toEqual(["EVENT", "RESOURCE TYPE", "ACTION", "RESOURCE", "RECEIVED", "HANDLED"])
+      expect(newest?.split(/\s{2,}/)).toEqual(["EV2", "mandates", "cancelled", "MD_UNKNOWN", receivedAt[0], "pending"])
+      expect(oldest?.split(/\s{2,}/)).toEqual(["EV1", "payments", "failed", "PM_UNKNOWN", receivedAt[1], "ignored"])
+      expect(summary).toBe("2 events, newest first.")
+      expect(succeeded(yield* cli("billing", "events", "--limit", "1"))).toHaveLength(3)
+      expect(failed(yield* cli("billing", "events", "--limit", "501"))).toEqual([
+        "Error: Must be a whole number from 1 to 500",
+        "  limit: Must be a whole number from 1 to 500"
+      ])
+    })
   )
 })

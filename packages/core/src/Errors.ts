@@ -53,3 +53,8 @@ export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("Va
     return new ValidationFailed({ detail: message, errors: { [member]: [message] } })
   }
 }
+
+/** A signed request (a provider's webhook) whose signature is missing or not made with the shared secret. */
+export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {
+  detail: Schema.String
+}) {}

@@ -9,6 +9,7 @@ import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
 import { EmailSettingsHandlers } from "./handlers/EmailSettingsHandlers.js"
 import { MeHandlers } from "./handlers/MeHandlers.js"
 import { MonthlyReturnsHandlers } from "./handlers/MonthlyReturnsHandlers.js"
+import { ProviderEventsHandlers } from "./handlers/ProviderEventsHandlers.js"
 import { PurchaseInvoicesHandlers } from "./handlers/PurchaseInvoicesHandlers.js"
 import { SalesInvoicesHandlers } from "./handlers/SalesInvoicesHandlers.js"
 import { SettingsHandlers } from "./handlers/SettingsHandlers.js"
@@ -37,7 +38,8 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
     WebhooksHandlers,
     MonthlyReturnsHandlers,
     BillingHandlers,
-    ConnectionsHandlers
+    ConnectionsHandlers,
+    ProviderEventsHandlers
   ]),
   Layer.provide(ContactImportHandlers),
   Layer.provide(AuthenticateLive)

@@ -1,4 +1,5 @@
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
+import { GOCARDLESS_WEBHOOK_PATH } from "@cisbook/sdk/OpenApiDocument"
 import { claimWindow, MAX_KEY_LENGTH } from "@cisbook/core/idempotency/RetryWindow"
 import { Clock } from "@cisbook/core/ports/Clock"
 import { IdempotencyKeys, type KeyedRequest, type StoredAnswer } from "@cisbook/core/ports/IdempotencyKeys"
@@ -110,7 +111,14 @@ export const idempotency = <E, R>(app: HttpApp.Default<E, R>) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER]
     // Every other request (all reads) goes straight on: this runs on each of them.
-    if (request.method !== "POST" || key === undefined || request.url.startsWith(SANDBOX_PATH)) return app
+    if (
+      request.method !== "POST" ||
+      key === undefined ||
+      request.url.startsWith(SANDBOX_PATH) ||
+      request.url === GOCARDLESS_WEBHOOK_PATH
+    ) {
+      return app
+    }
     return keyedRequest(app, request, key)
   })
 

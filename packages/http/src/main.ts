@@ -3,6 +3,7 @@ import { RateLimitsLive } from "@cisbook/adapters/ratelimits/RateLimitsLive"
 import { RevocationNoticesLive } from "@cisbook/adapters/sql/RevocationNoticesLive"
 import { IdempotencyKeySweeperLive } from "./workers/IdempotencyKeySweeper.js"
 import { MailSenderLive } from "./workers/MailSender.js"
+import { ProviderEventsWorkerLive } from "./workers/ProviderEventsWorker.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
@@ -25,6 +26,7 @@ const ServiceLive = Layer.mergeAll(
   MailSenderLive,
   VerificationWorkerLive,
   ReturnFilerLive,
+  ProviderEventsWorkerLive,
   IdempotencyKeySweeperLive,
   MetricsLive,
   RevocationFollowerLive.pipe(Layer.provide(RevocationNoticesLive))

@@ -3,6 +3,8 @@ import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
 import { AppUrl } from "@cisbook/adapters/AppLinksLive"
 import { BillingTermsConfig } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
+import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
+import { WebhookSecretConfig } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
@@ -19,6 +21,7 @@ import { UploadDirectoryConfig } from "../src/UploadDirectory.js"
 import { ReturnFilerConfig } from "../src/workers/ReturnFiler.js"
 import { VerificationWorkerConfig } from "../src/workers/VerificationWorker.js"
 import { WebhookDispatcherConfig } from "../src/workers/WebhookDispatcher.js"
+import { ProviderEventsWorkerConfig } from "../src/workers/ProviderEventsWorker.js"
 
 import { refused, withEnv } from "./ConfigEnv.js"
 
@@ -125,6 +128,47 @@ describe("the settings the README documents", () => {
         expect(Duration.toDays(set.retention)).toBe(7)
         expect(yield* refused({ SANDBOX_RETENTION_DAYS: "0" }, SandboxConfig)).toContain("SANDBOX_RETENTION_DAYS")
       })
+  )
+
+    "GOCARDLESS_WEBHOOK_SECRET is required with gocardless and defaults to the development secret in sandbox mode",
+    () =>
+      Effect.gen(function* () {
+        const secret = (env: Record<string, string>) => Effect.map(withEnv(env)(WebhookSecretConfig), Redacted.value)
+        expect(yield* secret({})).toBe(SANDBOX_WEBHOOK_SECRET)
+        expect(SANDBOX_WEBHOOK_SECRET).toBe("cisbook-sandbox-webhook-secret")
+        expect(yield* secret({ GOCARDLESS_WEBHOOK_SECRET: "s3cret" })).toBe("s3cret")
+        expect(yield* secret({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_WEBHOOK_SECRET: "live" })).toBe("live")
+        expect(yield* refused({ DIRECT_DEBIT_PROVIDER: "gocardless" }, WebhookSecretConfig)).toContain(
+          "GOCARDLESS_WEBHOOK_SECRET"
+        )
+      })
+  )
+
+  it.effect("PROVIDER_EVENTS_* set the provider events worker, within their bounds", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(ProviderEventsWorkerConfig)).toEqual({
+        enabled: true,
+        concurrency: 10,
+        pollInterval: Duration.millis(1000),
+        lease: Duration.seconds(60)
+      })
+      expect(
+        yield* withEnv({
+          PROVIDER_EVENTS_WORKER: "false",
+          PROVIDER_EVENTS_CONCURRENCY: "500",
+          PROVIDER_EVENTS_POLL_INTERVAL_MS: "10",
+          PROVIDER_EVENTS_LEASE_SECONDS: "3600"
+        })(ProviderEventsWorkerConfig)
+      ).toEqual({ enabled: false, concurrency: 500, pollInterval: Duration.millis(10), lease: Duration.seconds(3600) })
+      for (const [name, value] of [
+        ["PROVIDER_EVENTS_CONCURRENCY", "0"],
+        ["PROVIDER_EVENTS_CONCURRENCY", "501"],
+        ["PROVIDER_EVENTS_POLL_INTERVAL_MS", "9"],
+        ["PROVIDER_EVENTS_LEASE_SECONDS", "9"]
+      ] as const) {
+        expect(yield* refused({ [name]: value }, ProviderEventsWorkerConfig)).toContain(name)
+      }
+    })
   )
 
   it.effect("LOG_FORMAT is logfmt or json; default logfmt", () =>

@@ -13,6 +13,11 @@ import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
 import type { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import type { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
+import { ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
+import type { ProviderEventInbox } from "@cisbook/core/ports/ProviderEventInbox"
+import type { ProviderWebhookSignature } from "@cisbook/core/ports/ProviderWebhookSignature"
+import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
+import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
 import { rateLimitsFlexible, RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import type { RateLimitSettings } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import type { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
@@ -92,6 +97,8 @@ export type Ports =
   | TenantMail
   | IdempotencyKeys
   | StorageHealth
+  | ProviderEventInbox
+  | ProviderWebhookSignature
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -130,6 +137,7 @@ export const sqlTestPorts = (
     SqlPortsLive,
     webhookTransport(webhooks),
     SandboxDirectDebit,
+    goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
     SandboxTaxAuthority,
@@ -156,7 +164,7 @@ export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.Http
       Layer.merge(
         RateLimitsOff,
         UseCasesLive.pipe(
-          Layer.provideMerge(BillingUseCasesLive),
+          Layer.provideMerge(Layer.merge(BillingUseCasesLive, ProviderEvents.Default)),
           Layer.provideMerge(VerifierLive),
           Layer.provideMerge(ports)
         )

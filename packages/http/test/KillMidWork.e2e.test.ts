@@ -1,10 +1,15 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { createHmac } from "node:crypto"
 import { postgresDatabase, sharedEmbeddedDatabase } from "@cisbook/adapters/sql/Database"
 import { temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
+import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
+import { draftInvoice } from "@cisbook/core/billing/InvoiceDraft"
+import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
+import { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
 import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { Transactor } from "@cisbook/core/ports/Transactor"
 import { TenantCode } from "@cisbook/core/Tenant"
@@ -231,5 +236,126 @@ describe("kill -9 of the server process", () => {
         expect(new Set(all.map((r) => r.headers["webhook-id"])).size).toBe(events)
       }),
     { timeout: 120_000 }
+  )
+
+  it.scopedLive(
+    "mid-way through provider events: after a restart every event is applied once, each notice queued once",
+    () =>
+      Effect.gen(function* () {
+        const db = yield* aDatabase
+        const env = {
+          ...db.env,
+          UPLOAD_DIR: path.join(db.dir, "uploads"),
+          PROVIDER_EVENTS_POLL_INTERVAL_MS: "20",
+          PROVIDER_EVENTS_CONCURRENCY: "2",
+          // The shortest lease there is: what the killed process held is due again 10 s after its claim.
+          PROVIDER_EVENTS_LEASE_SECONDS: "10",
+          WEBHOOK_DISPATCHER: "false",
+          MAIL_SENDER: "false",
+          VERIFICATION_WORKER: "false",
+          RETURN_FILER: "false"
+        }
+        const first = yield* startServerProcess(env)
+        const count = 200
+        // One user owing `count` invoices, each collected by its own payment.
+        const { payments, userId } = yield* withApp(
+          db.open,
+          Effect.gen(function* () {
+            const user = yield* (yield* Users).create({ email: "payer@example.com" as Email, name: "Payer" })
+            const invoices = yield* BillingInvoiceRepo
+            const payments: Array<string> = []
+            for (let i = 0; i < count; i++) {
+              const draft = draftInvoice(
+                { id: BillingInvoiceId.make(crypto.randomUUID()), userId: user.id, issueDate: "2026-07-01" },
+                [
+                  {
+                    returnId: MonthlyReturnId.make(crypto.randomUUID()),
+                    tenantId: TenantId.make(crypto.randomUUID()),
+                    tenant: "payer",
+                    tenantName: "Payer Ltd",
+                    periodEnd: "2026-06-05",
+                    subcontractors: 1
+                  }
+                ],
+                100
+              )
+              const invoice = yield* invoices.insert(draft, new Date())
+              const payment = `PMKILL${String(i).padStart(5, "0")}`
+              yield* invoices.recordCollection(
+                user.id,
+                invoice.id,
+                { paymentStatus: "Pending", paymentReference: payment, mandateReference: "MDKILL" },
+                true
+              )
+              payments.push(payment)
+            }
+            return { payments, userId: user.id }
+          })
+        )
+        // Every payment fails, told in webhooks of 100 events, as GoCardless signs them.
+        for (let batch = 0; batch < count / 100; batch++) {
+          const body = JSON.stringify({
+            events: payments.slice(batch * 100, batch * 100 + 100).map((payment) => ({
+              id: `EV${payment}`,
+              created_at: new Date().toISOString(),
+              resource_type: "payments",
+              action: "failed",
+              links: { payment },
+              details: { origin: "bank", cause: "insufficient_funds" },
+              metadata: {}
+            })),
+            meta: { webhook_id: `WBKILL${batch}` }
+          })
+          const answer = yield* Effect.promise(() =>
+            fetch(`${first.url}/webhooks/gocardless`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                "webhook-signature": createHmac("sha256", SANDBOX_WEBHOOK_SECRET).update(body).digest("hex")
+              },
+              body
+            })
+          )
+          expect(answer.status).toBe(204)
+        }
+        const counts = Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const [events] = yield* sql<{ applied: number; other: number; pending: number }>`
+            SELECT count(*) FILTER (WHERE handled = 'applied')::int AS applied,
+              count(*) FILTER (WHERE handled = 'pending')::int AS pending,
+              count(*) FILTER (WHERE handled NOT IN ('applied', 'pending'))::int AS other
+            FROM provider_events WHERE id LIKE 'EVPMKILL%'`
+          const [failed] = yield* sql<{ count: number }>`
+            SELECT count(*)::int AS count FROM billing_invoices WHERE user_id = ${userId} AND payment_status = 'Failed'`
+          const [notices] = yield* sql<{ count: number; subjects: number }>`
+            SELECT count(*)::int AS count, count(DISTINCT subject)::int AS subjects
+            FROM mail_outbox WHERE user_id = ${userId} AND type = 'BillingNotice'`
+          return { ...events!, failed: failed!.count, ...notices! }
+        }).pipe(Effect.provide(db.open), Effect.scoped, Effect.orDie)
+        // Some handled, not all: kill it there.
+        const before = yield* counts.pipe(
+          Effect.filterOrFail(
+            (c) => c.applied > 0,
+            (c) => new Error(`None applied yet: ${JSON.stringify(c)}\n${first.output()}`)
+          ),
+          Effect.retry(within(30)),
+          Effect.orDie
+        )
+        yield* killNine(first.child)
+        expect(before.applied).toBeLessThan(count)
+
+        const second = yield* startServerProcess(env)
+        const after = yield* counts.pipe(
+          Effect.filterOrFail(
+            (c) => c.applied === count,
+            (c) => new Error(`Not all applied: ${JSON.stringify(c)}\n${second.output()}`)
+          ),
+          Effect.retry(within(60)),
+          Effect.orDie
+        )
+        // Each event applied once: no duplicate, each invoice failed once, one notice each.
+        expect(after).toEqual({ applied: count, pending: 0, other: 0, failed: count, count, subjects: count })
+      }),
+    { timeout: 150_000 }
   )
 })

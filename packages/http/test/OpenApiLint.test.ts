@@ -61,7 +61,7 @@ describe("the OpenAPI document", () => {
     expect(document.servers.length).toBeGreaterThan(0)
   })
 
-  it("documents the Idempotency-Key header on every POST but the import's analysis, which creates nothing", () => {
+  it("documents the Idempotency-Key header on every POST but the import's analysis, which creates nothing, and GoCardless's webhook, deduplicated on its event ids", () => {
     const document = OpenApi.fromApi(CisbookApi) as any
     const postsWithoutKey = Object.entries(document.paths)
       .filter(([, item]: [string, any]) => item.post !== undefined)
@@ -70,7 +70,24 @@ describe("the OpenAPI document", () => {
           !(item.post.parameters ?? []).some((p: any) => p.in === "header" && p.name === "Idempotency-Key")
       )
       .map(([path]) => path)
-    expect(postsWithoutKey).toEqual(["/tenants/{tenant}/contacts/import/analyze"])
+    expect(postsWithoutKey).toEqual(["/tenants/{tenant}/contacts/import/analyze", "/webhooks/gocardless"])
+  })
+
+  it("documents GoCardless's webhook: no credentials but its signature header, its body, 204, 400, 413 and 498", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const operation = document.paths["/webhooks/gocardless"].post
+    expect(operation.security ?? []).toEqual([])
+    expect(operation.parameters).toEqual([
+      expect.objectContaining({ name: "webhook-signature", in: "header", required: false })
+    ])
+    expect(operation.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/GoCardlessWebhook"
+    })
+    expect(Object.keys(operation.responses).sort()).toEqual(["204", "400", "413", "498"])
+    expect(JSON.stringify(operation.responses["498"].content["application/problem+json"].schema)).toContain(
+      "#/components/schemas/InvalidSignatureProblem"
+    )
+    expect(document.components.schemas.GoCardlessWebhook.examples).toHaveLength(1)
   })
 
   it("gives every JSON request body and success answer of every operation and webhook an example", () => {

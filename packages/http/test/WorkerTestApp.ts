@@ -5,13 +5,16 @@ import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAu
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { BillingInvoices } from "@cisbook/core/usecases/BillingInvoices"
+import { ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
+import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
+import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
 import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { Clock } from "@cisbook/core/ports/Clock"
 import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schedule } from "effect"
+import { Effect, Layer, Redacted, Schedule } from "effect"
 
 /**
  * The use cases (and the billing invoices the HTTP handlers read) over the SQL ports and the real
@@ -23,13 +26,14 @@ export const appOver = <A, E>(
   system: Layer.Layer<Clock | IdGenerator | Crypto> = SystemLive
 ) =>
   UseCasesLive.pipe(
-    Layer.provideMerge(BillingInvoices.Default),
+    Layer.provideMerge(Layer.merge(BillingInvoices.Default, ProviderEvents.Default)),
     Layer.provideMerge(
       Layer.mergeAll(
         SqlPortsLive,
         webhookTransport({ allowPrivateTargets: true }),
         identityVerifierFake({}),
         BillingProvidersFake,
+        goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
         SandboxTaxAuthority,
         AppLinksFake
       )

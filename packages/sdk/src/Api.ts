@@ -6,6 +6,7 @@ import { ContactsApi } from "./ContactsApi.js"
 import { EmailSettingsApi } from "./EmailSettingsApi.js"
 import { MeApi } from "./MeApi.js"
 import { MonthlyReturnsApi } from "./MonthlyReturnsApi.js"
+import { ProviderEventsApi } from "./ProviderEventsApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
 import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
 import { SettingsApi } from "./SettingsApi.js"
@@ -28,6 +29,7 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(MonthlyReturnsApi)
   .add(BillingApi)
   .add(ConnectionsApi)
+  .add(ProviderEventsApi)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

@@ -128,6 +128,8 @@ const idempotencyKeyParameter = {
 
 const CONFLICT_REF = "#/components/schemas/ConflictProblem"
 
+export const GOCARDLESS_WEBHOOK_PATH = "/webhooks/gocardless"
+
 /**
  * Every POST that does something takes an Idempotency-Key (every JSON POST through the http
  * idempotency middleware; the contact import, an upload, in its endpoint), and may answer 409
@@ -137,7 +139,10 @@ const CONFLICT_REF = "#/components/schemas/ConflictProblem"
 export const withIdempotencyKeys = (spec: Json): Json => {
   for (const [path, operations] of Object.entries(spec.paths ?? {}) as Array<[string, Json]>) {
     const post = operations.post as Json | undefined
-    if (post === undefined || (takesMultipart(post) && path.endsWith("/analyze"))) continue
+    // GoCardless sends no key: its webhook is deduplicated on the event ids instead.
+    if (post === undefined || (takesMultipart(post) && path.endsWith("/analyze")) || path === GOCARDLESS_WEBHOOK_PATH) {
+      continue
+    }
     post.parameters = [...(post.parameters ?? []), idempotencyKeyParameter]
     post.responses ??= {}
     post.responses["409"] ??= {

@@ -3,6 +3,7 @@ import {
   FieldErrors,
   Forbidden,
   type NextStep,
+  InvalidSignature,
   NotFound,
   Refused,
   Unauthorized,
@@ -213,3 +214,29 @@ export const ValidationProblem = Schema.transform(
       description: "Invalid request: every invalid member is named in errors by its path, such as lines[0].contact"
     })
   )
+
+/** GoCardless's documented answer to a webhook whose signature does not match (its guide answers 498). */
+export const InvalidSignatureProblem = ProblemJson(
+  Schema.transform(
+    Schema.Struct({
+      ...problemFields("Invalid Signature", 498),
+      type: Schema.String.annotations({ examples: ["about:blank"] })
+    }).annotations({ identifier: "InvalidSignatureProblem" }),
+    InvalidSignature,
+    {
+      strict: true,
+      decode: (body) => ({ _tag: "InvalidSignature" as const, detail: body.detail }),
+      encode: (e) => ({
+        type: "about:blank",
+        title: "Invalid Signature" as const,
+        status: 498 as const,
+        detail: e.detail
+      })
+    }
+  ).annotations(
+    HttpApiSchema.annotations({
+      status: 498,
+      description: "The Webhook-Signature header is missing or wrong; nothing was stored"
+    })
+  )
+)

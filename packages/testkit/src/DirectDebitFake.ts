@@ -47,6 +47,12 @@ export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("te
         const mandate = s.mandates.get(mandateId)
         return mandate ? { ...s, mandates: new Map(s.mandates).set(mandateId, { ...mandate, status }) } : s
       }),
+    /** Moves a payment as a scenario simulator would. */
+    setPaymentStatus: (paymentId: string, status: string) =>
+      Ref.update(state, (s) => {
+        const payment = s.payments.get(paymentId)
+        return payment ? { ...s, payments: new Map(s.payments).set(paymentId, { ...payment, status }) } : s
+      }),
     /** How many redirect flows were made. */
     flowsCreated: Effect.map(Ref.get(state), (s) => s.flows.size)
   }))

@@ -35,7 +35,20 @@ export const MandateRepoMemory = Layer.effect(
       latest: (userId) => find((m) => m.userId === userId),
       live: (userId) => find((m) => m.userId === userId && isLive(m)),
       findByRedirectFlow: (userId, redirectFlowId) =>
-        find((m) => m.userId === userId && m.redirectFlowId === redirectFlowId)
+        find((m) => m.userId === userId && m.redirectFlowId === redirectFlowId),
+      findByReference: (reference) => find((m) => m.reference === reference),
+      moveStatus: (mandate, from, to) =>
+        Ref.modify(state, (all): [boolean | "clash", ReadonlyArray<Mandate>] => {
+          const current = all.find((m) => m.userId === mandate.userId && m.id === mandate.id)
+          if (current === undefined || current.status !== from) return [false, all]
+          const moved = new Mandate({ ...current, status: to })
+          if (clashes(all, moved)) return ["clash", all]
+          return [true, all.map((m) => (m === current ? moved : m))]
+        }).pipe(
+          Effect.flatMap((moved) =>
+            moved === "clash" ? Effect.fail(new DuplicateKey({ key: "live" })) : Effect.succeed(moved)
+          )
+        )
     })
   })
 )

@@ -17,6 +17,8 @@ import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOut
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepoMemory.js"
+import { ProviderEventInboxMemory } from "./ProviderEventInboxMemory.js"
+import { ProviderWebhookSignatureFake } from "./ProviderWebhookSignatureFake.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
@@ -69,7 +71,9 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       DirectDebitFake,
       WaitingInvoicesRecording,
       IdempotencyKeysMemory,
-      StorageHealthMemory
+      StorageHealthMemory,
+      ProviderEventInboxMemory,
+      ProviderWebhookSignatureFake
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

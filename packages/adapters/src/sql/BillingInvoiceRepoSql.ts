@@ -256,6 +256,20 @@ export const BillingInvoiceRepoSql = Layer.effect(
           const lines = yield* linesOf([row])
           return Option.some({ invoice: toInvoice(row), lines: lines.get(row.id) ?? [] })
         }).pipe(Effect.orDie),
+      findByPaymentReference: (reference) =>
+        sql`SELECT ${columns} FROM billing_invoices WHERE payment_reference = ${reference}`.pipe(
+          Effect.flatMap(decodeInvoices),
+          Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(toInvoice))),
+          Effect.orDie
+        ),
+      movePaymentStatus: (invoice, from, to) =>
+        sql`
+          UPDATE billing_invoices SET payment_status = ${to}
+          WHERE user_id = ${invoice.userId} AND id = ${invoice.id} AND payment_status = ${from}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
       waitingForCollection: (userId) =>
         sql`
           SELECT ${columns} FROM billing_invoices

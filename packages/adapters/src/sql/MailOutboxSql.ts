@@ -1,7 +1,7 @@
 import { Email } from "@cisbook/core/Email"
 import { MailId, TenantId } from "@cisbook/core/Ids"
-import { EmailTemplateType } from "@cisbook/core/mail/EmailTemplateType"
 import type { MailAttachment } from "@cisbook/core/mail/MailAttachment"
+import { MailType } from "@cisbook/core/mail/MailType"
 import type { OutgoingMail } from "@cisbook/core/mail/OutgoingMail"
 import { MailStatus } from "@cisbook/core/mail/TenantMail"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
@@ -11,9 +11,9 @@ import { Effect, Layer, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"
 
 const MailRow = Schema.Struct({
-  tenantId: TenantId,
+  tenantId: Schema.NullOr(TenantId),
   id: MailId,
-  type: EmailTemplateType,
+  type: MailType,
   toAddress: Email,
   fromName: Schema.String,
   replyTo: Schema.NullOr(Email),
@@ -26,9 +26,9 @@ const MailRow = Schema.Struct({
 const decodeMails = Schema.decodeUnknown(Schema.Array(MailRow))
 
 const SummaryRow = Schema.Struct({
-  tenantId: TenantId,
+  tenantId: Schema.NullOr(TenantId),
   id: MailId,
-  type: EmailTemplateType,
+  type: MailType,
   toAddress: Email,
   subject: Schema.String,
   status: MailStatus,
@@ -51,7 +51,6 @@ const decodeAttachments = Schema.decodeUnknown(Schema.Array(AttachmentRow))
 
 /** An outcome as a row of the record statement (snake_case, as jsonb_to_recordset reads it). */
 const outcomeRow = (r: RecordedMailAttempt) => ({
-  tenant_id: r.mail.tenantId,
   id: r.mail.id,
   lease_token: r.leaseToken,
   status: r.progress.status,
@@ -71,6 +70,7 @@ export const MailOutboxSql = Layer.effect(
       Effect.gen(function* () {
         yield* sql`INSERT INTO mail_outbox ${sql.insert({
           tenantId: mail.tenantId,
+          userId: mail.userId ?? null,
           id: mail.id,
           type: mail.type,
           toAddress: mail.to,
@@ -122,7 +122,7 @@ export const MailOutboxSql = Layer.effect(
     const leases = leaseClaim(sql, {
       table: "mail_outbox",
       alias: "m",
-      key: ["tenant_id", "id"],
+      key: ["id"],
       token: true,
       due: (now) => sql`m.status = 'Queued' AND m.next_attempt_at <= ${now}`,
       order: "m.next_attempt_at",
@@ -167,12 +167,9 @@ export const MailOutboxSql = Layer.effect(
               sent_at = v.sent_at,
               ${leases.release}
             FROM jsonb_to_recordset(${JSON.stringify(attempts.map(outcomeRow))}::jsonb) AS v(
-              tenant_id uuid, id uuid, lease_token uuid, status text, attempts integer,
+              id uuid, lease_token uuid, status text, attempts integer,
               next_attempt_at timestamptz, last_error text, sent_at timestamptz)
-            WHERE m.tenant_id = v.tenant_id AND m.id = v.id AND m.lease_token = v.lease_token`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+            WHERE m.id = v.id AND m.lease_token = v.lease_token`.pipe(Effect.asVoid, Effect.orDie)
 
     return MailOutbox.of({
       add,

@@ -44,6 +44,13 @@ export const MandateRepoSql = Layer.effect(
         sql`SELECT ${select} FROM mandates WHERE user_id = ${userId} AND redirect_flow_id = ${redirectFlowId}`
     })
 
+    const byReference = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Mandate,
+      execute: (reference) =>
+        sql`SELECT ${select} FROM mandates WHERE reference = ${reference} ORDER BY seq DESC LIMIT 1`
+    })
+
     return MandateRepo.of({
       reserve: (m, now) =>
         sql`
@@ -72,7 +79,16 @@ export const MandateRepoSql = Layer.effect(
         sql`DELETE FROM mandates WHERE user_id = ${userId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       latest: (userId) => latest(userId).pipe(Effect.orDie),
       live: (userId) => live(userId).pipe(Effect.orDie),
-      findByRedirectFlow: (userId, redirectFlowId) => byFlow({ userId, redirectFlowId }).pipe(Effect.orDie)
+      findByRedirectFlow: (userId, redirectFlowId) => byFlow({ userId, redirectFlowId }).pipe(Effect.orDie),
+      findByReference: (reference) => byReference(reference).pipe(Effect.orDie),
+      moveStatus: (m, from, to) =>
+        sql`
+          UPDATE mandates SET status = ${to}
+          WHERE user_id = ${m.userId} AND id = ${m.id} AND status = ${from}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          liveWrite
+        )
     })
   })
 )

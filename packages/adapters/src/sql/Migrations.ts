@@ -15,6 +15,7 @@ import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import webhookHealth from "./migrations/0013_webhook_health.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
+import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
@@ -35,6 +36,7 @@ export const KNOWN_MIGRATIONS = {
   "0013_webhook_health": webhookHealth,
   "0014_rate_limits": rateLimits,
   "0015_return_correlation": returnCorrelation,
+  "0018_provider_events": providerEvents,
   "0019_gocardless_sandbox_events": goCardlessSandboxEvents
 }
 

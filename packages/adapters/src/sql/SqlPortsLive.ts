@@ -13,6 +13,7 @@ import { IdempotencyKeysSql } from "./IdempotencyKeysSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
+import { ProviderEventInboxSql } from "./ProviderEventInboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { StorageHealthSql } from "./StorageHealthSql.js"
@@ -46,7 +47,8 @@ const RepositoriesSql = Layer.mergeAll(
   VerificationQueueSql,
   ConnectionRepoSql,
   IdempotencyKeysSql,
-  StorageHealthSql
+  StorageHealthSql,
+  ProviderEventInboxSql
 )
 
 /** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */

@@ -6,6 +6,7 @@ import { BillingInvoices } from "@cisbook/core/usecases/BillingInvoices"
 import { BillingProfiles } from "@cisbook/core/usecases/BillingProfiles"
 import { BillingRun, type RunProgress } from "@cisbook/core/usecases/BillingRun"
 import { Mandates } from "@cisbook/core/usecases/Mandates"
+import { MAX_PROVIDER_EVENT_LIST, ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
 import { Users } from "@cisbook/core/usecases/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
@@ -150,7 +151,31 @@ const invoices = Command.make(
     )
 ).pipe(Command.withDescription("A user's billing invoices, latest first, as last stored"))
 
+const events = Command.make(
+  "events",
+  {
+    limit: Options.integer("limit").pipe(
+      Options.withDefault(50),
+      Options.withDescription(`At most this many (1-${MAX_PROVIDER_EVENT_LIST})`)
+    )
+  },
+  ({ limit }) =>
+    admin(
+      Effect.gen(function* () {
+        const list = yield* (yield* ProviderEvents).list(limit)
+        if (list.length === 0) return yield* Console.log("No provider events.")
+        yield* Console.log(
+          table(
+            ["EVENT", "RESOURCE TYPE", "ACTION", "RESOURCE", "RECEIVED", "HANDLED"],
+            list.map((e) => [e.id, e.resourceType, e.action, e.resourceId ?? "", e.receivedAt.toISOString(), e.handled])
+          )
+        )
+        yield* Console.log(`${plural(list.length, "event")}, newest first.`)
+      })
+    )
+).pipe(Command.withDescription("The direct debit provider's events (GoCardless webhooks) received, newest first"))
+
 export const BillingCommand = Command.make("billing").pipe(
   Command.withDescription("Billing of the service's users"),
-  Command.withSubcommands([mandate, run, invoices])
+  Command.withSubcommands([mandate, run, invoices, events])
 )

@@ -26,7 +26,7 @@ const list = Command.make(
             ["ID", "TENANT", "TYPE", "TO", "STATUS", "ATTEMPTS", "CREATED", "SENT", "NEXT ATTEMPT", "LAST ERROR"],
             mails.map((m) => [
               m.id,
-              m.tenantId,
+              m.tenantId ?? "(the service)",
               m.type,
               m.to,
               m.status,
@@ -41,7 +41,9 @@ const list = Command.make(
         yield* Console.log(`${mails.length} mail${mails.length === 1 ? "" : "s"}, newest first.`)
       })
     )
-).pipe(Command.withDescription("List the mail outbox of every tenant, newest first"))
+).pipe(
+  Command.withDescription("List the mail outbox (every tenant's, and the service's own billing notices), newest first")
+)
 
 const retry = Command.make(
   "retry",

@@ -59,5 +59,13 @@ export class BillingInvoiceRepo extends Context.Tag("core/BillingInvoiceRepo")<
     /** The user's finished invoices that wait for a mandate, or whose payment was cancelled. */
     readonly waitingForCollection: (userId: UserId) => Effect.Effect<ReadonlyArray<BillingInvoice>>
     readonly pdf: (userId: UserId, id: BillingInvoiceId) => Effect.Effect<Option.Option<Uint8Array>>
+    /** The invoice collected by the provider's payment (PM...), whoever's it is: the provider's events name only that. */
+    readonly findByPaymentReference: (reference: string) => Effect.Effect<Option.Option<BillingInvoice>>
+    /** Moves the invoice's payment status from `from` to `to` only if it still is `from`; false when something else moved it first. */
+    readonly movePaymentStatus: (
+      invoice: BillingInvoice,
+      from: InvoicePaymentStatus,
+      to: InvoicePaymentStatus
+    ) => Effect.Effect<boolean>
   }
 >() {}

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Mandate } from "../billing/Mandate.js"
+import type { StoredMandateStatus } from "../billing/MandateStatus.js"
 import type { MandateId, UserId } from "../Ids.js"
 import type { DuplicateKey } from "./DuplicateKey.js"
 
@@ -24,5 +25,16 @@ export class MandateRepo extends Context.Tag("core/MandateRepo")<
     /** The user's live (InProgress or Active) mandate. */
     readonly live: (userId: UserId) => Effect.Effect<Option.Option<Mandate>>
     readonly findByRedirectFlow: (userId: UserId, redirectFlowId: string) => Effect.Effect<Option.Option<Mandate>>
+    /** The mandate with the provider's id (MD...), whoever's it is: the provider's events name only that. */
+    readonly findByReference: (reference: string) => Effect.Effect<Option.Option<Mandate>>
+    /**
+     * Moves the mandate from `from` to `to` only if it still is `from`; false when something else
+     * moved it first. DuplicateKey "live" when it would make a second live one.
+     */
+    readonly moveStatus: (
+      mandate: Mandate,
+      from: StoredMandateStatus,
+      to: StoredMandateStatus
+    ) => Effect.Effect<boolean, DuplicateKey>
   }
 >() {}

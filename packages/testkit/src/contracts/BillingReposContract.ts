@@ -95,6 +95,29 @@ export const mandateRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("finds a mandate by the provider's reference, and moves its status only from the status given", () =>
+    Effect.gen(function* () {
+      const repo = yield* MandateRepo
+      const user = yield* storedUser
+      const flow = yield* flowOf(user, at(0))
+      const completed = new Mandate({ ...flow, reference: `MD${flow.sessionToken.slice(-10)}`, completedAt: at(1) })
+      yield* repo.reserve(completed, at(1))
+      expect(yield* repo.findByReference(completed.reference!)).toEqual(Option.some(completed))
+      expect(yield* repo.findByReference("MD_NOBODY")).toEqual(Option.none())
+      expect(yield* repo.moveStatus(completed, "Active", "Cancelled")).toBe(false)
+      expect(yield* repo.moveStatus(completed, "InProgress", "Active")).toBe(true)
+      expect(Option.map(yield* repo.latest(user.id), (m) => m.status)).toEqual(Option.some("Active"))
+      expect(yield* repo.moveStatus(completed, "InProgress", "Failed")).toBe(false)
+      // Moving an ended mandate back to live while another is live is refused as the update is.
+      expect(yield* repo.moveStatus(completed, "Active", "Cancelled")).toBe(true)
+      yield* repo.reserve(yield* flowOf(user, at(2)), at(2))
+      expect(yield* Effect.flip(repo.moveStatus(completed, "Cancelled", "Active"))).toMatchObject({
+        _tag: "DuplicateKey",
+        key: "live"
+      })
+    })
+  )
+
   it.effect("updates a mandate, refuses an update that makes a second live one, and removes a reservation", () =>
     Effect.gen(function* () {
       const repo = yield* MandateRepo

@@ -11,6 +11,7 @@ import type { ConnectionRepo } from "@cisbook/core/ports/ConnectionRepo"
 import type { ContactRepo } from "@cisbook/core/ports/ContactRepo"
 import type { DeliveryRepo } from "@cisbook/core/ports/DeliveryRepo"
 import type { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
+import type { ProviderEventInbox } from "@cisbook/core/ports/ProviderEventInbox"
 import type { MailOutbox } from "@cisbook/core/ports/MailOutbox"
 import type { EventOutbox } from "@cisbook/core/ports/EventOutbox"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
@@ -60,6 +61,7 @@ export type ContractPorts =
   | MailOutbox
   | IdempotencyKeys
   | StorageHealth
+  | ProviderEventInbox
 
 export type ContractIt = Vitest.MethodsNonLive<ContractPorts>
 

@@ -14,6 +14,7 @@ import type { ContractPorts } from "./Fixtures.js"
 import { idempotencyKeysContract } from "./IdempotencyKeysContract.js"
 import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
+import { providerEventInboxContract } from "./ProviderEventInboxContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { storageHealthContract } from "./StorageHealthContract.js"
@@ -56,5 +57,6 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ConnectionRepo", () => connectionRepoContract(it))
     describe("IdempotencyKeys", () => idempotencyKeysContract(it))
     describe("StorageHealth", () => storageHealthContract(it))
+    describe("ProviderEventInbox", () => providerEventInboxContract(it))
   })
 }

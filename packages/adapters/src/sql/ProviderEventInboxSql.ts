@@ -1,0 +1,115 @@
+import { ProviderEventHandling } from "@cisbook/core/billing/ProviderEvent"
+import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { type ClaimedProviderEvent, ProviderEventInbox } from "@cisbook/core/ports/ProviderEventInbox"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+
+const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+const EventRow = Schema.Struct({
+  id: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  resourceType: Schema.String,
+  action: Schema.String,
+  resourceId: Schema.NullOr(Schema.String),
+  links: Schema.Record({ key: Schema.String, value: Schema.String }),
+  details: JsonObject,
+  metadata: JsonObject,
+  attempts: Schema.Number
+})
+const decodeEvents = Schema.decodeUnknown(Schema.Array(EventRow))
+
+const SummaryRow = Schema.Struct({
+  id: Schema.String,
+  resourceType: Schema.String,
+  action: Schema.String,
+  resourceId: Schema.NullOr(Schema.String),
+  receivedAt: Schema.DateFromSelf,
+  handled: ProviderEventHandling
+})
+const decodeSummaries = Schema.decodeUnknown(Schema.Array(SummaryRow))
+
+/** The claim of the one worker shape: due pending rows, each leased to one claimant (SKIP LOCKED). */
+const claimStatement = (sql: SqlClient.SqlClient, token: string, now: Date, leaseUntil: Date, limit: number) => sql`
+  WITH due AS (
+    SELECT id FROM provider_events
+    WHERE handled = 'pending' AND next_attempt_at <= ${now}
+      AND (leased_until IS NULL OR leased_until <= ${now})
+    ORDER BY next_attempt_at, created_at
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED
+  )
+  UPDATE provider_events e SET lease_token = ${token}, leased_until = ${leaseUntil}
+  FROM due WHERE e.id = due.id
+  RETURNING e.id, e.created_at, e.resource_type, e.action, e.resource_id, e.links, e.details, e.metadata, e.attempts`
+
+export const ProviderEventInboxSql = Layer.effect(
+  ProviderEventInbox,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const ids = yield* IdGenerator
+
+    return ProviderEventInbox.of({
+      add: (batch, receivedAt) =>
+        batch.events.length === 0
+          ? Effect.succeed(0)
+          : sql`
+              INSERT INTO provider_events (id, webhook_id, created_at, resource_type, action, resource_id, links,
+                details, metadata, received_at, next_attempt_at)
+              SELECT v.id, ${batch.webhookId}, v.created_at, v.resource_type, v.action, v.resource_id, v.links,
+                v.details, v.metadata, ${receivedAt}, ${receivedAt}
+              FROM jsonb_to_recordset(${JSON.stringify(
+                batch.events.map((e) => ({
+                  id: e.id,
+                  created_at: e.createdAt.toISOString(),
+                  resource_type: e.resourceType,
+                  action: e.action,
+                  resource_id: e.resourceId,
+                  links: e.links,
+                  details: e.details,
+                  metadata: e.metadata
+                }))
+              )}::jsonb) AS v(id text, created_at timestamptz, resource_type text, action text, resource_id text,
+                links jsonb, details jsonb, metadata jsonb)
+              ON CONFLICT (id) DO NOTHING
+              RETURNING id`.pipe(
+              Effect.map((rows) => rows.length),
+              Effect.orDie
+            ),
+      claimDue: (now, leaseUntil, limit) =>
+        Effect.gen(function* () {
+          const token = yield* ids.uuid
+          const rows = yield* claimStatement(sql, token, now, leaseUntil, limit).pipe(Effect.flatMap(decodeEvents))
+          return rows
+            .map(({ attempts, ...event }): ClaimedProviderEvent => ({ event, attempts, leaseToken: token }))
+            .sort((a, b) => a.event.createdAt.getTime() - b.event.createdAt.getTime())
+        }).pipe(Effect.orDie),
+      settle: (id, leaseToken, outcome, at) =>
+        sql`
+          UPDATE provider_events
+          SET handled = ${outcome}, handled_at = ${at}, attempts = attempts + 1, lease_token = NULL, leased_until = NULL
+          WHERE id = ${id} AND lease_token = ${leaseToken} AND handled = 'pending'
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      postpone: (postponed) =>
+        postponed.length === 0
+          ? Effect.void
+          : sql`
+              UPDATE provider_events e
+              SET next_attempt_at = v.retry_at, attempts = e.attempts + 1, lease_token = NULL, leased_until = NULL
+              FROM jsonb_to_recordset(${JSON.stringify(
+                postponed.map((p) => ({ id: p.id, lease_token: p.leaseToken, retry_at: p.retryAt.toISOString() }))
+              )}::jsonb) AS v(id text, lease_token uuid, retry_at timestamptz)
+              WHERE e.id = v.id AND e.lease_token = v.lease_token AND e.handled = 'pending'`.pipe(
+              Effect.asVoid,
+              Effect.orDie
+            ),
+      list: (limit) =>
+        sql`
+          SELECT id, resource_type, action, resource_id, received_at, handled
+          FROM provider_events ORDER BY seq DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodeSummaries), Effect.orDie)
+    })
+  })
+)

@@ -1,0 +1,77 @@
+import { Schema } from "effect"
+
+/** The most events GoCardless puts in one webhook. */
+export const MAX_WEBHOOK_EVENTS = 250
+
+const text = (description: string, example: string) =>
+  Schema.String.pipe(Schema.minLength(1, { message: () => "Must not be empty" })).annotations({
+    description,
+    examples: [example]
+  })
+
+const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+export const GoCardlessEventDto = Schema.Struct({
+  id: text("The event's id; an event is handled once however often it is sent", "EV0123ABCD4567"),
+  created_at: Schema.Date.annotations({
+    description: "When it happened at GoCardless (RFC 3339)",
+    examples: [new Date("2026-11-25T10:15:00.000Z")]
+  }),
+  resource_type: text("mandates, payments, payouts, refunds, ...", "payments"),
+  action: text("What happened to the resource (failed, confirmed, cancelled, ...)", "failed"),
+  links: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+    description: "The resources it concerns, by kind (payment, mandate, ...)",
+    examples: [{ payment: "PM0123ABCD4567" }]
+  }),
+  details: Schema.optionalWith(JsonObject, { default: () => ({}) }).annotations({
+    description: "Why it happened (origin, cause, description, reason_code, ...); kept as sent",
+    examples: [
+      { origin: "bank", cause: "insufficient_funds", description: "The customer's account had insufficient funds." }
+    ]
+  }),
+  metadata: Schema.optionalWith(JsonObject, { default: () => ({}) }).annotations({
+    description: "Kept as sent",
+    examples: [{}]
+  })
+}).annotations({ identifier: "GoCardlessEvent", parseOptions: { errors: "all" } })
+
+export const GoCardlessWebhookDto = Schema.Struct({
+  events: Schema.Array(GoCardlessEventDto).pipe(
+    Schema.maxItems(MAX_WEBHOOK_EVENTS, { message: () => `At most ${MAX_WEBHOOK_EVENTS} events` })
+  ),
+  meta: Schema.optionalWith(Schema.Struct({ webhook_id: Schema.optionalWith(Schema.String, { nullable: true }) }), {
+    nullable: true
+  })
+}).annotations({
+  identifier: "GoCardlessWebhook",
+  description: "A GoCardless webhook, as GoCardless sends it",
+  parseOptions: { errors: "all" },
+  examples: [
+    {
+      events: [
+        {
+          id: "EV0123ABCD4567",
+          created_at: new Date("2026-11-25T10:15:00.000Z"),
+          resource_type: "payments",
+          action: "failed",
+          links: { payment: "PM0123ABCD4567" },
+          details: {
+            origin: "bank",
+            cause: "insufficient_funds",
+            description: "The customer's account had insufficient funds."
+          },
+          metadata: {}
+        }
+      ],
+      meta: { webhook_id: "WB0123ABCD4567" }
+    }
+  ]
+})
+export type GoCardlessWebhookDto = typeof GoCardlessWebhookDto.Type
+
+export const WebhookSignatureHeaders = Schema.Struct({
+  "webhook-signature": Schema.optional(Schema.String).annotations({
+    description: "The hex HMAC-SHA256 of the raw body, keyed with GOCARDLESS_WEBHOOK_SECRET",
+    examples: ["9a4d1c2b3e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"]
+  })
+})

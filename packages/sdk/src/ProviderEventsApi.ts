@@ -1,0 +1,24 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { ContentTooLargeProblem, InvalidSignatureProblem, ValidationProblem } from "./Problem.js"
+import { GoCardlessWebhookDto, MAX_WEBHOOK_EVENTS, WebhookSignatureHeaders } from "./ProviderEventDtos.js"
+
+export class ProviderEventsApi extends HttpApiGroup.make("providerEvents")
+  .add(
+    HttpApiEndpoint.post("receiveGoCardlessWebhook", "/webhooks/gocardless")
+      .setPayload(GoCardlessWebhookDto)
+      .setHeaders(WebhookSignatureHeaders)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(ValidationProblem)
+      .addError(ContentTooLargeProblem)
+      .addError(InvalidSignatureProblem)
+      .annotate(OpenApi.Summary, "Receive a GoCardless webhook (called by GoCardless, not by clients)")
+      .annotate(
+        OpenApi.Description,
+        `Needs no API key: the Webhook-Signature header is the credential, the hex HMAC-SHA256 of the raw body keyed with GOCARDLESS_WEBHOOK_SECRET, checked in constant time before the body is read; missing or wrong is 498 and nothing is stored. The body is GoCardless's own: { events, meta: { webhook_id } }, at most ${MAX_WEBHOOK_EVENTS} events, each { id, created_at, resource_type, action, links, details, metadata } (details and metadata may be omitted). A body that is not such JSON is 400 naming each invalid member; over 1 MiB is 413. Valid: 204 at once, every event stored in one transaction (an event id received before is left as it is, so a replayed webhook changes nothing), and a worker handles each once: mandates events move the user's mandate (submitted, active, failed, cancelled, expired), payments events the billing invoice's payment (confirmed, paid_out, failed, charged_back, cancelled), never backwards; a failed or charged-back payment and an ended mandate send the user's billing email a notice.`
+      )
+  )
+  .annotate(OpenApi.Title, "Provider events")
+  .annotate(
+    OpenApi.Description,
+    "What the direct debit provider (GoCardless) tells the service about mandates and payments, by webhook."
+  ) {}
