@@ -16,7 +16,7 @@ import { Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 import { ListenConfig } from "../src/ListenConfig.js"
 import { LoggingConfig } from "../src/LoggerLive.js"
 import { ServerLimitsConfig } from "../src/NodeServer.js"
-import { SANDBOX_WEBHOOK_SECRET, SandboxConfig } from "../src/sandbox/SandboxConfig.js"
+import { SandboxConfig } from "../src/sandbox/SandboxConfig.js"
 import { UploadDirectoryConfig } from "../src/UploadDirectory.js"
 import { ReturnFilerConfig } from "../src/workers/ReturnFiler.js"
 import { VerificationWorkerConfig } from "../src/workers/VerificationWorker.js"
@@ -130,6 +130,7 @@ describe("the settings the README documents", () => {
       })
   )
 
+  it.effect(
     "GOCARDLESS_WEBHOOK_SECRET is required with gocardless and defaults to the development secret in sandbox mode",
     () =>
       Effect.gen(function* () {

@@ -177,6 +177,16 @@ export const BillingInvoiceRepoMemory = Layer.effect(
             lines: r.lines
           }))
         ),
+      findByPaymentReference: (reference) =>
+        Effect.map(Ref.get(rows), (all) =>
+          Option.map(Option.fromNullable(all.find((r) => r.invoice.paymentReference === reference)), (r) => r.invoice)
+        ),
+      movePaymentStatus: (invoice, from, to) =>
+        update(invoice.userId, invoice.id, (row) =>
+          row.invoice.paymentStatus === from
+            ? { ...row, invoice: new BillingInvoice({ ...row.invoice, paymentStatus: to }) }
+            : null
+        ),
       waitingForCollection: (userId) =>
         Effect.map(byUser(userId), (mine) =>
           mine

@@ -3,6 +3,7 @@ import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { type ClaimedProviderEvent, ProviderEventInbox } from "@cisbook/core/ports/ProviderEventInbox"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
+import { leaseClaim } from "./LeaseClaim.js"
 
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -30,24 +31,21 @@ const SummaryRow = Schema.Struct({
 const decodeSummaries = Schema.decodeUnknown(Schema.Array(SummaryRow))
 
 /** The claim of the one worker shape: due pending rows, each leased to one claimant (SKIP LOCKED). */
-const claimStatement = (sql: SqlClient.SqlClient, token: string, now: Date, leaseUntil: Date, limit: number) => sql`
-  WITH due AS (
-    SELECT id FROM provider_events
-    WHERE handled = 'pending' AND next_attempt_at <= ${now}
-      AND (leased_until IS NULL OR leased_until <= ${now})
-    ORDER BY next_attempt_at, created_at
-    LIMIT ${limit}
-    FOR UPDATE SKIP LOCKED
-  )
-  UPDATE provider_events e SET lease_token = ${token}, leased_until = ${leaseUntil}
-  FROM due WHERE e.id = due.id
-  RETURNING e.id, e.created_at, e.resource_type, e.action, e.resource_id, e.links, e.details, e.metadata, e.attempts`
-
 export const ProviderEventInboxSql = Layer.effect(
   ProviderEventInbox,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const ids = yield* IdGenerator
+    const leases = leaseClaim(sql, {
+      table: "provider_events",
+      alias: "e",
+      key: ["id"],
+      token: true,
+      due: (now) => sql`e.handled = 'pending' AND e.next_attempt_at <= ${now}`,
+      order: "e.next_attempt_at, e.created_at",
+      returning: () =>
+        sql`e.id, e.created_at, e.resource_type, e.action, e.resource_id, e.links, e.details, e.metadata, e.attempts`
+    })
 
     return ProviderEventInbox.of({
       add: (batch, receivedAt) =>
@@ -79,7 +77,7 @@ export const ProviderEventInboxSql = Layer.effect(
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
           const token = yield* ids.uuid
-          const rows = yield* claimStatement(sql, token, now, leaseUntil, limit).pipe(Effect.flatMap(decodeEvents))
+          const rows = yield* leases.claim({ now, leaseUntil, limit, token }).pipe(Effect.flatMap(decodeEvents))
           return rows
             .map(({ attempts, ...event }): ClaimedProviderEvent => ({ event, attempts, leaseToken: token }))
             .sort((a, b) => a.event.createdAt.getTime() - b.event.createdAt.getTime())
@@ -87,7 +85,7 @@ export const ProviderEventInboxSql = Layer.effect(
       settle: (id, leaseToken, outcome, at) =>
         sql`
           UPDATE provider_events
-          SET handled = ${outcome}, handled_at = ${at}, attempts = attempts + 1, lease_token = NULL, leased_until = NULL
+          SET handled = ${outcome}, handled_at = ${at}, attempts = attempts + 1, ${leases.release}
           WHERE id = ${id} AND lease_token = ${leaseToken} AND handled = 'pending'
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
@@ -98,7 +96,7 @@ export const ProviderEventInboxSql = Layer.effect(
           ? Effect.void
           : sql`
               UPDATE provider_events e
-              SET next_attempt_at = v.retry_at, attempts = e.attempts + 1, lease_token = NULL, leased_until = NULL
+              SET next_attempt_at = v.retry_at, attempts = e.attempts + 1, ${leases.release}
               FROM jsonb_to_recordset(${JSON.stringify(
                 postponed.map((p) => ({ id: p.id, lease_token: p.leaseToken, retry_at: p.retryAt.toISOString() }))
               )}::jsonb) AS v(id text, lease_token uuid, retry_at timestamptz)

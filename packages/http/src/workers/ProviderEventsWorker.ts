@@ -1,45 +1,41 @@
 import { ProviderEvents } from "@cisbook/core/usecases/ProviderEvents"
-import { Duration, Effect, Layer } from "effect"
-import { runLeasedWorker } from "./LeasedWorker.js"
-import { ProviderEventsWorkerConfig, type ProviderEventsWorkerOptions } from "./ProviderEventsWorkerConfig.js"
+import { Effect } from "effect"
+import { leasedWorker } from "./LeasedWorker.js"
+import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"
+
+/** PROVIDER_EVENTS_WORKER (on unless false) and its settings. */
+export const ProviderEventsWorkerConfig = leasedWorkerConfig("PROVIDER_EVENTS", {
+  switch: "PROVIDER_EVENTS_WORKER",
+  concurrency: [10, 1, 500],
+  // Handling one event takes a provider round trip at most.
+  leaseSeconds: [60, 10, 3600]
+})
+
+/** The use case, with a defect of an attempt said (the event is left to its lease and tried again). */
+const sayingDefects = Effect.map(ProviderEvents, (events) => ({
+  ...events,
+  attempt: (claimed: Parameters<typeof events.attempt>[0]) =>
+    events
+      .attempt(claimed)
+      .pipe(
+        Effect.tapDefect((cause) =>
+          Effect.logError("Could not handle a provider event", cause).pipe(
+            Effect.annotateLogs({ event: claimed.event.id })
+          )
+        )
+      )
+}))
 
 /**
  * The provider events worker: a leased worker over the inbox of GoCardless's events (see
  * LeasedWorker). Each event is settled in the transaction of its effects, so an event in flight
  * when the worker dies is handled again by another, and one settled is never handled twice.
  */
-export const providerEventsWorker = (options: ProviderEventsWorkerOptions) =>
-  Layer.scopedDiscard(
-    Effect.gen(function* () {
-      const events = yield* ProviderEvents
-      yield* Effect.logInfo(
-        `Provider events worker started: up to ${options.concurrency} events at once, polling every ${Duration.format(options.pollInterval)}`
-      )
-      yield* runLeasedWorker(
-        {
-          name: "provider events",
-          claim: (limit) => events.claim(limit, options.lease),
-          // A defect leaves the event to its lease (it is tried again), and is said.
-          attempt: (claimed) =>
-            events
-              .attempt(claimed)
-              .pipe(
-                Effect.tapDefect((cause) =>
-                  Effect.logError("Could not handle a provider event", cause).pipe(
-                    Effect.annotateLogs({ event: claimed.event.id })
-                  )
-                )
-              ),
-          record: events.record
-        },
-        options
-      )
-    })
-  )
+export const providerEventsWorker = leasedWorker(sayingDefects, {
+  worker: "Provider events worker",
+  items: "events",
+  work: "provider events",
+  failed: (done) => done._tag === "Postponed"
+})
 
-/** The worker as PROVIDER_EVENTS_WORKER, ..._POLL_INTERVAL_MS, ..._CONCURRENCY and ..._LEASE_SECONDS say. */
-export const ProviderEventsWorkerLive = Layer.unwrapEffect(
-  Effect.map(ProviderEventsWorkerConfig, ({ enabled, ...options }) =>
-    enabled ? providerEventsWorker(options) : Layer.empty
-  )
-)
+export const ProviderEventsWorkerLive = leasedWorkerLive(ProviderEventsWorkerConfig, providerEventsWorker)
