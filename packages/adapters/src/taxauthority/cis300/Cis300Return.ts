@@ -61,6 +61,8 @@ export interface Cis300Return {
   readonly sender: "Company" | "Individual" | "Partnership" | "Trust"
   /** A return saying no subcontractors were paid: it has none. */
   readonly nilReturn: boolean
+  /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
+  readonly inactive: boolean
   readonly subcontractors: ReadonlyArray<Cis300Subcontractor>
   readonly declarations: Cis300Declarations
 }
@@ -108,6 +110,7 @@ export const cis300Return = (
   sender,
   // The service files no nil returns (HMRC is told instead that no return is due).
   nilReturn: false,
+  inactive: false,
   subcontractors: submission.lines.map(subcontractorOf),
   declarations: { employmentStatus: true, verification: true, informationCorrect: true }
 })
