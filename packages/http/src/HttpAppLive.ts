@@ -19,6 +19,7 @@ import { idempotency } from "./IdempotencyMiddleware.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
 import { GoCardlessSandboxRoutes } from "./sandbox/GoCardlessSandboxRoutes.js"
+import { GovTalkEngineRoutes } from "./sandbox/GovTalkEngineRoutes.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide([
@@ -43,6 +44,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve((app) => requestLogger(idempotency(app))).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(GoCardlessSandboxRoutes),
+  Layer.provide(GovTalkEngineRoutes),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(ProblemDetailsMiddleware),
   Layer.provide(ApiLive),

@@ -6,6 +6,7 @@ import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
+import { GovTalkConfig } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLive"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
 import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
@@ -370,6 +371,41 @@ describe("the settings the README documents", () => {
       expect(yield* refused({ TAX_AUTHORITY: "hmrc" }, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(
         "TAX_AUTHORITY"
       )
+      // The sandbox is the local Transaction Engine under PUBLIC_BASE_URL.
+      expect(yield* withEnv({ PUBLIC_BASE_URL: "https://books.example.com/" })(GovTalkConfig)).toMatchObject({
+        authority: "sandbox",
+        url: "https://books.example.com/sandbox/govtalk/submission"
+      })
+    })
+  )
+
+  it.effect("TAX_AUTHORITY=govtalk needs GOVTALK_URL, GOVTALK_SENDER_ID, GOVTALK_PASSWORD, GOVTALK_VENDOR_ID and GOVTALK_TEST", () =>
+    Effect.gen(function* () {
+      const all = {
+        TAX_AUTHORITY: "govtalk",
+        GOVTALK_URL: "https://test-transaction-engine.tax.service.gov.uk/submission",
+        GOVTALK_SENDER_ID: "CISBOOK1",
+        GOVTALK_PASSWORD: "s3cret",
+        GOVTALK_VENDOR_ID: "8472",
+        GOVTALK_TEST: "true"
+      }
+      const config = yield* withEnv(all)(GovTalkConfig)
+      expect(config).toMatchObject({
+        authority: "govtalk",
+        url: "https://test-transaction-engine.tax.service.gov.uk/submission",
+        sender: { senderId: "CISBOOK1", vendorId: "8472", gatewayTest: true, product: "cisbook" }
+      })
+      // The password is redacted wherever the configuration is shown.
+      expect(String(config.sender.password)).not.toContain("s3cret")
+      expect(Redacted.value(config.sender.password)).toBe("s3cret")
+      expect(Option.isSome(yield* withEnv(all)(Effect.scoped(Effect.map(Layer.build(TaxAuthorityLive), Context.getOption(TaxAuthority)))))).toBe(true)
+      for (const missing of ["GOVTALK_URL", "GOVTALK_SENDER_ID", "GOVTALK_PASSWORD", "GOVTALK_VENDOR_ID", "GOVTALK_TEST"]) {
+        const { [missing]: _, ...rest } = all as Record<string, string>
+        expect(yield* refused(rest, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(missing)
+      }
+      expect(yield* refused({ ...all, GOVTALK_VENDOR_ID: "84721" }, GovTalkConfig)).toContain("4-character vendor id")
+      expect(yield* refused({ ...all, GOVTALK_TEST: "maybe" }, GovTalkConfig)).toContain("GOVTALK_TEST")
+      expect(yield* refused({ ...all, GOVTALK_URL: "not a url" }, GovTalkConfig)).toContain("GOVTALK_URL")
     })
   )
 

@@ -2,8 +2,9 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { SqlClient } from "@effect/sql"
+import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/sandbox/SandboxPath"
@@ -90,6 +91,7 @@ export type Ports =
   | MailOutbox
   | TenantMail
   | IdempotencyKeys
+  | SqlClient.SqlClient
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -130,10 +132,10 @@ export const sqlTestPorts = (
     SandboxDirectDebit,
     BillingTermsLive,
     DocumentRendererPdf,
-    SandboxTaxAuthority,
+    GovTalkOverServedEngine,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
-  ).pipe(Layer.provideMerge(SystemLive), Layer.provide(EphemeralDatabase))
+  ).pipe(Layer.provideMerge(SystemLive), Layer.provideMerge(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
 

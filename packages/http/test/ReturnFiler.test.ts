@@ -1,8 +1,6 @@
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
-import { SandboxReturnOffice } from "@cisbook/adapters/taxauthority/SandboxReturnOffice"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
-import { MonthlyReturnId } from "@cisbook/core/Ids"
 import type { Email } from "@cisbook/core/Email"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
@@ -21,6 +19,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Option, Ref, Scope } from "effect"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
+import { engineReceived } from "./GovTalkSandbox.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
@@ -42,16 +41,17 @@ const unavailable = (tries: Ref.Ref<number>) =>
   )
 
 /**
- * The sandbox's return office behind the port. With `stallOnce`, the first call of that kind
- * does its work at the office and then never answers the filer: a filer stopped there has sent
- * the return (or polled it) without learning what came of it.
+ * The GovTalk adapter over the local Transaction Engine. With `stallOnce`, the first call of
+ * that kind does its work and then never answers the filer: a filer stopped there has sent the
+ * return (or polled it) without learning what came of it.
  */
-const sandbox = (office: SandboxReturnOffice, stallOnce: "send" | "poll" | null = null) =>
+const sandbox = (stallOnce: "send" | "poll" | null = null) =>
   Effect.gen(function* () {
+    const authority = yield* TaxAuthority
     const stalled = yield* Ref.make(false)
     const stall =
       (kind: "send" | "poll") =>
-      <A>(call: Effect.Effect<A>): Effect.Effect<A> =>
+      <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
         stallOnce !== kind
           ? call
           : Effect.flatMap(call, (result) =>
@@ -62,21 +62,15 @@ const sandbox = (office: SandboxReturnOffice, stallOnce: "send" | "poll" | null 
     return Layer.succeed(
       TaxAuthority,
       TaxAuthority.of({
-        verify: () => Effect.die("not used"),
-        sendReturn: (submission) => stall("send")(office.send(submission)),
-        findSentReturn: office.find,
-        pollReturn: (correlationId, submission) => stall("poll")(office.poll(correlationId, submission))
+        ...authority,
+        sendReturn: (submission) => stall("send")(authority.sendReturn(submission)),
+        pollReturn: (correlationId, submission) => stall("poll")(authority.pollReturn(correlationId, submission))
       })
     )
   })
 
-const newOffice = Effect.provide(SandboxReturnOffice, SandboxReturnOffice.Default)
-
-/** How many times the sandbox received the return. */
-const receivedCount = (office: SandboxReturnOffice, id: string) =>
-  Effect.map(office.received(MonthlyReturnId.make(id)), (r) =>
-    Option.match(r, { onNone: () => 0, onSome: (x) => x.received })
-  )
+/** How many times the Transaction Engine received the return. */
+const receivedCount = (id: string) => Effect.map(engineReceived(id), (rows) => rows.length)
 
 /** Runs a filer until the returned effect closes it (as SIGTERM, or a process dying, would). */
 const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
@@ -152,8 +146,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
   it.scoped("submits a filed return, records it Accepted with its event, and queues the statement with its PDF", () =>
     Effect.gen(function* () {
       const { code, email, filed, owner, tenant } = yield* aContractor
-      const office = yield* newOffice
-      const stop = yield* startFiler(yield* sandbox(office))
+      const stop = yield* startFiler(yield* sandbox())
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
       yield* stop
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
@@ -168,7 +161,11 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       expect(text).toContain("Lovelace Builders Ltd")
       expect(text).toContain("Tax month ending 5 June 2026")
       expect(text).toContain("£120.00")
-      expect(yield* receivedCount(office, filed.id)).toBe(1)
+      // Sent once, polled no sooner than the engine's PollInterval, and deleted once answered.
+      const [received, ...more] = yield* engineReceived(filed.id)
+      expect(more).toEqual([])
+      expect(received?.earlyPolls).toBe(0)
+      expect(received?.deletedAt).not.toBeNull()
     })
   )
 
@@ -195,11 +192,10 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
   const killedFiler = (stallOnce: "send" | "poll") =>
     Effect.gen(function* () {
       const { code, filed, owner, tenant } = yield* aContractor
-      const office = yield* newOffice
-      const authority = yield* sandbox(office, stallOnce)
+      const authority = yield* sandbox(stallOnce)
       const lease = Duration.seconds(1)
       const stopFirst = yield* startFiler(authority, { ...fast, lease })
-      yield* eventually(receivedCount(office, filed.id), (n) => n === 1)
+      yield* eventually(receivedCount(filed.id), (n) => n === 1)
       if (stallOnce === "poll") yield* eventually(sentRecord(filed.id), (r) => r.correlationId !== null)
       yield* stopFirst
       expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
@@ -208,10 +204,10 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       const stopSecond = yield* startFiler(authority, { ...fast, lease })
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
       yield* stopSecond
-      const received = Option.getOrThrow(yield* office.received(filed.id))
+      const received = yield* engineReceived(filed.id)
       // Submitted once, recorded once, announced once.
-      expect(received.received).toBe(1)
-      expect((yield* sentRecord(filed.id)).correlationId).toBe(received.correlationId)
+      expect(received).toHaveLength(1)
+      expect((yield* sentRecord(filed.id)).correlationId).toBe(received[0]!.correlationId)
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
       return recordedBeforeDeath
     })
@@ -237,13 +233,12 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
     Effect.gen(function* () {
       // The service keeps trading names of up to 200 characters; HMRC takes 56.
       const { code, filed, owner, tenant } = yield* aContractorPaying(`Bricks ${"and Mortar ".repeat(6)}Ltd`)
-      const office = yield* newOffice
-      const stop = yield* startFiler(yield* sandbox(office))
+      const stop = yield* startFiler(yield* sandbox())
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Rejected")
       yield* stop
       const rejected = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, filed.id))
       expect(rejected.rejectionReason).toContain("a name or a trading name of at most 56 characters is needed")
-      expect(yield* receivedCount(office, filed.id)).toBe(0)
+      expect(yield* receivedCount(filed.id)).toBe(0)
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.rejected"])
     })
   )

@@ -108,9 +108,8 @@ export const cis300Return = (
   scheme,
   contractorUtr: submission.contractor.utr,
   sender,
-  // The service files no nil returns (HMRC is told instead that no return is due).
-  nilReturn: false,
-  inactive: false,
+  nilReturn: submission.nilReturn,
+  inactive: submission.nilReturn && submission.inactive,
   subcontractors: submission.lines.map(subcontractorOf),
   declarations: { employmentStatus: true, verification: true, informationCorrect: true }
 })
