@@ -15,6 +15,8 @@ const details = Schema.decodeSync(CisDetails)
 const june = {
   id: MonthlyReturnId.make("0197a3c4-5e6f-7a8b-9cad-0e1f2a3b4c5d"),
   periodEnd: "2026-06-05",
+  nilReturn: false,
+  inactive: false,
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123" }),
   lines: [
     new ReturnLine({

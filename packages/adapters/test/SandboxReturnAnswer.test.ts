@@ -19,6 +19,8 @@ const line = (name: string, utr: string | null, deducted: number) =>
 const submission = (...lines: Array<ReturnLine>) => ({
   id: MonthlyReturnId.make("00000000-0000-4000-8000-000000000002"),
   periodEnd: "2026-06-05",
+  nilReturn: false,
+  inactive: false,
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123" }),
   lines
 })

@@ -21,6 +21,8 @@ const line = (deducted: number, utr: string | null = "2234567890") =>
 const submission = (id: string, lines: ReadonlyArray<ReturnLine>, contractorUtr = "8456789123") => ({
   id: MonthlyReturnId.make(id),
   periodEnd: "2026-06-05",
+  nilReturn: false,
+  inactive: false,
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: contractorUtr }),
   lines
 })

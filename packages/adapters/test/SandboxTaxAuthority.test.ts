@@ -4,6 +4,7 @@ import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 
 /** A valid UTR whose last digit is `last`. */
 const utrEndingIn = (last: number) => {
@@ -58,7 +59,10 @@ describe("the sandbox tax authority", () => {
   it.effect("answers through the port from the subcontractor's identity", () =>
     Effect.gen(function* () {
       const subcontractor = soleTrader({ utr: utrEndingIn(7) })
-      const answer = yield* (yield* TaxAuthority).verify({ contractor: null, subcontractor })
+      const answer = yield* (yield* TaxAuthority).verify({
+        contractor: { utr: null, scheme: sampleCisScheme },
+        subcontractor
+      })
       expect(answer).toEqual(sandboxAnswer(subcontractor))
       expect(answer).toMatchObject({ taxTreatment: "Gross" })
     }).pipe(Effect.provide(SandboxTaxAuthority))
