@@ -117,6 +117,8 @@ export const anAcceptedReturn = (tenantId: TenantId, periodEnd: string, subcontr
         status: "Submitted",
         contractor: new ReturnContractor({ name: "Contractor", utr: null }),
         lines: Array.from({ length: subcontractors }, (_, i) => line(i + 1)),
+        nilReturn: false,
+        inactive: false,
         submittedAt,
         acceptedAt: null,
         rejectionReason: null,

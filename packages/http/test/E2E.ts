@@ -2,7 +2,6 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
-import { SqlClient } from "@effect/sql"
 import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
@@ -91,7 +90,6 @@ export type Ports =
   | MailOutbox
   | TenantMail
   | IdempotencyKeys
-  | SqlClient.SqlClient
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,

@@ -8,7 +8,9 @@ const serverWith = (settings: Record<string, string>) =>
   e2e(SqlTestPorts).pipe(
     Layer.provide(
       Layer.setConfigProvider(
-        ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
+        ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(
+          ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+        )
       )
     )
   )

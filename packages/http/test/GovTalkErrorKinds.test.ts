@@ -12,7 +12,10 @@ import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 
-const scheme = Schema.decodeSync(CisScheme)({ employerReference: "123/AB456", accountsOfficeReference: "123PW12345678" })
+const scheme = Schema.decodeSync(CisScheme)({
+  employerReference: "123/AB456",
+  accountsOfficeReference: "123PW12345678"
+})
 
 const submission: ReturnSubmission = {
   id: MonthlyReturnId.make(randomUUID()),
@@ -42,7 +45,12 @@ const errorDocument = (
   body: ReadonlyArray<readonly [string, string, string]> = []
 ) => {
   const errors = (list: typeof govTalk) =>
-    list.map(([number, type, text]) => `<Error><RaisedBy>Department</RaisedBy><Number>${number}</Number><Type>${type}</Type><Text>${text}</Text><Location/></Error>`).join("")
+    list
+      .map(
+        ([number, type, text]) =>
+          `<Error><RaisedBy>Department</RaisedBy><Number>${number}</Number><Type>${type}</Type><Text>${text}</Text><Location/></Error>`
+      )
+      .join("")
   return `<?xml version="1.0"?>
 <GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
 <Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>error</Qualifier><Function>submit</Function><TransactionID/><CorrelationID>C0FFEE</CorrelationID><ResponseEndPoint PollInterval="1">x</ResponseEndPoint><Transformation>XML</Transformation></MessageDetails></Header>
@@ -67,7 +75,9 @@ const answers: Record<string, string> = {
   ),
   "1000": errorDocument([["1000", "business", "System failure. The submission of this document has failed."]]),
   "2005": errorDocument([["2005", "business", "The Transaction Engine has not received an acknowledgement in time."]]),
-  "3000": errorDocument([["3000", "fatal", "The processing of your document submission failed due to a departmental error."]])
+  "3000": errorDocument([
+    ["3000", "fatal", "The processing of your document submission failed due to a departmental error."]
+  ])
 }
 
 /**
@@ -124,7 +134,7 @@ const verification = {
 }
 
 describe("HMRC's error kinds", () => {
-  it.scoped("fatal and business errors refuse the return with every error's text, and the answer is deleted", () =>
+  it.scopedLive("fatal and business errors refuse the return with every error's text, and the answer is deleted", () =>
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
       const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
@@ -145,7 +155,7 @@ describe("HMRC's error kinds", () => {
   )
 
   for (const kind of ["1000", "2005", "3000"]) {
-    it.scoped(`error ${kind} leaves the return and the verification to be sent again later`, () =>
+    it.scopedLive(`error ${kind} leaves the return and the verification to be sent again later`, () =>
       Effect.gen(function* () {
         const endpoint = yield* testEndpoint
         const hmrc = yield* adapterAt(`${endpoint.base}/${kind}/submission`)
@@ -163,19 +173,23 @@ describe("HMRC's error kinds", () => {
     )
   }
 
-  it.scoped("a 5xx and a connection refused are the tax authority being unavailable", () =>
+  it.scopedLive("a 5xx and a connection refused are the tax authority being unavailable", () =>
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
-      const fiveHundred = yield* Effect.exit((yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission))
+      const fiveHundred = yield* Effect.exit(
+        (yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission)
+      )
       expect(fiveHundred).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
       endpoint.close()
       yield* Effect.sleep("50 millis")
-      const refused = yield* Effect.exit((yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission.id))
+      const refused = yield* Effect.exit(
+        (yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission.id)
+      )
       expect(refused).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
     })
   )
 
-  it.scoped("a verification refused by a fatal error carries the error's text", () =>
+  it.scopedLive("a verification refused by a fatal error carries the error's text", () =>
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
       expect(yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).verify(verification)).toEqual({

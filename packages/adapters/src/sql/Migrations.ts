@@ -15,6 +15,7 @@ import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import webhookHealth from "./migrations/0013_webhook_health.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
+import cisScheme from "./migrations/0016_cis_scheme.js"
 import govTalkEngine from "./migrations/0017_govtalk_engine.js"
 
 const run = Migrator.make({})({
@@ -34,6 +35,7 @@ const run = Migrator.make({})({
     "0013_webhook_health": webhookHealth,
     "0014_rate_limits": rateLimits,
     "0015_return_correlation": returnCorrelation,
+    "0016_cis_scheme": cisScheme,
     "0017_govtalk_engine": govTalkEngine
   })
 })

@@ -78,6 +78,8 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
               status: "Submitted",
               contractor,
               lines,
+              nilReturn: false,
+              inactive: false,
               submittedAt: now,
               acceptedAt: null,
               rejectionReason: null,

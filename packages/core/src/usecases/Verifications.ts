@@ -9,7 +9,7 @@ import { EventOutbox } from "../ports/EventOutbox.js"
 import { TenantSettingsRepo } from "../ports/TenantSettingsRepo.js"
 import { Transactor } from "../ports/Transactor.js"
 import { VerificationQueue } from "../ports/VerificationQueue.js"
-import { verificationRequested } from "../taxauthority/VerificationRecord.js"
+import { schemeNeededVerification, verificationRequested } from "../taxauthority/VerificationRecord.js"
 import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
 import { failIfAny } from "../Validation.js"
@@ -29,6 +29,12 @@ const missingIdentity = (contact: Contact): FieldErrors => {
   )
 }
 
+/** The problem of a contractor that has no CIS scheme registration yet: HMRC is asked under it. */
+export const schemeMissing: FieldErrors = {
+  employerReference: ["The contractor's employer PAYE reference must be set first, for example 123/AB45678"],
+  accountsOfficeReference: ["The contractor's Accounts Office reference must be set first, for example 123PW12345678"]
+}
+
 /**
  * Verification of subcontractors with the tax authority: a request marks the contact
  * "Verification requested" and is queued in the same transaction; a worker sends it
@@ -46,23 +52,31 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
 
     /**
      * Inside the caller's transaction, for a subcontractor whose identity is complete: marks it
-     * requested, records contact.updated, and queues the request with the tenant's own identity.
+     * requested, records contact.updated, and queues the request with the tenant's UTR and CIS
+     * scheme. Without a scheme nothing can be asked: the verification ends as an error saying
+     * to set it.
      */
     const start = (tenant: Tenant, contact: Contact): Effect.Effect<Contact> =>
       Effect.gen(function* () {
         const now = yield* clock.now
-        const requested = new Contact({ ...contact, verification: verificationRequested, updatedAt: now })
-        const contractor = yield* settings.getCisDetails(tenant.id)
-        yield* contacts.update(requested)
-        yield* queue.queue({
-          tenantId: tenant.id,
-          contactId: contact.id,
-          contactCode: contact.code,
-          request: { contractor: Option.getOrNull(contractor), subcontractor: contact.cisDetails! },
-          requestedAt: now
-        })
-        yield* outbox.record(tenant.id, [contactEvent("contact.updated", requested)])
-        return requested
+        const scheme = yield* settings.getCisScheme(tenant.id)
+        const details = yield* settings.getCisDetails(tenant.id)
+        const verification = Option.isSome(scheme) ? verificationRequested : schemeNeededVerification
+        const started = new Contact({ ...contact, verification, updatedAt: now })
+        yield* contacts.update(started)
+        if (Option.isSome(scheme))
+          yield* queue.queue({
+            tenantId: tenant.id,
+            contactId: contact.id,
+            contactCode: contact.code,
+            request: {
+              contractor: { utr: Option.getOrNull(details)?.utr ?? null, scheme: scheme.value },
+              subcontractor: contact.cisDetails!
+            },
+            requestedAt: now
+          })
+        yield* outbox.record(tenant.id, [contactEvent("contact.updated", started)])
+        return started
       })
 
     /** Whether the contact can be verified: a CIS subcontractor whose identity is complete for its type. */
@@ -81,6 +95,7 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
         Effect.gen(function* () {
           const contact = yield* findContact(contacts, tenant, code, true)
           yield* check(contact)
+          if (Option.isNone(yield* settings.getCisScheme(tenant.id))) yield* failIfAny(schemeMissing)
           return yield* start(tenant, contact)
         })
       )

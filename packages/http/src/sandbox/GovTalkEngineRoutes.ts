@@ -23,19 +23,19 @@ const pollUrl = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
  */
 export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
   Effect.gen(function* () {
-  const { makeTransactionEngine } = yield* Effect.promise(() => import("@cisbook/fakes/govtalk/TransactionEngine"))
-  const engine = yield* Effect.provideService(
-    makeTransactionEngine({ pollIntervalSeconds: POLL_INTERVAL_SECONDS }),
-    SqlClient.SqlClient,
-    sql
-  )
-  return Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const body = yield* Effect.orElseSucceed(request.text, () => "")
-    const reply = yield* Effect.provideService(engine.handle(body, yield* pollUrl), SqlClient.SqlClient, sql)
-    return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
+    const { makeTransactionEngine } = yield* Effect.promise(() => import("@cisbook/fakes/govtalk/TransactionEngine"))
+    const engine = yield* Effect.provideService(
+      makeTransactionEngine({ pollIntervalSeconds: POLL_INTERVAL_SECONDS }),
+      SqlClient.SqlClient,
+      sql
+    )
+    return Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const body = yield* Effect.orElseSucceed(request.text, () => "")
+      const reply = yield* Effect.provideService(engine.handle(body, yield* pollUrl), SqlClient.SqlClient, sql)
+      return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
+    })
   })
-})
 
 /**
  * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission and poll

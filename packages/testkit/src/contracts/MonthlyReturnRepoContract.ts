@@ -37,6 +37,8 @@ const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: number) 
         status: "Submitted",
         contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "1234567890" }),
         lines: [line("ACME"), line("BOB", 0)],
+        nilReturn: false,
+        inactive: false,
         submittedAt: at(submittedMinutes),
         acceptedAt: null,
         rejectionReason: null,
