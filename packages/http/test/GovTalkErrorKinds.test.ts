@@ -7,7 +7,7 @@ import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -163,12 +163,15 @@ describe("HMRC's error kinds", () => {
         expect(sent).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
         const verified = yield* Effect.exit(hmrc.verify(verification))
         expect(verified).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-        // Also when the error is the answer to a poll.
+        // As the answer to a poll: HMRC failed the submission, so the failed one is deleted and the
+        // return submitted afresh, under a correlation id for the filer to record.
         const later = yield* adapterAt(`${endpoint.base}/${kind}/later/submission`)
         yield* later.sendReturn(submission)
         yield* Effect.sleep("1 second")
-        const polled = yield* Effect.exit(later.pollReturn("C0FFEE", submission))
-        expect(Exit.isFailure(polled)).toBe(true)
+        const before = endpoint.received.length
+        const polled = yield* later.pollReturn("C0FFEE", submission)
+        expect(polled).toMatchObject({ _tag: "Resent", correlationId: "C0FFEE" })
+        expect(endpoint.received.slice(before)).toEqual(["poll submit", "request delete", "request submit"])
       })
     )
   }

@@ -14,6 +14,7 @@ import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { Users } from "@cisbook/core/usecases/Users"
+import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -100,6 +101,7 @@ const aContractorPaying = (subcontractorName: string) =>
       tradingName: "Lovelace Builders Ltd",
       utr: "8456789123"
     })
+    yield* (yield* TenantSettings).setCisScheme(owner, code, sampleCisScheme)
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: null, autoEmailStatements: true })

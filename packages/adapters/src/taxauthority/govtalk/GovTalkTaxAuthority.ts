@@ -166,7 +166,31 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           return answer
         })
 
-      const pollReturn = (correlationId: string): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
+      /**
+       * A submission HMRC failed with a recoverable error (1000, 2005, 3000) is sent again, as HMRC
+       * asks: the failed one deleted, the return submitted afresh under a new correlation id.
+       */
+      const resend = (
+        correlationId: string,
+        submission: ReturnSubmission
+      ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
+        Effect.gen(function* () {
+          yield* remove(RETURN, correlationId)
+          const sent = yield* sendReturn(submission)
+          if (sent._tag === "Rejected") return sent
+          const next = (yield* Ref.get(nextPoll)).get(sent.correlationId)
+          const now = yield* Clock.currentTimeMillis
+          return {
+            _tag: "Resent",
+            correlationId: sent.correlationId,
+            retryAfterMs: Math.max(0, (next?.at ?? now) - now)
+          } as const
+        })
+
+      const pollReturn = (
+        correlationId: string,
+        submission: ReturnSubmission
+      ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
         Effect.gen(function* () {
           const polled = yield* pollOnce(RETURN, correlationId)
           switch (polled._tag) {
@@ -176,6 +200,7 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
               yield* remove(RETURN, correlationId)
               return { _tag: "Accepted" } as const
             case "Error":
+              if (isRecoverable(polled.errors)) return yield* resend(correlationId, submission)
               return { _tag: "Rejected", reason: yield* refusal(RETURN, polled) } as const
           }
         })
