@@ -45,5 +45,6 @@ export const engineReceived = (returnId: string) =>
     SqlClient.SqlClient,
     (sql) => sql<{ correlationId: string; earlyPolls: number; deletedAt: Date | null }>`
       SELECT correlation_id, early_polls, deleted_at FROM govtalk_engine_messages
-      WHERE class = 'IR-CIS-CIS300MR' AND transaction_id = ${returnId.replaceAll("-", "").toUpperCase()}`
+      WHERE class = 'IR-CIS-CIS300MR' AND transaction_id = ${returnId.replaceAll("-", "").toUpperCase()}
+      ORDER BY received_at`
   ).pipe(Effect.orDie)

@@ -231,6 +231,62 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
   )
 
+  it.scoped("records HMRC's answer to a return whose deductions total £999.99: Rejected with every error's text", () =>
+    Effect.gen(function* () {
+      const owner = yield* aContractor
+      const { code, filed, tenant } = owner
+      // A second return of the same tenant and month is refused, so reuse the contractor's
+      // subcontractor on a return of its own for another month.
+      const rejected = yield* (yield* MonthlyReturns).file(owner.owner, code, {
+        periodEnd: "2026-05-05",
+        lines: [{ contact: filed.lines[0]!.contactCode, grossAmount: 600000, materials: 100000, deducted: 99999 }]
+      })
+      const stop = yield* startFiler(yield* sandbox())
+      yield* eventually(statusOf(owner.owner, code, rejected.id), (status) => status === "Rejected")
+      yield* stop
+      const answer = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner.owner, code, rejected.id))
+      expect(answer.rejectionReason).toContain("Your submission failed due to business validation errors")
+      expect(answer.rejectionReason).toContain("The total deducted (£999.99) does not agree with the payments made.")
+      expect(yield* receivedCount(rejected.id)).toBe(1)
+      expect(yield* returnEvents(tenant.id)).toContain("monthly-return.rejected")
+    })
+  )
+
+  it.scoped(
+    "a return HMRC asks to be sent again at a poll: the new correlation id is recorded at once and polled",
+    () =>
+      Effect.gen(function* () {
+        const { code, filed, owner } = yield* aContractor
+        const authority = yield* TaxAuthority
+        const resent = yield* Ref.make(false)
+        // The first poll answers as the adapter does for HMRC's 2005: the return sent afresh.
+        const resending = Layer.succeed(
+          TaxAuthority,
+          TaxAuthority.of({
+            ...authority,
+            pollReturn: (correlationId, submission) =>
+              Effect.flatMap(Ref.getAndSet(resent, true), (already) =>
+                already
+                  ? authority.pollReturn(correlationId, submission)
+                  : Effect.map(authority.sendReturn(submission), (sent) =>
+                      sent._tag === "Acknowledged"
+                        ? { _tag: "Resent" as const, correlationId: sent.correlationId, retryAfterMs: 1000 }
+                        : sent
+                    )
+              )
+          })
+        )
+        const stop = yield* startFiler(resending)
+        yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
+        yield* stop
+        const received = yield* engineReceived(filed.id)
+        expect(received).toHaveLength(2)
+        const recorded = (yield* sentRecord(filed.id)).correlationId
+        expect(recorded).not.toBe(received[0]!.correlationId)
+        expect(received.map((r) => r.correlationId)).toContain(recorded)
+      })
+  )
+
   it.scoped("records as Rejected, with HMRC's rule, a return whose CIS300 breaks it; nothing is sent", () =>
     Effect.gen(function* () {
       // The service keeps trading names of up to 200 characters; HMRC takes 56.

@@ -2,7 +2,8 @@ import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { verificationWorker } from "../src/workers/VerificationWorker.js"
-import { e2e, ownerOfNewTenant as owner, raw, SqlTestPorts } from "./E2E.js"
+import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
+import { e2e, ownerOfNewTenant, raw, SqlTestPorts } from "./E2E.js"
 import { eventually } from "./WorkerTestApp.js"
 
 const utrEndingIn = (last: number) => `${utrCheckDigit(`23456789${last}`)}23456789${last}`
@@ -23,6 +24,24 @@ const subcontractor = (lastName: string, utr: string) => ({
     companyNumber: null
   }
 })
+
+/**
+ * A new tenant's owner whose tenant can verify with HMRC: its own CIS details (the contractor's
+ * UTR goes on every CISrequest) and its CIS scheme registration.
+ */
+const owner = (name: string) =>
+  Effect.gen(function* () {
+    const made = yield* ownerOfNewTenant(name)
+    yield* made.api.settings.updateCisDetails({
+      path: { tenant: made.tenant },
+      payload: { type: "Company", tradingName: "Lovelace Builders Ltd", utr: "8456789123" }
+    })
+    yield* (yield* TenantSettings).setCisScheme(made.user, made.tenant, {
+      employerReference: "123/AB45678",
+      accountsOfficeReference: "123PW12345678"
+    })
+    return made
+  })
 
 /** Starts the server's verification worker, polling fast; closing the scope stops it. */
 const startWorker = Effect.gen(function* () {
@@ -80,7 +99,8 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("
       )
       expect(error.verification).toMatchObject({
         source: "Hmrc",
-        message: "The details given do not match HMRC's records for this subcontractor."
+        // Every error's text: ChRIS's summary and the department's reason.
+        message: expect.stringContaining("The details given do not match HMRC's records for this subcontractor.")
       })
     })
   )
