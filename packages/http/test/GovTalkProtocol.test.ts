@@ -15,7 +15,7 @@ import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyRetur
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
+import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { engineReceived, GovTalkEngineServer } from "./GovTalkSandbox.js"
@@ -101,6 +101,18 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
       const [held] = yield* engineReceived(submission.id)
       expect(held?.deletedAt).not.toBeNull()
       expect(yield* hmrc.findSentReturn(submission.id)).toEqual(Option.none())
+    })
+  )
+
+  it.effect("a nil return (inactive): acknowledged and accepted like any other", () =>
+    Effect.gen(function* () {
+      const hmrc = yield* adapter
+      const nil: ReturnSubmission = { ...aReturn(0), lines: [], nilReturn: true, inactive: true }
+      const sent = yield* hmrc.sendReturn(nil)
+      assert(sent._tag === "Acknowledged")
+      yield* Effect.sleep(Duration.seconds(1))
+      expect(yield* hmrc.pollReturn(sent.correlationId, nil)).toEqual({ _tag: "Accepted" })
+      expect(yield* engineReceived(nil.id)).toHaveLength(1)
     })
   )
 
