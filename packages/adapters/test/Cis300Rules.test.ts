@@ -39,6 +39,7 @@ const valid: Cis300Return = {
   contractorUtr: "8456789123",
   sender: "Company",
   nilReturn: false,
+  inactive: false,
   subcontractors: [net, unmatched],
   declarations: { employmentStatus: true, verification: true, informationCorrect: true }
 }
