@@ -24,7 +24,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [12, "idempotency_keys"],
         [13, "webhook_health"],
         [14, "rate_limits"],
-        [15, "return_correlation"]
+        [15, "return_correlation"],
+        [16, "cis_scheme"]
       ])
       expect(yield* migrate).toEqual([])
 

@@ -5,6 +5,7 @@ import { verificationWorker } from "../src/workers/VerificationWorker.js"
 import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { e2e, ownerOfNewTenant, raw, SqlTestPorts } from "./E2E.js"
 import { eventually } from "./WorkerTestApp.js"
+import { registerCisScheme } from "./CisSchemeSetting.js"
 
 const utrEndingIn = (last: number) => `${utrCheckDigit(`23456789${last}`)}23456789${last}`
 
@@ -55,7 +56,9 @@ const startWorker = Effect.gen(function* () {
 layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("verification over HTTP", (it) => {
   it.scoped("answers 202 requested, and the server's worker records the sandbox's answer on the contact", () =>
     Effect.gen(function* () {
-      const { api, key, tenant } = yield* owner("verify")
+      const contractor = yield* owner("verify")
+      const { api, key, tenant } = contractor
+      yield* registerCisScheme(contractor, tenant)
       const gross = yield* api.contacts.createContact({
         path: { tenant },
         payload: subcontractor("Ash", utrEndingIn(8))
@@ -131,6 +134,23 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("
       ])
       const after = yield* api.contacts.getContact({ path: { tenant, code: bare.code } })
       expect(after.verification?.source).toBeNull()
+    })
+  )
+
+  it.effect("is 400 naming the scheme's references until the tenant's CIS scheme registration is set", () =>
+    Effect.gen(function* () {
+      const contractor = yield* owner("verifyscheme")
+      const { api, key, tenant } = contractor
+      const ash = yield* api.contacts.createContact({ path: { tenant }, payload: subcontractor("Ash", utrEndingIn(3)) })
+      const refused = yield* raw(key, "POST", `/tenants/${tenant}/contacts/${ash.code}/verification`)
+      expect(refused.status).toBe(400)
+      expect(refused.contentType).toMatch(/^application\/problem\+json/)
+      expect(Object.keys(refused.body?.errors ?? {})).toEqual(["employerReference", "accountsOfficeReference"])
+      expect((yield* api.contacts.getContact({ path: { tenant, code: ash.code } })).verification?.source).toBeNull()
+      yield* registerCisScheme(contractor, tenant)
+      const asked = yield* raw(key, "POST", `/tenants/${tenant}/contacts/${ash.code}/verification`)
+      expect(asked.status).toBe(202)
+      expect(asked.body?.verification?.message).toBe("Verification requested")
     })
   )
 

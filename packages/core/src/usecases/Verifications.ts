@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
+import { schemeRequired } from "../cis/SchemeRequired.js"
 import { Contact } from "../contacts/Contact.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { type FieldErrors, type Forbidden, type NotFound, Refused, type ValidationFailed } from "../Errors.js"
@@ -27,12 +28,6 @@ const missingIdentity = (contact: Contact): FieldErrors => {
       return [`cisDetails.${member}`, [`Required${either} for a ${details.type} to be verified`]]
     })
   )
-}
-
-/** The problem of a contractor that has no CIS scheme registration yet: HMRC is asked under it. */
-export const schemeMissing: FieldErrors = {
-  employerReference: ["The contractor's employer PAYE reference must be set first, for example 123/AB45678"],
-  accountsOfficeReference: ["The contractor's Accounts Office reference must be set first, for example 123PW12345678"]
 }
 
 /**
@@ -95,7 +90,7 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
         Effect.gen(function* () {
           const contact = yield* findContact(contacts, tenant, code, true)
           yield* check(contact)
-          if (Option.isNone(yield* settings.getCisScheme(tenant.id))) yield* failIfAny(schemeMissing)
+          if (Option.isNone(yield* settings.getCisScheme(tenant.id))) return yield* schemeRequired
           return yield* start(tenant, contact)
         })
       )
