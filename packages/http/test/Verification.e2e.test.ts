@@ -2,7 +2,6 @@ import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { verificationWorker } from "../src/workers/VerificationWorker.js"
-import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { e2e, ownerOfNewTenant, raw, SqlTestPorts } from "./E2E.js"
 import { eventually } from "./WorkerTestApp.js"
 import { registerCisScheme } from "./CisSchemeSetting.js"
@@ -26,20 +25,13 @@ const subcontractor = (lastName: string, utr: string) => ({
   }
 })
 
-/**
- * A new tenant's owner whose tenant can verify with HMRC: its own CIS details (the contractor's
- * UTR goes on every CISrequest) and its CIS scheme registration.
- */
+/** A new tenant's owner, the tenant with its own CIS details (the contractor's UTR goes on every CISrequest). */
 const owner = (name: string) =>
   Effect.gen(function* () {
     const made = yield* ownerOfNewTenant(name)
     yield* made.api.settings.updateCisDetails({
       path: { tenant: made.tenant },
       payload: { type: "Company", tradingName: "Lovelace Builders Ltd", utr: "8456789123" }
-    })
-    yield* (yield* TenantSettings).setCisScheme(made.user, made.tenant, {
-      employerReference: "123/AB45678",
-      accountsOfficeReference: "123PW12345678"
     })
     return made
   })
