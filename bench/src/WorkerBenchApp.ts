@@ -3,7 +3,7 @@ import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVer
 import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
+import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
@@ -27,7 +27,7 @@ export const runOver =
           IdentityVerifierLive,
           webhookTransport({ allowPrivateTargets: true }),
           BillingProvidersFake,
-          SandboxTaxAuthority,
+          TaxAuthorityMemory,
           AppLinksLive
         )
       ),

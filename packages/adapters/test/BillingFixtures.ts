@@ -3,7 +3,7 @@ import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendere
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
+import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { BillingUseCasesLive } from "@cisbook/core/BillingUseCases"
 import { Email } from "@cisbook/core/Email"
@@ -68,7 +68,7 @@ export const BillingOverSql = UseCasesLive.pipe(
       SqlPortsLive,
       identityVerifierFake({}),
       webhookTransport({ allowPrivateTargets: false }),
-      SandboxTaxAuthority,
+      TaxAuthorityMemory,
       AppLinksFake,
       FaultyDirectDebit,
       BillingTermsLive,
@@ -117,6 +117,8 @@ export const anAcceptedReturn = (tenantId: TenantId, periodEnd: string, subcontr
         status: "Submitted",
         contractor: new ReturnContractor({ name: "Contractor", utr: null }),
         lines: Array.from({ length: subcontractors }, (_, i) => line(i + 1)),
+        nilReturn: false,
+        inactive: false,
         submittedAt,
         acceptedAt: null,
         rejectionReason: null,

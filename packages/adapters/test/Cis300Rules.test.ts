@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { isValidAccountsOfficeReference } from "../src/taxauthority/cis300/AccountsOfficeReference.js"
+import { isValidAccountsOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { Cis300Return, Cis300Subcontractor } from "../src/taxauthority/cis300/Cis300Return.js"
 import { cis300Problems } from "../src/taxauthority/cis300/Cis300Rules.js"
 
@@ -39,6 +39,7 @@ const valid: Cis300Return = {
   contractorUtr: "8456789123",
   sender: "Company",
   nilReturn: false,
+  inactive: false,
   subcontractors: [net, unmatched],
   declarations: { employmentStatus: true, verification: true, informationCorrect: true }
 }

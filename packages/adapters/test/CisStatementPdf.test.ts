@@ -27,6 +27,8 @@ const june = (l: ReturnLine) =>
     status: "Accepted",
     contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123" }),
     lines: [l],
+    nilReturn: false,
+    inactive: false,
     submittedAt: new Date("2026-06-10T10:00:00Z"),
     acceptedAt: new Date("2026-06-10T10:01:00Z"),
     rejectionReason: null,

@@ -26,6 +26,9 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [13, "webhook_health"],
         [14, "rate_limits"],
         [15, "return_correlation"],
+        [16, "cis_scheme"],
+        [17, "govtalk_engine"],
+        [18, "provider_events"],
         [19, "gocardless_sandbox_events"]
       ])
       expect(yield* migrate).toEqual([])
@@ -49,12 +52,14 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "gocardless_sandbox_idempotency_keys",
         "gocardless_sandbox_resources",
         "gocardless_sandbox_webhooks",
+        "govtalk_engine_messages",
         "idempotency_keys",
         "mail_attachments",
         "mail_outbox",
         "mandates",
         "memberships",
         "monthly_returns",
+        "provider_events",
         "purchase_invoices",
         "rate_limits",
         "sales_invoice_payments",

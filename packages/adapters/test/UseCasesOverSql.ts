@@ -1,7 +1,7 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
+import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
@@ -18,7 +18,7 @@ export const useCasesOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient
         SqlPortsLive,
         identityVerifierFake({}),
         webhookTransport({ allowPrivateTargets: false }),
-        SandboxTaxAuthority,
+        TaxAuthorityMemory,
         AppLinksFake,
         BillingProvidersFake
       )

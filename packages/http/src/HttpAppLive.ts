@@ -24,6 +24,7 @@ import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
 import { ShuttingDownLive } from "./ShuttingDown.js"
 import { GoCardlessSandboxLive } from "./sandbox/GoCardlessSandboxLive.js"
+import { GovTalkEngineRoutes } from "./sandbox/GovTalkEngineRoutes.js"
 
 export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
   Layer.provide([
@@ -67,6 +68,7 @@ export const HttpAppLive = Layer.unwrapEffect(
     }).pipe(
       Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
       Layer.provide(GoCardlessSandboxLive),
+      Layer.provide(GovTalkEngineRoutes),
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
       Layer.provide(ProblemDetailsMiddleware),
       Layer.provide(ApiLive),

@@ -8,8 +8,8 @@ import { WebhookSecretConfig } from "@cisbook/adapters/gocardless/GoCardlessWebh
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
-import { SelectedTaxAuthority, TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLive"
+import { GovTalkConfig } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLive"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
@@ -433,12 +433,61 @@ describe("the settings the README documents", () => {
 
   it.effect("TAX_AUTHORITY is sandbox, the default; any other value stops the start", () =>
     Effect.gen(function* () {
-      expect(yield* withEnv({})(SelectedTaxAuthority)).toBe(SandboxTaxAuthority)
-      expect(yield* withEnv({ TAX_AUTHORITY: "sandbox" })(SelectedTaxAuthority)).toBe(SandboxTaxAuthority)
+      expect(yield* withEnv({})(GovTalkConfig)).toMatchObject({ authority: "sandbox" })
+      expect(yield* withEnv({ TAX_AUTHORITY: "sandbox" })(GovTalkConfig)).toMatchObject({ authority: "sandbox" })
       expect(yield* refused({ TAX_AUTHORITY: "hmrc" }, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(
         "TAX_AUTHORITY"
       )
+      // The sandbox is the local Transaction Engine under PUBLIC_BASE_URL.
+      expect(yield* withEnv({ PUBLIC_BASE_URL: "https://books.example.com/" })(GovTalkConfig)).toMatchObject({
+        authority: "sandbox",
+        url: "https://books.example.com/sandbox/govtalk/submission"
+      })
     })
+  )
+
+  it.effect(
+    "TAX_AUTHORITY=govtalk needs GOVTALK_URL, GOVTALK_SENDER_ID, GOVTALK_PASSWORD, GOVTALK_VENDOR_ID and GOVTALK_TEST",
+    () =>
+      Effect.gen(function* () {
+        const all = {
+          TAX_AUTHORITY: "govtalk",
+          GOVTALK_URL: "https://test-transaction-engine.tax.service.gov.uk/submission",
+          GOVTALK_SENDER_ID: "CISBOOK1",
+          GOVTALK_PASSWORD: "s3cret",
+          GOVTALK_VENDOR_ID: "8472",
+          GOVTALK_TEST: "true"
+        }
+        const config = yield* withEnv(all)(GovTalkConfig)
+        expect(config).toMatchObject({
+          authority: "govtalk",
+          url: "https://test-transaction-engine.tax.service.gov.uk/submission",
+          sender: { senderId: "CISBOOK1", vendorId: "8472", gatewayTest: true, product: "cisbook" }
+        })
+        // The password is redacted wherever the configuration is shown.
+        expect(String(config.sender.password)).not.toContain("s3cret")
+        expect(Redacted.value(config.sender.password)).toBe("s3cret")
+        expect(
+          Option.isSome(
+            yield* withEnv(all)(
+              Effect.scoped(Effect.map(Layer.build(TaxAuthorityLive), Context.getOption(TaxAuthority)))
+            )
+          )
+        ).toBe(true)
+        for (const missing of [
+          "GOVTALK_URL",
+          "GOVTALK_SENDER_ID",
+          "GOVTALK_PASSWORD",
+          "GOVTALK_VENDOR_ID",
+          "GOVTALK_TEST"
+        ]) {
+          const { [missing]: _, ...rest } = all as Record<string, string>
+          expect(yield* refused(rest, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(missing)
+        }
+        expect(yield* refused({ ...all, GOVTALK_VENDOR_ID: "84721" }, GovTalkConfig)).toContain("4-character vendor id")
+        expect(yield* refused({ ...all, GOVTALK_TEST: "maybe" }, GovTalkConfig)).toContain("GOVTALK_TEST")
+        expect(yield* refused({ ...all, GOVTALK_URL: "not a url" }, GovTalkConfig)).toContain("GOVTALK_URL")
+      })
   )
 
   it.effect("UPLOAD_DIR; default ./data/uploads", () =>

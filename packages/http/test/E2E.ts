@@ -2,8 +2,8 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
@@ -140,7 +140,7 @@ export const sqlTestPorts = (
     goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
-    SandboxTaxAuthority,
+    GovTalkOverServedEngine,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
   ).pipe(Layer.provideMerge(SystemLive), Layer.provideMerge(EphemeralDatabase))

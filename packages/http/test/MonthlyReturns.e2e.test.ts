@@ -27,6 +27,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         acceptedAt: null,
         rejectionReason: null,
         invoiced: false,
+        nilReturn: false,
+        inactive: false,
         totals: { grossAmount: 1500.5, materials: 400.5, deducted: 270 },
         lines: [
           {

@@ -1,8 +1,6 @@
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
-import { SandboxReturnOffice } from "@cisbook/adapters/taxauthority/SandboxReturnOffice"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
-import { MonthlyReturnId } from "@cisbook/core/Ids"
 import type { Email } from "@cisbook/core/Email"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
@@ -16,11 +14,13 @@ import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
 import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { Users } from "@cisbook/core/usecases/Users"
+import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Option, Ref, Scope } from "effect"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
+import { engineReceived } from "./GovTalkSandbox.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
@@ -42,16 +42,17 @@ const unavailable = (tries: Ref.Ref<number>) =>
   )
 
 /**
- * The sandbox's return office behind the port. With `stallOnce`, the first call of that kind
- * does its work at the office and then never answers the filer: a filer stopped there has sent
- * the return (or polled it) without learning what came of it.
+ * The GovTalk adapter over the local Transaction Engine. With `stallOnce`, the first call of
+ * that kind does its work and then never answers the filer: a filer stopped there has sent the
+ * return (or polled it) without learning what came of it.
  */
-const sandbox = (office: SandboxReturnOffice, stallOnce: "send" | "poll" | null = null) =>
+const sandbox = (stallOnce: "send" | "poll" | null = null) =>
   Effect.gen(function* () {
+    const authority = yield* TaxAuthority
     const stalled = yield* Ref.make(false)
     const stall =
       (kind: "send" | "poll") =>
-      <A>(call: Effect.Effect<A>): Effect.Effect<A> =>
+      <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
         stallOnce !== kind
           ? call
           : Effect.flatMap(call, (result) =>
@@ -62,21 +63,15 @@ const sandbox = (office: SandboxReturnOffice, stallOnce: "send" | "poll" | null 
     return Layer.succeed(
       TaxAuthority,
       TaxAuthority.of({
-        verify: () => Effect.die("not used"),
-        sendReturn: (submission) => stall("send")(office.send(submission)),
-        findSentReturn: office.find,
-        pollReturn: (correlationId, submission) => stall("poll")(office.poll(correlationId, submission))
+        ...authority,
+        sendReturn: (submission) => stall("send")(authority.sendReturn(submission)),
+        pollReturn: (correlationId, submission) => stall("poll")(authority.pollReturn(correlationId, submission))
       })
     )
   })
 
-const newOffice = Effect.provide(SandboxReturnOffice, SandboxReturnOffice.Default)
-
-/** How many times the sandbox received the return. */
-const receivedCount = (office: SandboxReturnOffice, id: string) =>
-  Effect.map(office.received(MonthlyReturnId.make(id)), (r) =>
-    Option.match(r, { onNone: () => 0, onSome: (x) => x.received })
-  )
+/** How many times the Transaction Engine received the return. */
+const receivedCount = (id: string) => Effect.map(engineReceived(id), (rows) => rows.length)
 
 /** Runs a filer until the returned effect closes it (as SIGTERM, or a process dying, would). */
 const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
@@ -106,6 +101,7 @@ const aContractorPaying = (subcontractorName: string) =>
       tradingName: "Lovelace Builders Ltd",
       utr: "8456789123"
     })
+    yield* (yield* TenantSettings).setCisScheme(owner, code, sampleCisScheme)
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: null, autoEmailStatements: true })
@@ -152,8 +148,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
   it.scoped("submits a filed return, records it Accepted with its event, and queues the statement with its PDF", () =>
     Effect.gen(function* () {
       const { code, email, filed, owner, tenant } = yield* aContractor
-      const office = yield* newOffice
-      const stop = yield* startFiler(yield* sandbox(office))
+      const stop = yield* startFiler(yield* sandbox())
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
       yield* stop
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
@@ -168,7 +163,11 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       expect(text).toContain("Lovelace Builders Ltd")
       expect(text).toContain("Tax month ending 5 June 2026")
       expect(text).toContain("£120.00")
-      expect(yield* receivedCount(office, filed.id)).toBe(1)
+      // Sent once, polled no sooner than the engine's PollInterval, and deleted once answered.
+      const [received, ...more] = yield* engineReceived(filed.id)
+      expect(more).toEqual([])
+      expect(received?.earlyPolls).toBe(0)
+      expect(received?.deletedAt).not.toBeNull()
     })
   )
 
@@ -195,11 +194,10 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
   const killedFiler = (stallOnce: "send" | "poll") =>
     Effect.gen(function* () {
       const { code, filed, owner, tenant } = yield* aContractor
-      const office = yield* newOffice
-      const authority = yield* sandbox(office, stallOnce)
+      const authority = yield* sandbox(stallOnce)
       const lease = Duration.seconds(1)
       const stopFirst = yield* startFiler(authority, { ...fast, lease })
-      yield* eventually(receivedCount(office, filed.id), (n) => n === 1)
+      yield* eventually(receivedCount(filed.id), (n) => n === 1)
       if (stallOnce === "poll") yield* eventually(sentRecord(filed.id), (r) => r.correlationId !== null)
       yield* stopFirst
       expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
@@ -208,10 +206,10 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       const stopSecond = yield* startFiler(authority, { ...fast, lease })
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
       yield* stopSecond
-      const received = Option.getOrThrow(yield* office.received(filed.id))
+      const received = yield* engineReceived(filed.id)
       // Submitted once, recorded once, announced once.
-      expect(received.received).toBe(1)
-      expect((yield* sentRecord(filed.id)).correlationId).toBe(received.correlationId)
+      expect(received).toHaveLength(1)
+      expect((yield* sentRecord(filed.id)).correlationId).toBe(received[0]!.correlationId)
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
       return recordedBeforeDeath
     })
@@ -233,17 +231,72 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
   )
 
+  it.scoped("records HMRC's answer to a return whose deductions total £999.99: Rejected with every error's text", () =>
+    Effect.gen(function* () {
+      const owner = yield* aContractor
+      const { code, filed, tenant } = owner
+      // A second return of the same tenant and month is refused, so reuse the contractor's
+      // subcontractor on a return of its own for another month.
+      const rejected = yield* (yield* MonthlyReturns).file(owner.owner, code, {
+        periodEnd: "2026-05-05",
+        lines: [{ contact: filed.lines[0]!.contactCode, grossAmount: 600000, materials: 100000, deducted: 99999 }]
+      })
+      const stop = yield* startFiler(yield* sandbox())
+      yield* eventually(statusOf(owner.owner, code, rejected.id), (status) => status === "Rejected")
+      yield* stop
+      const answer = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner.owner, code, rejected.id))
+      expect(answer.rejectionReason).toContain("Your submission failed due to business validation errors")
+      expect(answer.rejectionReason).toContain("The total deducted (£999.99) does not agree with the payments made.")
+      expect(yield* receivedCount(rejected.id)).toBe(1)
+      expect(yield* returnEvents(tenant.id)).toContain("monthly-return.rejected")
+    })
+  )
+
+  it.scoped(
+    "a return HMRC asks to be sent again at a poll: the new correlation id is recorded at once and polled",
+    () =>
+      Effect.gen(function* () {
+        const { code, filed, owner } = yield* aContractor
+        const authority = yield* TaxAuthority
+        const resent = yield* Ref.make(false)
+        // The first poll answers as the adapter does for HMRC's 2005: the return sent afresh.
+        const resending = Layer.succeed(
+          TaxAuthority,
+          TaxAuthority.of({
+            ...authority,
+            pollReturn: (correlationId, submission) =>
+              Effect.flatMap(Ref.getAndSet(resent, true), (already) =>
+                already
+                  ? authority.pollReturn(correlationId, submission)
+                  : Effect.map(authority.sendReturn(submission), (sent) =>
+                      sent._tag === "Acknowledged"
+                        ? { _tag: "Resent" as const, correlationId: sent.correlationId, retryAfterMs: 1000 }
+                        : sent
+                    )
+              )
+          })
+        )
+        const stop = yield* startFiler(resending)
+        yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
+        yield* stop
+        const received = yield* engineReceived(filed.id)
+        expect(received).toHaveLength(2)
+        const recorded = (yield* sentRecord(filed.id)).correlationId
+        expect(recorded).not.toBe(received[0]!.correlationId)
+        expect(received.map((r) => r.correlationId)).toContain(recorded)
+      })
+  )
+
   it.scoped("records as Rejected, with HMRC's rule, a return whose CIS300 breaks it; nothing is sent", () =>
     Effect.gen(function* () {
       // The service keeps trading names of up to 200 characters; HMRC takes 56.
       const { code, filed, owner, tenant } = yield* aContractorPaying(`Bricks ${"and Mortar ".repeat(6)}Ltd`)
-      const office = yield* newOffice
-      const stop = yield* startFiler(yield* sandbox(office))
+      const stop = yield* startFiler(yield* sandbox())
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Rejected")
       yield* stop
       const rejected = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, filed.id))
       expect(rejected.rejectionReason).toContain("a name or a trading name of at most 56 characters is needed")
-      expect(yield* receivedCount(office, filed.id)).toBe(0)
+      expect(yield* receivedCount(filed.id)).toBe(0)
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.rejected"])
     })
   )

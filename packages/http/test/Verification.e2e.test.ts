@@ -2,8 +2,9 @@ import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { verificationWorker } from "../src/workers/VerificationWorker.js"
-import { e2e, ownerOfNewTenant as owner, raw, SqlTestPorts } from "./E2E.js"
+import { e2e, ownerOfNewTenant, raw, SqlTestPorts } from "./E2E.js"
 import { eventually } from "./WorkerTestApp.js"
+import { registerCisScheme } from "./CisSchemeSetting.js"
 
 const utrEndingIn = (last: number) => `${utrCheckDigit(`23456789${last}`)}23456789${last}`
 
@@ -24,6 +25,17 @@ const subcontractor = (lastName: string, utr: string) => ({
   }
 })
 
+/** A new tenant's owner, the tenant with its own CIS details (the contractor's UTR goes on every CISrequest). */
+const owner = (name: string) =>
+  Effect.gen(function* () {
+    const made = yield* ownerOfNewTenant(name)
+    yield* made.api.settings.updateCisDetails({
+      path: { tenant: made.tenant },
+      payload: { type: "Company", tradingName: "Lovelace Builders Ltd", utr: "8456789123" }
+    })
+    return made
+  })
+
 /** Starts the server's verification worker, polling fast; closing the scope stops it. */
 const startWorker = Effect.gen(function* () {
   const scope = yield* Effect.acquireRelease(Scope.make(), (s) => Scope.close(s, Exit.void))
@@ -36,7 +48,9 @@ const startWorker = Effect.gen(function* () {
 layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("verification over HTTP", (it) => {
   it.scoped("answers 202 requested, and the server's worker records the sandbox's answer on the contact", () =>
     Effect.gen(function* () {
-      const { api, key, tenant } = yield* owner("verify")
+      const contractor = yield* owner("verify")
+      const { api, key, tenant } = contractor
+      yield* registerCisScheme(contractor, tenant)
       const gross = yield* api.contacts.createContact({
         path: { tenant },
         payload: subcontractor("Ash", utrEndingIn(8))
@@ -80,7 +94,8 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("
       )
       expect(error.verification).toMatchObject({
         source: "Hmrc",
-        message: "The details given do not match HMRC's records for this subcontractor."
+        // Every error's text: ChRIS's summary and the department's reason.
+        message: expect.stringContaining("The details given do not match HMRC's records for this subcontractor.")
       })
     })
   )
@@ -111,6 +126,23 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "60 seconds" })("
       ])
       const after = yield* api.contacts.getContact({ path: { tenant, code: bare.code } })
       expect(after.verification?.source).toBeNull()
+    })
+  )
+
+  it.effect("is 400 naming the scheme's references until the tenant's CIS scheme registration is set", () =>
+    Effect.gen(function* () {
+      const contractor = yield* owner("verifyscheme")
+      const { api, key, tenant } = contractor
+      const ash = yield* api.contacts.createContact({ path: { tenant }, payload: subcontractor("Ash", utrEndingIn(3)) })
+      const refused = yield* raw(key, "POST", `/tenants/${tenant}/contacts/${ash.code}/verification`)
+      expect(refused.status).toBe(400)
+      expect(refused.contentType).toMatch(/^application\/problem\+json/)
+      expect(Object.keys(refused.body?.errors ?? {})).toEqual(["employerReference", "accountsOfficeReference"])
+      expect((yield* api.contacts.getContact({ path: { tenant, code: ash.code } })).verification?.source).toBeNull()
+      yield* registerCisScheme(contractor, tenant)
+      const asked = yield* raw(key, "POST", `/tenants/${tenant}/contacts/${ash.code}/verification`)
+      expect(asked.status).toBe(202)
+      expect(asked.body?.verification?.message).toBe("Verification requested")
     })
   )
 

@@ -1,7 +1,6 @@
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
-import { SandboxTaxAuthority } from "@cisbook/adapters/taxauthority/SandboxTaxAuthority"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { BillingInvoices } from "@cisbook/core/usecases/BillingInvoices"
@@ -15,10 +14,12 @@ import type { Crypto } from "@cisbook/core/ports/Crypto"
 import type { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Redacted, Schedule } from "effect"
+import { GovTalkSandbox } from "./GovTalkSandbox.js"
 
 /**
  * The use cases (and the billing invoices the HTTP handlers read) over the SQL ports and the real
- * HTTP sender; private targets allowed (receivers are on loopback). `system` gives the clock, ids
+ * HTTP sender; private targets allowed (receivers are on loopback); the tax authority is the GovTalk
+ * adapter over a local Transaction Engine of its own. `system` gives the clock, ids
  * and crypto: the real ones unless a test says.
  */
 export const appOver = <A, E>(
@@ -34,7 +35,7 @@ export const appOver = <A, E>(
         identityVerifierFake({}),
         BillingProvidersFake,
         goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
-        SandboxTaxAuthority,
+        GovTalkSandbox,
         AppLinksFake
       )
     ),

@@ -1,7 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Authenticate } from "./Authenticate.js"
 import { ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
-import { TenantCisDetailsDto, UpdateTenantCisDetailsRequest } from "./SettingsDtos.js"
+import {
+  CisSchemeDto,
+  TenantCisDetailsDto,
+  UpdateCisSchemeRequest,
+  UpdateTenantCisDetailsRequest
+} from "./SettingsDtos.js"
 import { tenantParam } from "./TenantsApi.js"
 
 export class SettingsApi extends HttpApiGroup.make("settings")
@@ -29,6 +34,30 @@ export class SettingsApi extends HttpApiGroup.make("settings")
         "Answers with the details as stored: names trimmed, the UTR as 10 digits, the NI number and company number upper case without spaces. An invalid utr, niNumber or companyNumber is 400, naming each."
       )
   )
+  .add(
+    HttpApiEndpoint.get("getCisScheme")`/tenants/${tenantParam}/settings/cis-scheme`
+      .addSuccess(CisSchemeDto)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "The tenant's CIS scheme registration; both members null until it is set")
+      .annotate(
+        OpenApi.Description,
+        "The PAYE scheme the tenant files its CIS300 returns and verifies subcontractors under: the employer PAYE reference and the Accounts Office reference. Returns and verifications are refused (400 naming employerReference and accountsOfficeReference) until it is set."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("updateCisScheme")`/tenants/${tenantParam}/settings/cis-scheme`
+      .setPayload(UpdateCisSchemeRequest)
+      .addSuccess(CisSchemeDto)
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "Set the tenant's CIS scheme registration")
+      .annotate(
+        OpenApi.Description,
+        "Answers with the references as stored: upper case, spaces removed. employerReference is the 3-digit tax office number, a slash and 1–10 letters and digits (123/AB45678); accountsOfficeReference the 13-character Accounts Office reference whose 5th character is HMRC's modulus-23 check letter (123PW12345678). Anything else is 400 naming the member; nothing is changed."
+      )
+  )
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Settings")
-  .annotate(OpenApi.Description, "A tenant's settings: its CIS details.") {}
+  .annotate(OpenApi.Description, "A tenant's settings: its CIS details and its CIS scheme registration.") {}

@@ -39,3 +39,24 @@ export class TenantCisDetailsDto extends Schema.Class<TenantCisDetailsDto>("Tena
   },
   { description: "The tenant's own CIS identity, as shared with contractors" }
 ) {}
+
+const employerReference =
+  "Employer PAYE reference: the 3-digit tax office number, a slash and up to 10 letters and digits; spaces are ignored and it is stored upper case"
+const accountsOfficeReference =
+  "Accounts Office reference: 13 characters, 3 digits, P, HMRC's check letter and 8 more; spaces are ignored and it is stored upper case"
+
+export const UpdateCisSchemeRequest = requestBody("UpdateCisSchemeRequest", {
+  employerReference: text(employerReference).annotations({ examples: ["123/AB45678", "123/ab 45678"] }),
+  accountsOfficeReference: text(accountsOfficeReference).annotations({ examples: ["123PW12345678"] })
+}).annotations({
+  description:
+    "The PAYE scheme the tenant files CIS returns and verifies subcontractors under, as on HMRC's letters; both members are required."
+})
+
+export class CisSchemeDto extends Schema.Class<CisSchemeDto>("CisSchemeDto")(
+  {
+    employerReference: stored("Upper case, without spaces; null until set", "123/AB45678"),
+    accountsOfficeReference: stored("Upper case, without spaces; null until set", "123PW12345678")
+  },
+  { description: "The tenant's CIS scheme registration: its employer PAYE reference and Accounts Office reference" }
+) {}

@@ -1,4 +1,5 @@
 import type { CisDetails } from "@cisbook/core/cis/CisDetails"
+import type { CisScheme } from "@cisbook/core/cis/CisScheme"
 import type { TenantId } from "@cisbook/core/Ids"
 import { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import { Effect, Layer, Option, Ref } from "effect"
@@ -7,9 +8,10 @@ import { MemoryJournal } from "./MemoryJournal.js"
 /** One tenant's settings row; a setting never written is null, as in the SQL column. */
 interface Settings {
   readonly cisDetails: CisDetails | null
+  readonly cisScheme: CisScheme | null
 }
 
-const unset: Settings = { cisDetails: null }
+const unset: Settings = { cisDetails: null, cisScheme: null }
 
 export const TenantSettingsRepoMemory = Layer.effect(
   TenantSettingsRepo,
@@ -21,7 +23,10 @@ export const TenantSettingsRepoMemory = Layer.effect(
     return TenantSettingsRepo.of({
       getCisDetails: (tenantId) =>
         Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(tenantId)?.cisDetails)),
-      setCisDetails: (tenantId, cisDetails) => update(tenantId, (settings) => ({ ...settings, cisDetails }))
+      setCisDetails: (tenantId, cisDetails) => update(tenantId, (settings) => ({ ...settings, cisDetails })),
+      getCisScheme: (tenantId) =>
+        Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(tenantId)?.cisScheme)),
+      setCisScheme: (tenantId, cisScheme) => update(tenantId, (settings) => ({ ...settings, cisScheme }))
     })
   })
 )

@@ -15,6 +15,8 @@ import idempotencyKeys from "./migrations/0012_idempotency_keys.js"
 import webhookHealth from "./migrations/0013_webhook_health.js"
 import rateLimits from "./migrations/0014_rate_limits.js"
 import returnCorrelation from "./migrations/0015_return_correlation.js"
+import cisScheme from "./migrations/0016_cis_scheme.js"
+import govTalkEngine from "./migrations/0017_govtalk_engine.js"
 import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
@@ -36,6 +38,8 @@ export const KNOWN_MIGRATIONS = {
   "0013_webhook_health": webhookHealth,
   "0014_rate_limits": rateLimits,
   "0015_return_correlation": returnCorrelation,
+  "0016_cis_scheme": cisScheme,
+  "0017_govtalk_engine": govTalkEngine,
   "0018_provider_events": providerEvents,
   "0019_gocardless_sandbox_events": goCardlessSandboxEvents
 }

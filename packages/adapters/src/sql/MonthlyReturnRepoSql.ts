@@ -16,6 +16,8 @@ const ReturnRow = Schema.Struct({
   status: MonthlyReturnStatus,
   contractor: Schema.encodedSchema(ReturnContractor),
   lines: Schema.encodedSchema(Lines),
+  nilReturn: Schema.Boolean,
+  inactive: Schema.Boolean,
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
@@ -33,11 +35,12 @@ const decodeLines = Schema.decodeSync(Lines)
 const encodeContractor = Schema.encodeSync(ReturnContractor)
 const encodeLines = Schema.encodeSync(Lines)
 
-const returnColumns = `tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at,
+const returnColumns = `tenant_id, id, period_end, status, contractor, lines, nil_return, inactive, submitted_at, accepted_at,
   rejection_reason, billing_invoice_id IS NOT NULL AS invoiced`
 
 /** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
-const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.submitted_at, r.accepted_at,
+const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.nil_return, r.inactive,
+  r.submitted_at, r.accepted_at,
   r.rejection_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts, r.correlation_id`
 
 const fromRow = (row: ReturnRow) =>
@@ -74,6 +77,8 @@ export const MonthlyReturnRepoSql = Layer.effect(
             status: r.status,
             contractor: JSON.stringify(encodeContractor(r.contractor)),
             lines: JSON.stringify(encodeLines(r.lines)),
+            nilReturn: r.nilReturn,
+            inactive: r.inactive,
             submittedAt: r.submittedAt,
             nextAttemptAt: r.submittedAt
           })}`

@@ -1,11 +1,12 @@
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
+import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 
 const encodeCisDetails = Schema.encodeSync(CisDetails)
 
-/** The settings row is made by the first setting written; each setting upserts its own column. */
+/** The settings row is made by the first setting written; each setting upserts its own columns. */
 export const TenantSettingsRepoSql = Layer.effect(
   TenantSettingsRepo,
   Effect.gen(function* () {
@@ -15,6 +16,17 @@ export const TenantSettingsRepoSql = Layer.effect(
       Result: Schema.Struct({ cisDetails: Schema.NullOr(CisDetails) }),
       execute: (tenantId) => sql`SELECT cis_details FROM tenant_settings WHERE tenant_id = ${tenantId}`
     })
+    // Both references are set together (a check of the table holds it), so one null means none.
+    const findCisScheme = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({
+        employerReference: Schema.NullOr(Schema.String),
+        accountsOfficeReference: Schema.NullOr(Schema.String)
+      }),
+      execute: (tenantId) =>
+        sql`SELECT employer_reference, accounts_office_reference FROM tenant_settings WHERE tenant_id = ${tenantId}`
+    })
+    const decodeCisScheme = Schema.decodeUnknown(CisScheme)
     return TenantSettingsRepo.of({
       getCisDetails: (tenantId) =>
         findCisDetails(tenantId).pipe(
@@ -25,7 +37,25 @@ export const TenantSettingsRepoSql = Layer.effect(
       setCisDetails: (tenantId, details) =>
         sql`
           INSERT INTO tenant_settings ${sql.insert({ tenantId, cisDetails: JSON.stringify(encodeCisDetails(details)) })}
-          ON CONFLICT (tenant_id) DO UPDATE SET cis_details = excluded.cis_details`.pipe(Effect.asVoid, Effect.orDie)
+          ON CONFLICT (tenant_id) DO UPDATE SET cis_details = excluded.cis_details`.pipe(Effect.asVoid, Effect.orDie),
+      getCisScheme: (tenantId) =>
+        findCisScheme(tenantId).pipe(
+          Effect.flatMap((found) =>
+            Option.isSome(found) && found.value.employerReference !== null
+              ? Effect.asSome(decodeCisScheme(found.value))
+              : Effect.succeedNone
+          ),
+          Effect.orDie
+        ),
+      setCisScheme: (tenantId, scheme) =>
+        sql`
+          INSERT INTO tenant_settings ${sql.insert({
+            tenantId,
+            employerReference: scheme.employerReference,
+            accountsOfficeReference: scheme.accountsOfficeReference
+          })}
+          ON CONFLICT (tenant_id) DO UPDATE SET employer_reference = excluded.employer_reference,
+            accounts_office_reference = excluded.accounts_office_reference`.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

@@ -1,4 +1,5 @@
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
+import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { ContactId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
 import { type QueuedVerification, VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
@@ -7,8 +8,11 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"
 
-/** The request as it is stored: both identities in their wire form. */
-const StoredRequest = Schema.Struct({ contractor: Schema.NullOr(CisDetails), subcontractor: CisDetails })
+/** The request as it is stored: the contractor's UTR and scheme, and the subcontractor's identity, in their wire form. */
+const StoredRequest = Schema.Struct({
+  contractor: Schema.Struct({ utr: Schema.NullOr(Schema.String), scheme: CisScheme }),
+  subcontractor: CisDetails
+})
 const encodeRequest = Schema.encodeSync(StoredRequest)
 
 const QueuedRow = Schema.Struct({

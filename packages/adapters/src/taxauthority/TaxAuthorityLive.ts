@@ -1,11 +1,9 @@
-import { Config, Effect, Layer } from "effect"
-import { SandboxTaxAuthority } from "./SandboxTaxAuthority.js"
+import { Effect, Layer } from "effect"
+import { GovTalkConfig } from "./govtalk/GovTalkConfig.js"
+import { govTalkTaxAuthority } from "./govtalk/GovTalkTaxAuthority.js"
 
-/** TAX_AUTHORITY: `sandbox` (the default, and the only one until HMRC's service is wired; see docs/hmrc-verification.md). */
-export const SelectedTaxAuthority = Effect.map(
-  Config.withDefault(Config.literal("sandbox")("TAX_AUTHORITY"), "sandbox"),
-  () => SandboxTaxAuthority
-)
-
-/** The tax authority TAX_AUTHORITY selects. */
-export const TaxAuthorityLive = Layer.unwrapEffect(SelectedTaxAuthority)
+/**
+ * The tax authority: HMRC's Transaction Engine over GovTalk (TAX_AUTHORITY=govtalk), or the
+ * local one the server serves (sandbox, the default); see GovTalkConfig.
+ */
+export const TaxAuthorityLive = Layer.unwrapEffect(Effect.map(GovTalkConfig, govTalkTaxAuthority))

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { CisDetails } from "../cis/CisDetails.js"
+import type { CisScheme } from "../cis/CisScheme.js"
 import type { TenantId } from "../Ids.js"
 
 /**
@@ -12,5 +13,8 @@ export class TenantSettingsRepo extends Context.Tag("core/TenantSettingsRepo")<
     /** None until they are first set. */
     readonly getCisDetails: (tenantId: TenantId) => Effect.Effect<Option.Option<CisDetails>>
     readonly setCisDetails: (tenantId: TenantId, details: CisDetails) => Effect.Effect<void>
+    /** The PAYE scheme the tenant files under; none until first set. */
+    readonly getCisScheme: (tenantId: TenantId) => Effect.Effect<Option.Option<CisScheme>>
+    readonly setCisScheme: (tenantId: TenantId, scheme: CisScheme) => Effect.Effect<void>
   }
 >() {}

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ContactId, MonthlyReturnId, TenantId } from "../Ids.js"
 import { CisDetails } from "../cis/CisDetails.js"
+import { CisScheme } from "../cis/CisScheme.js"
 import { TaxTreatment } from "../contacts/Contact.js"
 
 export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected")
@@ -27,7 +28,9 @@ export class ReturnLine extends Schema.Class<ReturnLine>("ReturnLine")({
 /** The contractor's identity as it went on the return. */
 export class ReturnContractor extends Schema.Class<ReturnContractor>("ReturnContractor")({
   name: Schema.String,
-  utr: Schema.NullOr(Schema.String)
+  utr: Schema.NullOr(Schema.String),
+  /** The PAYE scheme the return was filed under; null on a return stored before schemes were registered. */
+  scheme: Schema.optionalWith(Schema.NullOr(CisScheme), { default: () => null })
 }) {}
 
 /** A CIS300 monthly return of a contractor tenant. */
@@ -39,6 +42,10 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   status: MonthlyReturnStatus,
   contractor: ReturnContractor,
   lines: Schema.Array(ReturnLine),
+  /** A return saying that no subcontractors were paid in the month: it has no lines. */
+  nilReturn: Schema.Boolean,
+  /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
+  inactive: Schema.Boolean,
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),

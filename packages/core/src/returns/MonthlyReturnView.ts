@@ -25,6 +25,12 @@ export const MonthlyReturnDto = Schema.Struct({
   acceptedAt: Schema.NullOr(Schema.Date),
   rejectionReason: Schema.NullOr(Schema.String),
   invoiced: Schema.Boolean.annotations({ description: "Whether a billing run has invoiced this accepted return" }),
+  nilReturn: Schema.Boolean.annotations({
+    description: "A return for a month with no payments to subcontractors: no lines"
+  }),
+  inactive: Schema.Boolean.annotations({
+    description: "With a nil return: the contractor declared it expects to pay no subcontractors in the next six months"
+  }),
   totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
   lines: Schema.Array(MonthlyReturnLineDto)
 }).annotations({
@@ -42,6 +48,8 @@ export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
   acceptedAt: r.acceptedAt,
   rejectionReason: r.rejectionReason,
   invoiced: r.invoiced,
+  nilReturn: r.nilReturn,
+  inactive: r.inactive,
   totals: returnTotals(r.lines),
   lines: r.lines.map((line) => ({
     contact: line.contactCode,

@@ -19,16 +19,62 @@ export const NewReturnLine = Schema.Struct({
 })
 export type NewReturnLine = typeof NewReturnLine.Type
 
+// Optional on both sides, so that a caller of the SDK leaves out what it does not use; null is the same as omitted.
+const Flag = (description: string) =>
+  Schema.optionalWith(Schema.Boolean.annotations({ description }), { nullable: true })
+
+interface ReturnMembers<Line> {
+  readonly nilReturn?: boolean | undefined
+  readonly inactive?: boolean | undefined
+  readonly lines?: ReadonlyArray<Line> | undefined
+}
+
+/** A return's optional members as they count when left out: not nil, not inactive, no lines. */
+export const returnKind = <Line>(input: ReturnMembers<Line>) => ({
+  nilReturn: input.nilReturn ?? false,
+  inactive: input.inactive ?? false,
+  lines: input.lines ?? []
+})
+
+/**
+ * The rules between a return's members: a nil return has no lines and any other at least one;
+ * only a nil return may declare the contractor inactive.
+ */
+export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors => {
+  const r = returnKind(input)
+  const errors: Record<string, Array<string>> = {}
+  if (r.nilReturn && r.lines.length > 0)
+    errors.lines = ["A nil return has no lines: leave lines out, or set nilReturn to false"]
+  if (!r.nilReturn && r.lines.length === 0)
+    errors.lines = [
+      "A return has at least one line; for a month with no payments to subcontractors, file a nil return (nilReturn: true)"
+    ]
+  if (r.inactive && !r.nilReturn)
+    errors.inactive = ["Only a nil return can declare the contractor inactive (set nilReturn to true)"]
+  return errors
+}
+
+const shapeIssues = (input: ReturnMembers<unknown>): ReadonlyArray<Schema.FilterIssue> =>
+  Object.entries(returnShapeErrors(input)).flatMap(([member, messages]) =>
+    messages.map((message) => ({ path: [member], message }))
+  )
+
 /** CreateMonthlyReturnRequest; money in pence once decoded. */
 export const NewMonthlyReturn = Schema.Struct({
   periodEnd: PeriodEnd.annotations({
     description: "The tax month, by its last day (the 5th); not after the current tax month's end"
   }),
-  lines: Schema.Array(NewReturnLine).pipe(
-    Schema.minItems(1, { message: () => "A return has at least one line" }),
-    Schema.maxItems(MAX_RETURN_LINES, { message: () => `A return has at most ${MAX_RETURN_LINES} lines` })
-  )
-})
+  nilReturn: Flag("Default false. True for a month in which no subcontractors were paid: the return then has no lines"),
+  inactive: Flag(
+    "Default false. With a nil return only: the contractor expects to pay no subcontractors in the next six months"
+  ),
+  lines: Schema.optionalWith(
+    Schema.Array(NewReturnLine).pipe(
+      Schema.maxItems(MAX_RETURN_LINES, { message: () => `A return has at most ${MAX_RETURN_LINES} lines` })
+    ),
+    { nullable: true }
+  ).annotations({ description: `1–${MAX_RETURN_LINES} lines; none on a nil return` })
+}).pipe(Schema.filter(shapeIssues))
 export type NewMonthlyReturn = typeof NewMonthlyReturn.Type
 
 /** The rules a return's lines must meet beyond their shape, given the contacts they name (by upper-case code). */

@@ -1,9 +1,13 @@
 import type { CisDetails } from "../cis/CisDetails.js"
+import type { CisScheme } from "../cis/CisScheme.js"
 import type { TaxTreatment } from "../contacts/Contact.js"
 
-/** A request to verify a subcontractor: who asks (the contractor's own identity) and whom. */
+/**
+ * A request to verify a subcontractor: who asks (the contractor's UTR and the PAYE scheme it
+ * verifies under) and whom.
+ */
 export interface VerificationRequest {
-  readonly contractor: CisDetails | null
+  readonly contractor: { readonly utr: string | null; readonly scheme: CisScheme }
   readonly subcontractor: CisDetails
 }
 

@@ -11,6 +11,20 @@ export const verificationRequested = new Verification({
   message: "Verification requested"
 })
 
+/**
+ * What a verification ends as when the contractor has no CIS scheme registration to ask under
+ * (one started by taking the subcontractor on, which must not fail for it).
+ */
+export const schemeNeededVerification = new Verification({
+  status: "Error",
+  verificationNumber: null,
+  taxTreatment: null,
+  verifiedAt: null,
+  source: "Hmrc",
+  message:
+    "HMRC verifies subcontractors under the contractor's CIS scheme: set the contractor's CIS scheme registration (employer PAYE reference and Accounts Office reference), then verify the subcontractor again."
+})
+
 /** The tax authority's answer as the contact's verification: it replaces whatever was there. */
 export const answeredVerification = (answer: VerificationAnswer, at: Date): Verification =>
   answer._tag === "Matched"

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { schemeRequired } from "../cis/SchemeRequired.js"
 import { Conflict, NotFound, Refused, type Forbidden, ValidationFailed } from "../Errors.js"
 import { isUuid, MonthlyReturnId } from "../Ids.js"
 import { Clock } from "../ports/Clock.js"
@@ -9,7 +10,7 @@ import { TenantSettingsRepo } from "../ports/TenantSettingsRepo.js"
 import { Transactor } from "../ports/Transactor.js"
 import { contractorIdentity } from "../returns/ContractorIdentity.js"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "../returns/MonthlyReturn.js"
-import { lineErrors, type NewMonthlyReturn } from "../returns/ReturnInput.js"
+import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from "../returns/ReturnInput.js"
 import { taxMonthEndOf, ukCalendarDate } from "../returns/TaxMonth.js"
 import type { User } from "../User.js"
 import { failIfAny } from "../Validation.js"
@@ -36,6 +37,8 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
       input: NewMonthlyReturn
     ): Effect.Effect<MonthlyReturn, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
       Effect.gen(function* () {
+        yield* failIfAny(returnShapeErrors(input))
+        const { inactive, lines: newLines, nilReturn } = returnKind(input)
         const { tenant } = yield* tenants.access(user, tenantCode)
         const now = yield* clock.now
         const currentEnd = taxMonthEndOf(ukCalendarDate(now))
@@ -44,20 +47,23 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
             "periodEnd",
             `The tax month ending ${input.periodEnd} has not started yet: the current one ends on ${currentEnd}`
           )
-        const contractor = contractorIdentity(tenant, Option.getOrUndefined(yield* settings.getCisDetails(tenant.id)))
-        if (!(contractor instanceof ReturnContractor))
+        const identity = contractorIdentity(tenant, Option.getOrUndefined(yield* settings.getCisDetails(tenant.id)))
+        if (!(identity instanceof ReturnContractor))
           return yield* new Refused({
-            detail: `The tenant's own CIS details are incomplete (${contractor.join(", ")}): the contractor's identity goes on the return. Complete the tenant's CIS details first.`,
+            detail: `The tenant's own CIS details are incomplete (${identity.join(", ")}): the contractor's identity goes on the return. Complete the tenant's CIS details first.`,
             nextStep: { _tag: "CompleteCisDetails", tenant: tenant.code }
           })
+        const scheme = yield* settings.getCisScheme(tenant.id)
+        if (Option.isNone(scheme)) return yield* schemeRequired
+        const contractor = new ReturnContractor({ ...identity, scheme: scheme.value })
         const id = MonthlyReturnId.make(yield* ids.uuid)
         return yield* transaction(
           Effect.gen(function* () {
-            const codes = input.lines.map((line) => line.contact.toUpperCase())
+            const codes = newLines.map((line) => line.contact.toUpperCase())
             const found = yield* contacts.findByCodes(tenant.id, codes)
             const byCode = new Map(found.map((contact) => [contact.code, contact]))
-            yield* failIfAny(lineErrors(input.lines, byCode))
-            const lines = input.lines.map((line) => {
+            yield* failIfAny(lineErrors(newLines, byCode))
+            const lines = newLines.map((line) => {
               const contact = byCode.get(line.contact.toUpperCase())!
               return new ReturnLine({
                 contactId: contact.id,
@@ -79,6 +85,8 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
               status: "Submitted",
               contractor,
               lines,
+              nilReturn,
+              inactive,
               submittedAt: now,
               acceptedAt: null,
               rejectionReason: null,

@@ -57,14 +57,15 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       )
     }
 
-    const outcomeOfPoll = (poll: ReturnPoll) =>
-      Effect.map(clock.now, (now): ReturnOutcome =>
-        poll._tag === "Accepted"
-          ? { _tag: "Accepted", at: now }
-          : poll._tag === "Rejected"
-            ? poll
-            : { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) }
-      )
+    /** What came of a poll; a return sent again has its new correlation id recorded at once. */
+    const outcomeOfPoll = (claimed: ClaimedReturn, poll: ReturnPoll) =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        if (poll._tag === "Accepted") return { _tag: "Accepted", at: now } as const
+        if (poll._tag === "Rejected") return poll
+        if (poll._tag === "Resent") yield* transaction(repo.recordSent(claimed, poll.correlationId, now))
+        return { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) } as const
+      })
 
     /** Sends (or finds) one leased return and polls for its answer; what came of it. */
     const outcomeOf = (claimed: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
@@ -72,7 +73,9 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
         Effect.flatMap((sent) =>
           sent._tag === "Rejected"
             ? Effect.succeed<ReturnOutcome>(sent)
-            : Effect.flatMap(taxAuthority.pollReturn(sent.correlationId, claimed.monthlyReturn), outcomeOfPoll)
+            : Effect.flatMap(taxAuthority.pollReturn(sent.correlationId, claimed.monthlyReturn), (poll) =>
+                outcomeOfPoll(claimed, poll)
+              )
         ),
         Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
           Effect.logWarning("The tax authority did not take a monthly return; it will be tried again").pipe(

@@ -1,5 +1,6 @@
 import { Effect, type Option } from "effect"
 import { CisDetails, type CisDetailsEncoded } from "../cis/CisDetails.js"
+import { CisScheme } from "../cis/CisScheme.js"
 import type { Forbidden, NotFound, ValidationFailed } from "../Errors.js"
 import { TenantSettingsRepo } from "../ports/TenantSettingsRepo.js"
 import type { User } from "../User.js"
@@ -7,6 +8,7 @@ import { decodeInput } from "../Validation.js"
 import { Tenants } from "./Tenants.js"
 
 const decodeCisDetails = decodeInput(CisDetails)
+const decodeCisScheme = decodeInput(CisScheme)
 
 export class TenantSettings extends Effect.Service<TenantSettings>()("core/TenantSettings", {
   effect: Effect.gen(function* () {
@@ -30,6 +32,23 @@ export class TenantSettings extends Effect.Service<TenantSettings>()("core/Tenan
         return details
       }).pipe(Effect.withSpan("TenantSettings.setCisDetails"))
 
-    return { cisDetails, setCisDetails } as const
+    /** The PAYE scheme the tenant files returns and verifies subcontractors under; none until first set. */
+    const cisScheme = (user: User, code: string): Effect.Effect<Option.Option<CisScheme>, Forbidden | NotFound> =>
+      tenants.access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.getCisScheme(tenant.id)))
+
+    /** Replaces the tenant's CIS scheme registration; the stored references (upper case, no spaces). */
+    const setCisScheme = (
+      user: User,
+      code: string,
+      input: typeof CisScheme.Encoded
+    ): Effect.Effect<CisScheme, Forbidden | NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, code)
+        const scheme = yield* decodeCisScheme(input)
+        yield* repo.setCisScheme(tenant.id, scheme)
+        return scheme
+      }).pipe(Effect.withSpan("TenantSettings.setCisScheme"))
+
+    return { cisDetails, setCisDetails, cisScheme, setCisScheme } as const
   })
 }) {}

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
+import { schemeRequired } from "../cis/SchemeRequired.js"
 import { Contact } from "../contacts/Contact.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { type FieldErrors, type Forbidden, type NotFound, Refused, type ValidationFailed } from "../Errors.js"
@@ -10,7 +11,7 @@ import { EventOutbox } from "../ports/EventOutbox.js"
 import { TenantSettingsRepo } from "../ports/TenantSettingsRepo.js"
 import { Transactor } from "../ports/Transactor.js"
 import { VerificationQueue } from "../ports/VerificationQueue.js"
-import { verificationRequested } from "../taxauthority/VerificationRecord.js"
+import { schemeNeededVerification, verificationRequested } from "../taxauthority/VerificationRecord.js"
 import type { Tenant } from "../Tenant.js"
 import type { User } from "../User.js"
 import { failIfAny } from "../Validation.js"
@@ -47,23 +48,31 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
 
     /**
      * Inside the caller's transaction, for a subcontractor whose identity is complete: marks it
-     * requested, records contact.updated, and queues the request with the tenant's own identity.
+     * requested, records contact.updated, and queues the request with the tenant's UTR and CIS
+     * scheme. Without a scheme nothing can be asked: the verification ends as an error saying
+     * to set it.
      */
     const start = (tenant: Tenant, contact: Contact): Effect.Effect<Contact> =>
       Effect.gen(function* () {
         const now = yield* clock.now
-        const requested = new Contact({ ...contact, verification: verificationRequested, updatedAt: now })
-        const contractor = yield* settings.getCisDetails(tenant.id)
-        yield* contacts.update(requested)
-        yield* queue.queue({
-          tenantId: tenant.id,
-          contactId: contact.id,
-          contactCode: contact.code,
-          request: { contractor: Option.getOrNull(contractor), subcontractor: contact.cisDetails! },
-          requestedAt: now
-        })
-        yield* outbox.record(tenant.id, [contactEvent("contact.updated", requested)])
-        return requested
+        const scheme = yield* settings.getCisScheme(tenant.id)
+        const details = yield* settings.getCisDetails(tenant.id)
+        const verification = Option.isSome(scheme) ? verificationRequested : schemeNeededVerification
+        const started = new Contact({ ...contact, verification, updatedAt: now })
+        yield* contacts.update(started)
+        if (Option.isSome(scheme))
+          yield* queue.queue({
+            tenantId: tenant.id,
+            contactId: contact.id,
+            contactCode: contact.code,
+            request: {
+              contractor: { utr: Option.getOrNull(details)?.utr ?? null, scheme: scheme.value },
+              subcontractor: contact.cisDetails!
+            },
+            requestedAt: now
+          })
+        yield* outbox.record(tenant.id, [contactEvent("contact.updated", started)])
+        return started
       })
 
     /** Whether the contact can be verified: a CIS subcontractor whose identity is complete for its type. */
@@ -82,6 +91,7 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
         Effect.gen(function* () {
           const contact = yield* findContact(contacts, tenant, code, true)
           yield* check(contact)
+          if (Option.isNone(yield* settings.getCisScheme(tenant.id))) return yield* schemeRequired
           return yield* start(tenant, contact)
         })
       )

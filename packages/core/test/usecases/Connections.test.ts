@@ -10,9 +10,11 @@ import { Connections } from "../../src/usecases/Connections.js"
 import { Contacts } from "../../src/usecases/Contacts.js"
 import { Tenants } from "../../src/usecases/Tenants.js"
 import { TenantSettings } from "../../src/usecases/TenantSettings.js"
+import { Verifications } from "../../src/usecases/Verifications.js"
 import { aUser, plainCis, testApp } from "./TestApp.js"
 
 const john = { type: "SoleTrader" as const, firstName: "John", lastName: "Smith", utr: "2234567890" }
+const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
 
 /** A subcontractor tenant (sub) with CIS details and a customer, and a contractor tenant (con) with its own email. */
 const setUp = Effect.gen(function* () {
@@ -79,6 +81,7 @@ describe("Connections", () => {
         // Sent to the tenant's email, not the user's: the tenant sees it, the sender's other tenants do not.
         expect((yield* connections.list(conUser, "lovelace", {})).map((c) => c.id)).toEqual([sent.id])
         expect(yield* connections.list(conUser, "lovelace", { direction: "In" })).toEqual([])
+        yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
         const before = (yield* eventsOf(con.id)).length
         const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
         const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
@@ -102,6 +105,32 @@ describe("Connections", () => {
         })
         const [conConnected] = (yield* eventsOf(con.id)).filter((e) => e.type === "connection.connected")
         expect(conConnected?.data).toMatchObject({ side: "Receiver", contact: made.code })
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "accepting while the contractor has no CIS scheme registration still connects; the verification ends Error saying to set it, and can be started again",
+    () =>
+      Effect.gen(function* () {
+        const { con, conUser, connections, customer, eventsOf, subUser } = yield* setUp
+        const sent = yield* connections.create(subUser, "smith-gw", {
+          contact: customer.code,
+          direction: "Out",
+          email: "office@lovelace.example"
+        })
+        const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
+        expect(accepted.status).toBe("Connected")
+        const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
+        expect(made.verification).toMatchObject({ status: "Error", source: "Hmrc", verificationNumber: null })
+        expect(made.verification?.message).toMatch(/set the contractor's CIS scheme registration/)
+        expect(made.verification?.message).not.toMatch(/\/tenants|PUT|settings\//)
+        expect(yield* (yield* VerificationQueue).find(con.id, made.id)).toEqual(Option.none())
+        const [updated] = (yield* eventsOf(con.id)).filter((e) => e.type === "contact.updated")
+        expect(updated?.data).toMatchObject({ code: made.code, verification: { status: "Error" } })
+        yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
+        const again = yield* (yield* Verifications).request(conUser, "lovelace", made.code)
+        expect(again.verification).toMatchObject({ status: "NotVerified", message: "Verification requested" })
+        expect(Option.isSome(yield* (yield* VerificationQueue).find(con.id, made.id))).toBe(true)
       }).pipe(Effect.provide(testApp()))
   )
 

@@ -31,6 +31,8 @@ const identity = {
   companyNumber: null
 } as const
 
+const scheme = { employerReference: "123/ab 45678", accountsOfficeReference: "123pw12345678" }
+
 type Said = "Accepted" | "Unavailable" | "Pending" | string
 
 /**
@@ -133,6 +135,7 @@ const setUp = Effect.gen(function* () {
     tradingName: "Lovelace Builders Ltd",
     utr: "8456789123"
   })
+  yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
   const net = yield* verifiedSubcontractor(owner, "Bricks", "2234567890", "Net")
   const high = yield* verifiedSubcontractor(owner, "Stones", "4345678912", "Unmatched")
   // The clock stands at 2026-11-21: the current tax month ends on 2026-12-05.
@@ -157,7 +160,13 @@ describe("MonthlyReturns", () => {
         status: "Submitted",
         acceptedAt: null,
         invoiced: false,
-        contractor: { name: "Lovelace Builders Ltd", utr: "8456789123" }
+        nilReturn: false,
+        inactive: false,
+        contractor: {
+          name: "Lovelace Builders Ltd",
+          utr: "8456789123",
+          scheme: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+        }
       })
       expect(filed.lines.map((l) => [l.contactCode, l.name, l.utr, l.verificationNumber, l.taxTreatment])).toEqual([
         [net, "Bricks", "2234567890", "V1234567890", "Net"],
@@ -188,6 +197,53 @@ describe("MonthlyReturns", () => {
       expect(Object.keys(bad.errors)).toEqual(["lines[0].deducted"])
       expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-12-05", "2026-06-05"])
     }).pipe(Effect.provide(app()))
+  )
+
+  it.effect("refuses a return until the tenant's CIS scheme registration is set, naming both references", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* (yield* Tenants).create(owner, { code: TenantCode.make("no-scheme"), name: "No Scheme", email: null })
+      yield* (yield* TenantSettings).setCisDetails(owner, "no-scheme", {
+        type: "Company",
+        tradingName: "N",
+        utr: "8456789123"
+      })
+      const refused = yield* Effect.flip(returns.file(owner, "no-scheme", { periodEnd: "2026-06-05", nilReturn: true }))
+      assert(refused instanceof ValidationFailed)
+      expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
+      expect(yield* returns.list(owner, "no-scheme")).toEqual([])
+      // The tenant that has one files (its subcontractors are its own).
+      expect((yield* returns.file(owner, TENANT, june(net, high))).status).toBe("Submitted")
+    }).pipe(Effect.provide(app()))
+  )
+
+  it.effect(
+    "files a nil return with no lines, inactive or not; a nil return with lines, or lines missing otherwise, is refused",
+    () =>
+      Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const nil = yield* returns.file(owner, TENANT, { periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+        expect(nil).toMatchObject({ status: "Submitted", nilReturn: true, inactive: true, lines: [] })
+        expect(nil.contractor.scheme?.employerReference).toBe("123/AB45678")
+        const withEmpty = yield* returns.file(owner, TENANT, { periodEnd: "2026-07-05", nilReturn: true, lines: [] })
+        expect(withEmpty).toMatchObject({ nilReturn: true, inactive: false, lines: [] })
+        const nilWithLines = yield* Effect.flip(
+          returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-08-05", nilReturn: true })
+        )
+        assert(nilWithLines instanceof ValidationFailed)
+        expect(Object.keys(nilWithLines.errors)).toEqual(["lines"])
+        const noLines = yield* Effect.flip(returns.file(owner, TENANT, { periodEnd: "2026-08-05", lines: [] }))
+        assert(noLines instanceof ValidationFailed)
+        expect(noLines.errors.lines?.[0]).toContain("nil return")
+        const inactiveOnly = yield* Effect.flip(
+          returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-08-05", inactive: true })
+        )
+        assert(inactiveOnly instanceof ValidationFailed)
+        expect(Object.keys(inactiveOnly.errors)).toEqual(["inactive"])
+        expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-07-05", "2026-06-05"])
+        // A nil month is a month: a second live return for it is a conflict.
+        expect(yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))).toBeInstanceOf(Conflict)
+      }).pipe(Effect.provide(app()))
   )
 
   it.effect("needs the tenant's own CIS details complete, and keeps returns to the tenant's members", () =>
@@ -247,6 +303,28 @@ describe("ReturnFiling", () => {
       // A rejected month may be filed again.
       yield* returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-07-05" })
     }).pipe(Effect.provide(app(authority)))
+  )
+
+  it.effect(
+    "submits a nil return with its flags and the contractor's scheme, records it Accepted, and mails nothing",
+    () => {
+      const authority = taxAuthority(() => "Accepted")
+      return Effect.gen(function* () {
+        const { owner, returns } = yield* setUp
+        const nil = yield* returns.file(owner, TENANT, { periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+        expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
+        expect(authority.submitted).toHaveLength(1)
+        expect(authority.submitted[0]).toMatchObject({
+          id: nil.id,
+          nilReturn: true,
+          inactive: true,
+          lines: [],
+          contractor: { scheme: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" } }
+        })
+        expect((yield* returns.get(owner, TENANT, nil.id)).status).toBe("Accepted")
+        expect(yield* yield* QueuedMailRequests).toEqual([])
+      }).pipe(Effect.provide(app(authority, true)))
+    }
   )
 
   it.effect("keeps a return Submitted while the tax authority is unavailable, and tries again later", () => {

@@ -4,6 +4,7 @@ import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
+import { CisScheme } from "../../src/cis/CisScheme.js"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
 import { contactJson } from "../../src/contacts/ContactView.js"
 import { Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
@@ -26,56 +27,90 @@ const john = cis({ firstName: "John", lastName: "Smith", utr: "2234567890" })
 
 const requested = { status: "NotVerified", source: "Hmrc", message: "Verification requested" } as const
 
-/** An owner of acme-builders with a subcontractor JOHNSMIT, and the use cases. */
-const setUp = Effect.gen(function* () {
-  const owner = yield* aUser("owner@example.com")
-  const { tenant } = yield* (yield* Tenants).create(owner, {
-    code: TenantCode.make(TENANT),
-    name: "Acme",
-    email: null
+const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+
+/**
+ * An owner of acme-builders with a subcontractor JOHNSMIT, and the use cases; the tenant's CIS
+ * scheme registration is set unless a test needs it missing.
+ */
+const setUpWith = (options: { readonly scheme: boolean }) =>
+  Effect.gen(function* () {
+    const owner = yield* aUser("owner@example.com")
+    const { tenant } = yield* (yield* Tenants).create(owner, {
+      code: TenantCode.make(TENANT),
+      name: "Acme",
+      email: null
+    })
+    const contacts = yield* Contacts
+    const contact = yield* contacts.create(owner, TENANT, {
+      name: "John Smith",
+      isSupplier: true,
+      isCisSubcontractor: true,
+      cisDetails: john
+    })
+    if (options.scheme) yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+    const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
+      Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
+    )
+    return {
+      owner,
+      tenant,
+      contact,
+      contacts,
+      events,
+      verifications: yield* Verifications,
+      work: yield* VerificationWork,
+      queue: yield* VerificationQueue,
+      authority: yield* TaxAuthorityFake,
+      clock: yield* ManualClock
+    } as const
   })
-  const contacts = yield* Contacts
-  const contact = yield* contacts.create(owner, TENANT, {
-    name: "John Smith",
-    isSupplier: true,
-    isCisSubcontractor: true,
-    cisDetails: john
-  })
-  const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
-    Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
-  )
-  return {
-    owner,
-    tenant,
-    contact,
-    contacts,
-    events,
-    verifications: yield* Verifications,
-    work: yield* VerificationWork,
-    queue: yield* VerificationQueue,
-    authority: yield* TaxAuthorityFake,
-    clock: yield* ManualClock
-  } as const
-})
+
+const setUp = setUpWith({ scheme: true })
 
 describe("Verifications", () => {
-  it.effect("a request marks the subcontractor requested, records contact.updated, and queues both identities", () =>
-    Effect.gen(function* () {
-      const { contact, events, owner, queue, tenant, verifications } = yield* setUp
-      const contractor = yield* (yield* TenantSettings).setCisDetails(owner, TENANT, {
-        type: "Company",
-        tradingName: "Acme Ltd",
-        utr: "2234567890"
-      })
-      const answer = yield* verifications.request(owner, TENANT, "johnsmit")
-      expect(answer.verification).toMatchObject({ ...requested, verificationNumber: null, taxTreatment: null })
-      expect(yield* (yield* Contacts).get(owner, TENANT, contact.code)).toEqual(answer)
-      expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(answer) })
-      const queued = yield* queue.find(tenant.id, contact.id)
-      assert(Option.isSome(queued))
-      expect(queued.value).toMatchObject({ contactCode: "JOHNSMIT", request: { contractor } })
-      expect(queued.value.request.subcontractor).toEqual(Schema.decodeUnknownSync(CisDetails)(john))
-    }).pipe(Effect.provide(testApp()))
+  it.effect(
+    "a request marks the subcontractor requested, records contact.updated, and queues the contractor's UTR and scheme with the subcontractor",
+    () =>
+      Effect.gen(function* () {
+        const { contact, events, owner, queue, tenant, verifications } = yield* setUp
+        yield* (yield* TenantSettings).setCisDetails(owner, TENANT, {
+          type: "Company",
+          tradingName: "Acme Ltd",
+          utr: "1097172564"
+        })
+        const answer = yield* verifications.request(owner, TENANT, "johnsmit")
+        expect(answer.verification).toMatchObject({ ...requested, verificationNumber: null, taxTreatment: null })
+        expect(yield* (yield* Contacts).get(owner, TENANT, contact.code)).toEqual(answer)
+        expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(answer) })
+        const queued = yield* queue.find(tenant.id, contact.id)
+        assert(Option.isSome(queued))
+        expect(queued.value).toMatchObject({ contactCode: "JOHNSMIT" })
+        expect(queued.value.request.contractor).toEqual({
+          utr: "1097172564",
+          scheme: Schema.decodeUnknownSync(CisScheme)(scheme)
+        })
+        expect(queued.value.request.subcontractor).toEqual(Schema.decodeUnknownSync(CisDetails)(john))
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "refuses a request until the tenant's CIS scheme registration is set, naming both references, and changes nothing",
+    () =>
+      Effect.gen(function* () {
+        const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUpWith({ scheme: false })
+        const before = yield* events
+        const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+        assert(refused instanceof ValidationFailed)
+        expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
+        expect(refused.errors.accountsOfficeReference?.[0]).toContain("123PW12345678")
+        expect(yield* events).toEqual(before)
+        expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+        yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+        expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+        expect(Option.isSome(yield* queue.find(tenant.id, contact.id))).toBe(true)
+      }).pipe(Effect.provide(testApp()))
   )
 
   it.effect(

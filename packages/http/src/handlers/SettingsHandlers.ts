@@ -1,8 +1,9 @@
 import type { CisDetails } from "@cisbook/core/cis/CisDetails"
+import type { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { CurrentUser } from "@cisbook/core/CurrentUser"
 import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
+import { CisSchemeDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 
@@ -20,6 +21,10 @@ const unset = new TenantCisDetailsDto({
 
 const cisDetailsDto = (details: CisDetails) => new TenantCisDetailsDto({ ...details })
 
+const noScheme = new CisSchemeDto({ employerReference: null, accountsOfficeReference: null })
+
+const cisSchemeDto = (scheme: CisScheme) => new CisSchemeDto({ ...scheme })
+
 export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (handlers) =>
   Effect.gen(function* () {
     const settings = yield* TenantSettings
@@ -34,6 +39,18 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
         CurrentUser.pipe(
           Effect.flatMap((user) => settings.setCisDetails(user, path.tenant, payload)),
           Effect.map(cisDetailsDto)
+        )
+      )
+      .handle("getCisScheme", ({ path }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => settings.cisScheme(user, path.tenant)),
+          Effect.map(Option.match({ onNone: () => noScheme, onSome: cisSchemeDto }))
+        )
+      )
+      .handle("updateCisScheme", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => settings.setCisScheme(user, path.tenant, payload)),
+          Effect.map(cisSchemeDto)
         )
       )
   })

@@ -5,6 +5,7 @@ import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/retur
 import type { Tenant } from "@cisbook/core/Tenant"
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
+import { sampleCisScheme } from "../CisSchemeFixtures.js"
 import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
 export const line = (code: string, deducted = 12000) =>
@@ -37,6 +38,8 @@ export const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: n
         status: "Submitted",
         contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "1234567890" }),
         lines: [line("ACME"), line("BOB", 0)],
+        nilReturn: false,
+        inactive: false,
         submittedAt: at(submittedMinutes),
         acceptedAt: null,
         rejectionReason: null,
@@ -57,6 +60,26 @@ const idsOf = (claimed: ReadonlyArray<{ readonly monthlyReturn: { readonly id: M
   claimed.map((c) => c.monthlyReturn.id)
 
 export const monthlyReturnRepoContract = (it: ContractIt) => {
+  it.effect("keeps a nil return (no lines, inactive) with the contractor's scheme, and claims it like any other", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const base = yield* newReturn(tenant, "2026-07-05", 0)
+      const nil = new MonthlyReturn({
+        ...base,
+        contractor: new ReturnContractor({ ...base.contractor, scheme: sampleCisScheme }),
+        lines: [],
+        nilReturn: true,
+        inactive: true
+      })
+      yield* repo.insert(nil)
+      expect(yield* repo.find(tenant.id, nil.id)).toEqual(Option.some(nil))
+      expect(yield* repo.list(tenant.id)).toEqual([nil])
+      const claimed = (yield* claimAll(at(10_000), at(10_001))).filter((c) => c.monthlyReturn.id === nil.id)
+      expect(claimed.map((c) => c.monthlyReturn)).toEqual([nil])
+    })
+  )
+
   it.effect("keeps every member of a return, found and listed in its tenant only, latest period first", () =>
     Effect.gen(function* () {
       const repo = yield* MonthlyReturnRepo

@@ -2,6 +2,7 @@ import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
 import { expect } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
+import { otherCisScheme, sampleCisScheme } from "../CisSchemeFixtures.js"
 import { type ContractIt, storedTenant } from "./Fixtures.js"
 
 const soleTrader = Schema.decodeUnknownSync(CisDetails)({
@@ -52,6 +53,36 @@ export const tenantSettingsRepoContract = (it: ContractIt) => {
       expect(yield* repo.getCisDetails(mine.id)).toEqual(Option.some(soleTrader))
       expect(yield* repo.getCisDetails(theirs.id)).toEqual(Option.some(company))
       expect(yield* repo.getCisDetails(untouched.id)).toEqual(Option.none())
+    })
+  )
+
+  it.effect("has no CIS scheme until it is set, then the one set, replaced whole, apart from the CIS details", () =>
+    Effect.gen(function* () {
+      const repo = yield* TenantSettingsRepo
+      const tenant = yield* storedTenant
+      expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.none())
+      yield* repo.setCisScheme(tenant.id, sampleCisScheme)
+      expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.some(sampleCisScheme))
+      expect(yield* repo.getCisDetails(tenant.id)).toEqual(Option.none())
+      yield* repo.setCisDetails(tenant.id, company)
+      yield* repo.setCisScheme(tenant.id, otherCisScheme)
+      expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.some(otherCisScheme))
+      expect(yield* repo.getCisDetails(tenant.id)).toEqual(Option.some(company))
+    })
+  )
+
+  it.effect("keeps each tenant's CIS scheme apart, and CIS details set first leave the scheme unset", () =>
+    Effect.gen(function* () {
+      const repo = yield* TenantSettingsRepo
+      const mine = yield* storedTenant
+      const theirs = yield* storedTenant
+      yield* repo.setCisDetails(theirs.id, soleTrader)
+      expect(yield* repo.getCisScheme(theirs.id)).toEqual(Option.none())
+      yield* repo.setCisScheme(mine.id, sampleCisScheme)
+      yield* repo.setCisScheme(theirs.id, otherCisScheme)
+      expect(yield* repo.getCisScheme(mine.id)).toEqual(Option.some(sampleCisScheme))
+      expect(yield* repo.getCisScheme(theirs.id)).toEqual(Option.some(otherCisScheme))
+      expect(yield* repo.getCisDetails(theirs.id)).toEqual(Option.some(soleTrader))
     })
   )
 }

@@ -4,6 +4,7 @@ import { type QueuedVerification, VerificationQueue } from "@cisbook/core/ports/
 import type { Tenant } from "@cisbook/core/Tenant"
 import { assert, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { otherCisScheme, sampleCisScheme } from "../CisSchemeFixtures.js"
 import { identity, inserted, subcontractorFields } from "./ContactRepoContract.js"
 import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
@@ -25,7 +26,11 @@ const subcontractor = (tenant: Tenant) =>
     })
   )
 
-const request = (contact: Contact, requestedAt: Date, contractor = identity({ tradingName: "Main" })) =>
+const request = (
+  contact: Contact,
+  requestedAt: Date,
+  contractor: QueuedVerification["request"]["contractor"] = { utr: "1097172564", scheme: sampleCisScheme }
+) =>
   ({
     tenantId: contact.tenantId,
     contactId: contact.id,
@@ -35,20 +40,22 @@ const request = (contact: Contact, requestedAt: Date, contractor = identity({ tr
   }) satisfies QueuedVerification
 
 export const verificationQueueContract = (it: ContractIt) => {
-  it.effect("keeps one waiting request per contact, with both identities as they were asked, within the tenant", () =>
-    Effect.gen(function* () {
-      const queue = yield* VerificationQueue
-      const tenant = yield* storedTenant
-      const contact = yield* subcontractor(tenant)
-      yield* queue.queue(request(contact, at(0)))
-      const again = request(contact, at(5), identity({ tradingName: "Renamed" }))
-      yield* queue.queue(again)
-      const found = yield* queue.find(tenant.id, contact.id)
-      assert(Option.isSome(found))
-      expect(found.value).toEqual(again)
-      const other = yield* storedTenant
-      expect(yield* queue.find(other.id, contact.id)).toEqual(Option.none())
-    })
+  it.effect(
+    "keeps one waiting request per contact, with the contractor and the subcontractor as they were asked, within the tenant",
+    () =>
+      Effect.gen(function* () {
+        const queue = yield* VerificationQueue
+        const tenant = yield* storedTenant
+        const contact = yield* subcontractor(tenant)
+        yield* queue.queue(request(contact, at(0)))
+        const again = request(contact, at(5), { utr: null, scheme: otherCisScheme })
+        yield* queue.queue(again)
+        const found = yield* queue.find(tenant.id, contact.id)
+        assert(Option.isSome(found))
+        expect(found.value).toEqual(again)
+        const other = yield* storedTenant
+        expect(yield* queue.find(other.id, contact.id)).toEqual(Option.none())
+      })
   )
 
   it.effect("leases due requests, each to one claimer until the lease runs out, earliest first, counting tries", () =>

@@ -61,6 +61,8 @@ export interface Cis300Return {
   readonly sender: "Company" | "Individual" | "Partnership" | "Trust"
   /** A return saying no subcontractors were paid: it has none. */
   readonly nilReturn: boolean
+  /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
+  readonly inactive: boolean
   readonly subcontractors: ReadonlyArray<Cis300Subcontractor>
   readonly declarations: Cis300Declarations
 }
@@ -106,8 +108,8 @@ export const cis300Return = (
   scheme,
   contractorUtr: submission.contractor.utr,
   sender,
-  // The service files no nil returns (HMRC is told instead that no return is due).
-  nilReturn: false,
+  nilReturn: submission.nilReturn,
+  inactive: submission.nilReturn && submission.inactive,
   subcontractors: submission.lines.map(subcontractorOf),
   declarations: { employmentStatus: true, verification: true, informationCorrect: true }
 })

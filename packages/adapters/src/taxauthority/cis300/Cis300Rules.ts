@@ -3,7 +3,7 @@ import { isValidNiNumber } from "@cisbook/core/cis/NiNumber"
 import { isValidUtr } from "@cisbook/core/cis/Utr"
 import { formatPounds } from "@cisbook/core/invoices/Money"
 import { deductionPercent, maxDeduction } from "@cisbook/core/returns/DeductionRate"
-import { isValidAccountsOfficeReference } from "./AccountsOfficeReference.js"
+import { isValidAccountsOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { Cis300Return, Cis300Subcontractor } from "./Cis300Return.js"
 
 /** HMRC's largest amounts: payments and materials in whole pounds, deductions with pence. */

@@ -1,0 +1,99 @@
+import { XMLParser } from "fast-xml-parser"
+
+/** One error of a GovTalk answer: of the envelope's `GovTalkErrors`, or of the body's `ErrorResponse`. */
+export interface GovTalkError {
+  readonly number: string
+  readonly type: string
+  readonly text: string
+}
+
+/** What HMRC's Transaction Engine answered, read from its GovTalk message. */
+export type GovTalkAnswer =
+  | {
+      readonly _tag: "Acknowledgement"
+      readonly correlationId: string
+      readonly pollUrl: string | null
+      readonly pollIntervalSeconds: number
+    }
+  | { readonly _tag: "Response"; readonly correlationId: string; readonly body: Record<string, unknown> }
+  | { readonly _tag: "Error"; readonly correlationId: string; readonly errors: ReadonlyArray<GovTalkError> }
+
+/** HMRC's errors that a later try may get past (system failure, no answer in time, departmental error). */
+export const RECOVERABLE_ERRORS: ReadonlySet<string> = new Set(["1000", "2005", "3000"])
+
+export const isRecoverable = (errors: ReadonlyArray<GovTalkError>) =>
+  errors.some((error) => RECOVERABLE_ERRORS.has(error.number))
+
+/** Every error's text, as a rejection's reason. */
+export const reasonOf = (errors: ReadonlyArray<GovTalkError>) =>
+  errors.map((error) => `${error.text} (${error.number})`).join(" ")
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  isArray: (name) => name === "Error" || name === "StatusRecord" || name === "Subcontractor"
+})
+
+type Xml = Record<string, unknown>
+const record = (value: unknown): Xml => (value !== null && typeof value === "object" ? (value as Xml) : {})
+/** An element's text, whether it has attributes or not. */
+export const text = (value: unknown): string =>
+  typeof value === "string"
+    ? value.trim()
+    : typeof value === "number"
+      ? String(value)
+      : String(record(value)["#text"] ?? "").trim()
+
+const errorsOf = (container: unknown): ReadonlyArray<GovTalkError> =>
+  ((record(container)["Error"] as Array<unknown> | undefined) ?? []).map((error) => {
+    const e = record(error)
+    return { number: text(e["Number"]), type: text(e["Type"]), text: text(e["Text"]).replace(/\s+/g, " ") }
+  })
+
+/** The parsed message, or an Error when it is not a GovTalk message. */
+export const parseGovTalk = (xml: string): Xml => {
+  const message = record(parser.parse(xml))["GovTalkMessage"]
+  if (message === undefined) throw new Error("The answer is not a GovTalk message")
+  return record(message)
+}
+
+/** Reads HMRC's answer: an acknowledgement to poll later, a response, or an error with every error's text. */
+export const govTalkAnswer = (xml: string): GovTalkAnswer => {
+  const message = parseGovTalk(xml)
+  const details = record(record(message["Header"])["MessageDetails"])
+  const qualifier = text(details["Qualifier"])
+  const correlationId = text(details["CorrelationID"])
+  const body = record(message["Body"])
+  if (qualifier === "acknowledgement") {
+    const endPoint = details["ResponseEndPoint"]
+    const interval = Number(record(endPoint)["@PollInterval"] ?? 0)
+    return {
+      _tag: "Acknowledgement",
+      correlationId,
+      pollUrl: text(endPoint) || null,
+      pollIntervalSeconds: Number.isFinite(interval) && interval > 0 ? interval : 1
+    }
+  }
+  if (qualifier === "response") return { _tag: "Response", correlationId, body }
+  if (qualifier === "error") {
+    const errors = [...errorsOf(record(message["GovTalkDetails"])["GovTalkErrors"]), ...errorsOf(body["ErrorResponse"])]
+    return { _tag: "Error", correlationId, errors }
+  }
+  throw new Error(`The answer's qualifier ${qualifier || "(none)"} is not one GovTalk answers with`)
+}
+
+/** A `list` answer's records: which correlation id HMRC holds each TransactionID under. */
+export const statusRecords = (body: Xml): ReadonlyArray<{ transactionId: string; correlationId: string }> =>
+  ((record(body["StatusReport"])["StatusRecord"] as Array<unknown> | undefined) ?? []).map((r) => ({
+    transactionId: text(record(r)["TransactionID"]),
+    correlationId: text(record(r)["CorrelationID"])
+  }))
+
+/** A verification response's subcontractor: HMRC's CISresponse, inside SuccessResponse/ResponseData. */
+export const cisResponseSubcontractors = (body: Xml): ReadonlyArray<Xml> =>
+  (record(record(record(body["SuccessResponse"])["ResponseData"])["CISresponse"])["Subcontractor"] as
+    Array<Xml> | undefined) ?? []

@@ -1,0 +1,55 @@
+import {
+  GOVTALK_ENGINE_PATH,
+  GOVTALK_ENGINE_POLL,
+  GOVTALK_ENGINE_SUBMISSION,
+  GovTalkConfig
+} from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+
+/** Seconds between an acknowledgement and the answer, as the local engine's PollInterval says. */
+const POLL_INTERVAL_SECONDS = 1
+
+/** The engine's poll endpoint as the caller reached it, for the ResponseEndPoint of its acknowledgements. */
+const pollUrl = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+  const proto = request.headers["x-forwarded-proto"] ?? "http"
+  return `${proto}://${request.headers["host"] ?? "localhost"}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`
+})
+
+/**
+ * The engine's request handler (for its submission and poll endpoints alike), over the service's
+ * database. The engine (packages/fakes) is loaded here, when a sandbox is wanted, and only then.
+ */
+export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function* () {
+    const { makeTransactionEngine } = yield* Effect.promise(() => import("@cisbook/fakes/govtalk/TransactionEngine"))
+    const engine = yield* Effect.provideService(
+      makeTransactionEngine({ pollIntervalSeconds: POLL_INTERVAL_SECONDS }),
+      SqlClient.SqlClient,
+      sql
+    )
+    return Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const body = yield* Effect.orElseSucceed(request.text, () => "")
+      const reply = yield* Effect.provideService(engine.handle(body, yield* pollUrl), SqlClient.SqlClient, sql)
+      return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
+    })
+  })
+
+/**
+ * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission and poll
+ * endpoints), served only when TAX_AUTHORITY=sandbox, so that a server filing with HMRC never
+ * holds it (the path is then unknown, 404).
+ */
+export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const { authority } = yield* Effect.orDie(GovTalkConfig)
+    const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+    // A composition without a database (an in-memory test app) serves no engine.
+    if (authority !== "sandbox" || Option.isNone(sql)) return
+    const answer = yield* govTalkEngineHandler(sql.value)
+    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer)
+    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer)
+  })
+)

@@ -1,0 +1,145 @@
+import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { assert, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { e2e, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
+
+const unset = { employerReference: null, accountsOfficeReference: null }
+
+/** An owner signed up with a tenant of their own. */
+const ownerWithTenant = Effect.gen(function* () {
+  const owner = yield* signUp("schemeowner")
+  const tenant = uniqueTenantCode("scheme")
+  yield* owner.api.tenants.createTenant({ payload: { code: tenant, name: "Lovelace Builders Ltd" } })
+  return { ...owner, tenant } as const
+})
+
+const putRaw = (key: string, tenant: string, body: unknown) =>
+  Effect.flatMap(HttpClient.HttpClient, (http) =>
+    http.execute(
+      HttpClientRequest.put(`/tenants/${tenant}/settings/cis-scheme`).pipe(
+        HttpClientRequest.setHeader("x-api-key", key),
+        HttpClientRequest.bodyUnsafeJson(body)
+      )
+    )
+  ).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.json, (json) => ({
+        status: response.status,
+        contentType: response.headers["content-type"] ?? "",
+        body: json as Record<string, any>
+      }))
+    )
+  )
+
+layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration over HTTP", (it) => {
+  it.effect("is null until set; a PUT answers and stores the references upper case without spaces", () =>
+    Effect.gen(function* () {
+      const { api, tenant } = yield* ownerWithTenant
+      const path = { tenant }
+      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual(unset)
+      const saved = yield* api.settings.updateCisScheme({
+        path,
+        payload: { employerReference: " 123 / ab45678 ", accountsOfficeReference: "123pw 1234 5678" }
+      })
+      const expected = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+      expect({ ...saved }).toEqual(expected)
+      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual(expected)
+      const replaced = yield* api.settings.updateCisScheme({
+        path,
+        payload: { employerReference: "450/Z9", accountsOfficeReference: "450PE00923437" }
+      })
+      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual({ ...replaced })
+      // The CIS details are a setting of their own: untouched.
+      expect((yield* api.settings.getCisDetails({ path })).type).toBeNull()
+    })
+  )
+
+  it.effect("may be set by a Member as well as an Owner, through the Promise facade too", () =>
+    Effect.gen(function* () {
+      const { api, tenant } = yield* ownerWithTenant
+      const member = yield* signUp("schememember")
+      yield* api.tenants.addMember({ path: { tenant }, payload: { email: member.user.email, role: "Member" } })
+      const server = yield* HttpServer.HttpServer
+      assert(server.address._tag === "TcpAddress")
+      const baseUrl = `http://127.0.0.1:${server.address.port}`
+      const client = yield* Effect.promise(() =>
+        createPromiseClient({
+          baseUrl,
+          credentials: { apiKey: member.key }
+        })
+      )
+      const payload = { employerReference: "846/X1", accountsOfficeReference: "846PS00928342" }
+      const saved = yield* Effect.promise(() => client.settings.updateCisScheme({ path: { tenant }, payload }))
+      expect({ ...saved }).toEqual(payload)
+      expect({ ...(yield* api.settings.getCisScheme({ path: { tenant } })) }).toEqual(payload)
+    })
+  )
+
+  it.effect("refuses anything else with 400 naming each member, and changes nothing", () =>
+    Effect.gen(function* () {
+      const { api, key, tenant } = yield* ownerWithTenant
+      const path = { tenant }
+      const kept = yield* api.settings.updateCisScheme({
+        path,
+        payload: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+      })
+      const badLetter = yield* Effect.flip(
+        api.settings.updateCisScheme({
+          path,
+          payload: { employerReference: "1234/AB", accountsOfficeReference: "123PA12345678" }
+        })
+      )
+      assert(badLetter._tag === "ValidationFailed")
+      expect(Object.keys(badLetter.errors).sort()).toEqual(["accountsOfficeReference", "employerReference"])
+      expect(badLetter.errors.accountsOfficeReference?.[0]).toContain("check letter")
+      expect(badLetter.errors.employerReference?.[0]).toContain("for example 123/AB45678")
+
+      const raw = yield* putRaw(key, tenant, { employerReference: "123/AB45678", accountsOfficeReference: "123PW1234" })
+      expect(raw.status).toBe(400)
+      expect(raw.contentType).toMatch(/^application\/problem\+json/)
+      expect(Object.keys(raw.body.errors)).toEqual(["accountsOfficeReference"])
+
+      const missing = yield* putRaw(key, tenant, { employerReference: "123/AB45678" })
+      expect(missing.status).toBe(400)
+      expect(missing.body.errors).toEqual({ accountsOfficeReference: ["Required"] })
+      const wrongType = yield* putRaw(key, tenant, { employerReference: 123, accountsOfficeReference: null })
+      expect(wrongType.status).toBe(400)
+      expect(Object.keys(wrongType.body.errors).sort()).toEqual(["accountsOfficeReference", "employerReference"])
+      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual({ ...kept })
+    })
+  )
+
+  it.effect("is 403 for a non-member and 404 for an unknown tenant", () =>
+    Effect.gen(function* () {
+      const { api, tenant } = yield* ownerWithTenant
+      const stranger = yield* signUp("schemestranger")
+      const path = { tenant }
+      const payload = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+      expect((yield* Effect.flip(stranger.api.settings.getCisScheme({ path })))._tag).toBe("Forbidden")
+      expect((yield* Effect.flip(stranger.api.settings.updateCisScheme({ path, payload })))._tag).toBe("Forbidden")
+      const raw = yield* putRaw(stranger.key, tenant, payload)
+      expect([raw.status, raw.contentType.split(";")[0]]).toEqual([403, "application/problem+json"])
+      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual(unset)
+      const unknown = { tenant: uniqueTenantCode("nowhere") }
+      expect((yield* Effect.flip(api.settings.getCisScheme({ path: unknown })))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(api.settings.updateCisScheme({ path: unknown, payload })))._tag).toBe("NotFound")
+    })
+  )
+
+  it.effect("is documented in the OpenAPI document, with examples", () =>
+    Effect.gen(function* () {
+      const http = yield* HttpClient.HttpClient
+      const doc = (yield* Effect.flatMap(http.get("/openapi.json"), (r) => r.json)) as Record<string, any>
+      const operations = doc.paths["/tenants/{tenant}/settings/cis-scheme"]
+      expect(Object.keys(operations).sort()).toEqual(["get", "put"])
+      expect(Object.keys(operations.put.responses).sort()).toEqual(["200", "400", "401", "403", "404", "429"])
+      expect(operations.put.summary).toBe("Set the tenant's CIS scheme registration")
+      expect(operations.get.description).toContain("accountsOfficeReference")
+      const request = operations.put.requestBody.content["application/json"].schema
+      expect(request.required.sort()).toEqual(["accountsOfficeReference", "employerReference"])
+      expect(request.properties.accountsOfficeReference.examples).toContain("123PW12345678")
+      expect(doc.components.schemas.CisSchemeDto.properties.employerReference).toBeDefined()
+    })
+  )
+})
