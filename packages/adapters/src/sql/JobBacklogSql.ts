@@ -38,6 +38,12 @@ export const JOB_TABLES: ReadonlyArray<JobTable> = [
     from: "monthly_returns",
     dueAt: "next_attempt_at",
     claimable: "status = 'Submitted' AND (leased_until IS NULL OR leased_until <= now())"
+  },
+  {
+    job: "provider_events",
+    from: "provider_events",
+    dueAt: "next_attempt_at",
+    claimable: "handled = 'pending' AND (leased_until IS NULL OR leased_until <= now())"
   }
 ]
 
