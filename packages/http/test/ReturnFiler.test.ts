@@ -106,6 +106,10 @@ const aContractorPaying = (subcontractorName: string) =>
       tradingName: "Lovelace Builders Ltd",
       utr: "8456789123"
     })
+    yield* (yield* TenantSettings).setCisScheme(owner, code, {
+      employerReference: "123/AB45678",
+      accountsOfficeReference: "123PW12345678"
+    })
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: null, autoEmailStatements: true })
