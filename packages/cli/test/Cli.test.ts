@@ -109,7 +109,10 @@ describe("cisbook admin CLI", () => {
         "Applied 13_webhook_health",
         "Applied 14_rate_limits",
         "Applied 15_return_correlation",
-        "Applied 18_provider_events"
+        "Applied 16_cis_scheme",
+        "Applied 17_govtalk_engine",
+        "Applied 18_provider_events",
+        "Applied 19_gocardless_sandbox_events"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -332,6 +335,14 @@ describe("cisbook admin CLI", () => {
 
     it.live("contacts verify queues an imported subcontractor's verification, and names what it refuses", () =>
       Effect.gen(function* () {
+        const noScheme = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+        expect(noScheme.join("\n")).toContain("accountsOfficeReference")
+        process.exitCode = undefined
+        expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
+          "acme-builders has no CIS scheme registration: it cannot file returns or verify subcontractors."
+        ])
+        const scheme = ["--employer-reference", "450/Z9", "--accounts-office-reference", "450PE00923437"]
+        succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", ...scheme))
         expect(succeeded(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))).toEqual([
           "Verification of JOHNSMIT (John Smith Groundworks) requested; the server's worker sends it to the tax authority and records the answer on the contact."
         ])
@@ -446,6 +457,77 @@ describe("cisbook admin CLI", () => {
       expect(failed(yield* cli("returns", "list", "--tenant", "nobody-here"))[0]).toContain("nobody-here")
       process.exitCode = undefined
     })
+  )
+
+  it.live(
+    "tenants cis-scheme shows a tenant's CIS scheme registration and sets it; returns list shows a nil return",
+    () =>
+      Effect.gen(function* () {
+        expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
+          "acme-builders files under employer reference 450/Z9, Accounts Office reference 450PE00923437."
+        ])
+        const onlyOne = failed(
+          yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", "--employer-reference", "123/AB45678")
+        )
+        expect(onlyOne[0]).toContain("Give both")
+        process.exitCode = undefined
+        const bad = failed(
+          yield* cli(
+            "tenants",
+            "cis-scheme",
+            "--tenant",
+            "acme-builders",
+            "--employer-reference",
+            "123/AB45678",
+            "--accounts-office-reference",
+            "123PA12345678"
+          )
+        )
+        expect(bad.join("\n")).toContain("accountsOfficeReference")
+        process.exitCode = undefined
+        const set = yield* cli(
+          "tenants",
+          "cis-scheme",
+          "--tenant",
+          "acme-builders",
+          "--employer-reference",
+          "123/ab45678",
+          "--accounts-office-reference",
+          "123pw12345678"
+        )
+        const shown = [
+          "acme-builders files under employer reference 123/AB45678, Accounts Office reference 123PW12345678."
+        ]
+        expect(succeeded(set)).toEqual(shown)
+        expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual(shown)
+
+        yield* Effect.gen(function* () {
+          const tenant = yield* (yield* Tenants).forSupport("acme-builders")
+          yield* (yield* MonthlyReturnRepo).insert(
+            new MonthlyReturn({
+              id: MonthlyReturnId.make("00000000-0000-4000-8000-0000000000a2"),
+              tenantId: tenant.id,
+              periodEnd: "2026-07-05",
+              status: "Submitted",
+              contractor: new ReturnContractor({ name: "Acme", utr: "8456789123" }),
+              lines: [],
+              nilReturn: true,
+              inactive: true,
+              submittedAt: new Date("2026-07-10T10:00:00Z"),
+              acceptedAt: null,
+              rejectionReason: null,
+              invoiced: false
+            })
+          )
+        }).pipe(Effect.provide(AppLive), configured)
+        const [, nil] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
+        expect(nil?.split(/\s{2,}/).slice(1, 5)).toEqual([
+          "2026-07-05",
+          "Submitted",
+          "none: nil return, inactive",
+          "£0.00"
+        ])
+      })
   )
 
   it.live("mail list shows the outbox by status, and mail retry queues a failed mail again", () =>

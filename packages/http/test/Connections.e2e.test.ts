@@ -5,6 +5,7 @@ import { type SmtpReceiver, startSmtpReceiver } from "@cisbook/testkit/SmtpRecei
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { mailSender } from "../src/workers/MailSender.js"
+import { registerCisScheme } from "./CisSchemeSetting.js"
 import { e2e, ownerOfNewTenant, raw, ServerUnderTest, SqlTestPorts } from "./E2E.js"
 
 const FROM = "mail@cisbook.example"
@@ -96,6 +97,7 @@ layer(App, { excludeTestServices: true, timeout: "90 seconds" })("connections ov
         expect(mail.parsed.text).toContain(`${APP_URL}/connections/${sent.id}`)
 
         // The contractor finds it waiting, and accepts without a contact: one is made and verified.
+        yield* registerCisScheme(con, con.tenant)
         const waiting = yield* con.api.connections.listConnections({ path: { tenant: con.tenant }, urlParams: {} })
         expect(waiting.map((c) => [c.id, c.side, c.contact])).toEqual([[sent.id, "Receiver", null]])
         expect(waiting[0]?.nextStep).toMatch(/^smithgw Ltd would like to share their CIS details with you\./)

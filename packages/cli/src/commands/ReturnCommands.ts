@@ -21,7 +21,7 @@ const list = Command.make(
               r.id,
               r.periodEnd,
               r.status,
-              String(r.lines.length),
+              r.nilReturn ? `none: nil return${r.inactive ? ", inactive" : ""}` : String(r.lines.length),
               formatMoney(returnTotals(r.lines).deducted),
               r.submittedAt.toISOString(),
               r.acceptedAt?.toISOString() ?? r.rejectionReason ?? ""

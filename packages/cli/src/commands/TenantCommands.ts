@@ -1,6 +1,8 @@
 import { Email } from "@cisbook/core/Email"
 import { TenantCode, TenantName } from "@cisbook/core/Tenant"
+import { ValidationFailed } from "@cisbook/core/Errors"
 import { Tenants } from "@cisbook/core/usecases/Tenants"
+import { TenantSettings } from "@cisbook/core/usecases/TenantSettings"
 import { Users } from "@cisbook/core/usecases/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
@@ -62,7 +64,46 @@ const listTenants = Command.make("list", {}, () =>
   )
 ).pipe(Command.withDescription("List every tenant with its owners"))
 
+const cisScheme = Command.make(
+  "cis-scheme",
+  {
+    tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")),
+    employerReference: Options.text("employer-reference").pipe(
+      Options.optional,
+      Options.withDescription("Employer PAYE reference to set, e.g. 123/AB45678 (with --accounts-office-reference)")
+    ),
+    accountsOfficeReference: Options.text("accounts-office-reference").pipe(
+      Options.optional,
+      Options.withDescription("Accounts Office reference to set, e.g. 123PW12345678 (with --employer-reference)")
+    )
+  },
+  ({ accountsOfficeReference, employerReference, tenant }) =>
+    admin(
+      Effect.gen(function* () {
+        const settings = yield* TenantSettings
+        const given = Option.all({ employerReference, accountsOfficeReference })
+        if (Option.isNone(given) && (Option.isSome(employerReference) || Option.isSome(accountsOfficeReference)))
+          return yield* Effect.fail(
+            new ValidationFailed({
+              detail: "Give both --employer-reference and --accounts-office-reference to set the scheme.",
+              errors: {}
+            })
+          )
+        const scheme = Option.isSome(given)
+          ? Option.some(yield* settings.setCisSchemeForSupport(tenant, given.value))
+          : yield* settings.cisSchemeForSupport(tenant)
+        yield* Console.log(
+          Option.match(scheme, {
+            onNone: () => `${tenant} has no CIS scheme registration: it cannot file returns or verify subcontractors.`,
+            onSome: (s) =>
+              `${tenant} files under employer reference ${s.employerReference}, Accounts Office reference ${s.accountsOfficeReference}.`
+          })
+        )
+      })
+    )
+).pipe(Command.withDescription("Show a tenant's CIS scheme registration, or set it with both references"))
+
 export const TenantsCommand = Command.make("tenants").pipe(
   Command.withDescription("Tenants (organisations)"),
-  Command.withSubcommands([createTenant, listTenants])
+  Command.withSubcommands([createTenant, listTenants, cisScheme])
 )

@@ -49,6 +49,21 @@ export class TenantSettings extends Effect.Service<TenantSettings>()("core/Tenan
         return scheme
       }).pipe(Effect.withSpan("TenantSettings.setCisScheme"))
 
-    return { cisDetails, setCisDetails, cisScheme, setCisScheme } as const
+    /** For support staff (the admin CLI): the tenant's CIS scheme registration, and setting it, for any tenant. */
+    const cisSchemeForSupport = (code: string): Effect.Effect<Option.Option<CisScheme>, NotFound> =>
+      tenants.forSupport(code).pipe(Effect.flatMap((tenant) => repo.getCisScheme(tenant.id)))
+
+    const setCisSchemeForSupport = (
+      code: string,
+      input: typeof CisScheme.Encoded
+    ): Effect.Effect<CisScheme, NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const tenant = yield* tenants.forSupport(code)
+        const scheme = yield* decodeCisScheme(input)
+        yield* repo.setCisScheme(tenant.id, scheme)
+        return scheme
+      }).pipe(Effect.withSpan("TenantSettings.setCisSchemeForSupport"))
+
+    return { cisDetails, setCisDetails, cisScheme, setCisScheme, cisSchemeForSupport, setCisSchemeForSupport } as const
   })
 }) {}
