@@ -1,4 +1,4 @@
-import { AppLinks } from "@cisbook/core/ports/AppLinks"
+import { AppLinks } from "@cisbook/core/system/AppLinks"
 import { Config, Effect, Layer } from "effect"
 
 /** APP_URL, else PUBLIC_BASE_URL, else the server's own address on localhost; without a trailing slash. */

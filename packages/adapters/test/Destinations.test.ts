@@ -1,6 +1,6 @@
 import { destinationGuard } from "@cisbook/adapters/webhooks/DestinationGuardLive"
 import { addressRefusal, destinationOf } from "@cisbook/adapters/webhooks/Destinations"
-import { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
+import { DestinationGuard } from "@cisbook/core/webhooks/DestinationGuard"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 

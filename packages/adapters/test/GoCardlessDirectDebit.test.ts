@@ -1,5 +1,5 @@
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
-import { DirectDebit } from "@cisbook/core/ports/DirectDebit"
+import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Redacted } from "effect"
 import { createServer, type IncomingHttpHeaders } from "node:http"

@@ -1,7 +1,7 @@
 import { addressKey, rateLimitsFlexible } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import type { UserId } from "@cisbook/core/Ids"
-import { RateLimits } from "@cisbook/core/ports/RateLimits"
+import { RateLimits } from "@cisbook/core/system/RateLimits"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer } from "effect"
 

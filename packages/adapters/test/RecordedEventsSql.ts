@@ -1,4 +1,4 @@
-import { EventType } from "@cisbook/core/Event"
+import { EventType } from "@cisbook/core/events/Event"
 import { TenantId } from "@cisbook/core/Ids"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { SqlClient, SqlSchema } from "@effect/sql"

@@ -1,7 +1,7 @@
 import { UnmigratedEphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { KNOWN_MIGRATIONS, migrate } from "@cisbook/adapters/sql/Migrations"
 import { StorageHealthSql } from "@cisbook/adapters/sql/StorageHealthSql"
-import { StorageHealth } from "@cisbook/core/ports/StorageHealth"
+import { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { expect, it, layer } from "@effect/vitest"

@@ -1,9 +1,9 @@
 import { uuidV7 } from "@cisbook/adapters/system/IdGeneratorLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { isUuid } from "@cisbook/core/Ids"
-import { Clock } from "@cisbook/core/ports/Clock"
-import { Crypto } from "@cisbook/core/ports/Crypto"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { Clock } from "@cisbook/core/system/Clock"
+import { Crypto } from "@cisbook/core/system/Crypto"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Email } from "../src/Email.js"
 import { ValidationFailed } from "../src/Errors.js"
-import { TenantCode } from "../src/Tenant.js"
-import { UserName } from "../src/User.js"
+import { TenantCode } from "../src/tenants/Tenant.js"
+import { UserName } from "../src/users/User.js"
 import { decodeInput, describeFieldErrors, fieldErrors } from "../src/Validation.js"
 
 describe("fieldErrors", () => {

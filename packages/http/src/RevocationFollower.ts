@@ -1,5 +1,5 @@
-import { RevocationNotices } from "@cisbook/core/ports/RevocationNotices"
-import { ApiKeys } from "@cisbook/core/usecases/ApiKeys"
+import { RevocationNotices } from "@cisbook/core/system/RevocationNotices"
+import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { Duration, Effect, Layer, Schedule, Stream } from "effect"
 
 /** Listening again after a lost connection: 1 s, 2 s, 4 s, ... at most 30 s apart; reset once listening. */

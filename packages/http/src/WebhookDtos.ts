@@ -1,4 +1,4 @@
-import type { WebhookWithSecret } from "@cisbook/core/usecases/Webhooks"
+import type { WebhookWithSecret } from "@cisbook/core/webhooks/Webhooks"
 import type { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { DeliveryDetail, WebhookDelivery } from "@cisbook/core/webhooks/WebhookDelivery"
 import {

@@ -1,6 +1,6 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
-import { DirectDebit } from "@cisbook/core/ports/DirectDebit"
+import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
 import { Effect } from "effect"
 import { client, e2e, IdentityProvider, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 

@@ -1,5 +1,5 @@
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
-import { MailDispatch } from "@cisbook/core/usecases/MailDispatch"
+import { MailDispatch } from "@cisbook/core/mail/MailDispatch"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { type SmtpReceiver, startSmtpReceiver } from "@cisbook/testkit/SmtpReceiver"
 import { assert, expect, layer } from "@effect/vitest"

@@ -3,7 +3,7 @@ import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovT
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
-import { TaxAuthority } from "@cisbook/core/ports/TaxAuthority"
+import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { describe, expect, it } from "@effect/vitest"

@@ -1,5 +1,5 @@
-import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
-import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
+import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import { withIdempotencyKey } from "@cisbook/sdk/IdempotencyKey"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"

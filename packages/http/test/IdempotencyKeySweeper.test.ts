@@ -1,5 +1,5 @@
 import { claimWindow, KEY_RETENTION_MS } from "@cisbook/core/idempotency/RetryWindow"
-import { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
+import { IdempotencyKeys } from "@cisbook/core/idempotency/IdempotencyKeys"
 import { IdempotencyKeysMemory } from "@cisbook/testkit/IdempotencyKeysMemory"
 import { ClockManual, ManualClock } from "@cisbook/testkit/SystemFakes"
 import { expect, it } from "@effect/vitest"

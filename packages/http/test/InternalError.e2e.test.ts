@@ -1,4 +1,4 @@
-import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
 import { BillingInvoiceRepoSql } from "@cisbook/adapters/sql/BillingInvoiceRepoSql"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"

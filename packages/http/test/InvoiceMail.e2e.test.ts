@@ -1,5 +1,5 @@
 import type { MailId } from "@cisbook/core/Ids"
-import { MailOutbox } from "@cisbook/core/ports/MailOutbox"
+import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"

@@ -1,5 +1,5 @@
-import { BillingRun } from "@cisbook/core/usecases/BillingRun"
-import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
+import { BillingRun } from "@cisbook/core/billing/BillingRun"
+import { ReturnFiling } from "@cisbook/core/returns/ReturnFiling"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { registerCisScheme } from "./CisSchemeSetting.js"

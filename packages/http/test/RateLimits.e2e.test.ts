@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { formatApiKey } from "@cisbook/core/ApiKey"
+import { formatApiKey } from "@cisbook/core/apikeys/ApiKey"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"

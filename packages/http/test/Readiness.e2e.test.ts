@@ -1,4 +1,4 @@
-import { StorageHealth } from "@cisbook/core/ports/StorageHealth"
+import { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { NotReady } from "@cisbook/sdk/Problem"
 import { SqlClient } from "@effect/sql"

@@ -1,4 +1,4 @@
-import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import { expect, layer } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import * as Http from "node:http"

@@ -1,5 +1,5 @@
 import { webhookDispatcher } from "../src/workers/WebhookDispatcher.js"
-import { EventType } from "@cisbook/core/Event"
+import { EventType } from "@cisbook/core/events/Event"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { assert, describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Schedule } from "effect"

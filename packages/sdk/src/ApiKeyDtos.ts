@@ -1,4 +1,4 @@
-import { ApiKeyName } from "@cisbook/core/ApiKey"
+import { ApiKeyName } from "@cisbook/core/apikeys/ApiKey"
 import { Schema } from "effect"
 import { requestBody } from "./RequestBody.js"
 

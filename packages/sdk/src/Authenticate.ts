@@ -1,4 +1,4 @@
-import { CurrentUser } from "@cisbook/core/CurrentUser"
+import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { TooManyRequestsProblem, UnauthorizedProblem } from "./Problem.js"

@@ -1,6 +1,6 @@
 import { ConnectionDto } from "@cisbook/core/connections/ConnectionView"
 import { ContactDto } from "@cisbook/core/contacts/ContactView"
-import type { EventType } from "@cisbook/core/Event"
+import type { EventType } from "@cisbook/core/events/Event"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { MonthlyReturnDto } from "@cisbook/core/returns/MonthlyReturnView"
 import { TestWebhookData } from "@cisbook/core/webhooks/TestWebhookData"

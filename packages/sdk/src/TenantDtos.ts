@@ -1,5 +1,5 @@
 import { EmailAddress } from "@cisbook/core/Email"
-import { Role, TenantCodeFormat, TenantName } from "@cisbook/core/Tenant"
+import { Role, TenantCodeFormat, TenantName } from "@cisbook/core/tenants/Tenant"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
 

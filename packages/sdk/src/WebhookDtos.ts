@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
-import { EventType } from "@cisbook/core/Event"
+import { EventType } from "@cisbook/core/events/Event"
 import { DeliveryStatus } from "@cisbook/core/webhooks/WebhookDelivery"
 import { NewWebhookFields, WebhookReplacementFields } from "@cisbook/core/webhooks/WebhookInput"
 import { Schema } from "effect"

@@ -1,5 +1,5 @@
-import { ApiKey } from "@cisbook/core/ApiKey"
-import { ApiKeyRepo } from "@cisbook/core/ports/ApiKeyRepo"
+import { ApiKey } from "@cisbook/core/apikeys/ApiKey"
+import { ApiKeyRepo } from "@cisbook/core/apikeys/ApiKeyRepo"
 import { Effect, Layer, Option, Order, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { UserStore } from "./UserRepoMemory.js"

@@ -1,4 +1,4 @@
-import { AppLinks } from "@cisbook/core/ports/AppLinks"
+import { AppLinks } from "@cisbook/core/system/AppLinks"
 import { Layer } from "effect"
 
 export const APP_URL = "https://app.cisbook.test"

@@ -2,7 +2,7 @@ import { BillingInvoice, type BillingInvoiceLine, invoiceNumber } from "@cisbook
 import { BillingUsage, UsageSubcontractor } from "@cisbook/core/billing/BillingUsage"
 import type { ClaimedUsage } from "@cisbook/core/billing/InvoiceDraft"
 import type { BillingInvoiceId, UserId } from "@cisbook/core/Ids"
-import { BillingInvoiceRepo, type Collection } from "@cisbook/core/ports/BillingInvoiceRepo"
+import { BillingInvoiceRepo, type Collection } from "@cisbook/core/billing/BillingInvoiceRepo"
 import { MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"

@@ -1,7 +1,7 @@
 import { Connection, type ConnectionDirection, sideOf } from "@cisbook/core/connections/Connection"
 import type { ConnectionId, ContactId, TenantId } from "@cisbook/core/Ids"
-import { ConnectionRepo } from "@cisbook/core/ports/ConnectionRepo"
-import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { ConnectionRepo } from "@cisbook/core/connections/ConnectionRepo"
+import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

@@ -1,5 +1,5 @@
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
-import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import { ContactActivity } from "@cisbook/core/contacts/ContactActivity"
 import { Effect, Layer, Ref } from "effect"
 import { ConnectionStore } from "./ConnectionRepoMemory.js"
 import { PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"

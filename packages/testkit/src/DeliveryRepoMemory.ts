@@ -1,6 +1,6 @@
 import type { DeliveryId, TenantId } from "@cisbook/core/Ids"
-import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "@cisbook/core/ports/DeliveryRepo"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "@cisbook/core/webhooks/DeliveryRepo"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import type { DeliveryQuery } from "@cisbook/core/webhooks/DeliveryQuery"
 import { dueAt } from "@cisbook/core/webhooks/DeliverySchedule"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"

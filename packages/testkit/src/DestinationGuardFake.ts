@@ -1,4 +1,4 @@
-import { DestinationGuard, DestinationRefused } from "@cisbook/core/ports/DestinationGuard"
+import { DestinationGuard, DestinationRefused } from "@cisbook/core/webhooks/DestinationGuard"
 import { Effect, Layer, Ref } from "effect"
 
 /** Stands in for the real guard: a test says which hosts are refused, and why. */

@@ -4,7 +4,7 @@ import {
   type NewRedirectFlow,
   type ProviderMandate,
   type ProviderPayment
-} from "@cisbook/core/ports/DirectDebit"
+} from "@cisbook/core/billing/DirectDebit"
 import { Effect, Layer, Ref } from "effect"
 
 interface Flow {

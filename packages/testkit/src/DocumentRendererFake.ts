@@ -1,4 +1,4 @@
-import { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
+import { DocumentRenderer } from "@cisbook/core/system/DocumentRenderer"
 import { Effect, Layer } from "effect"
 
 const asJson = (document: unknown) => Effect.succeed(new TextEncoder().encode(JSON.stringify(document)))

@@ -1,7 +1,7 @@
 import type { TenantId } from "@cisbook/core/Ids"
 import type { EmailSettings } from "@cisbook/core/mail/EmailSettings"
-import { type CustomTemplate, EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
-import { TenantRepo } from "@cisbook/core/ports/TenantRepo"
+import { type CustomTemplate, EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
+import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

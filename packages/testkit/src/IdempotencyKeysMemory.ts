@@ -1,4 +1,4 @@
-import { IdempotencyKeys, type KeyClaim, type StoredAnswer } from "@cisbook/core/ports/IdempotencyKeys"
+import { IdempotencyKeys, type KeyClaim, type StoredAnswer } from "@cisbook/core/idempotency/IdempotencyKeys"
 import { Effect, Layer, Ref } from "effect"
 
 interface KeyRow {

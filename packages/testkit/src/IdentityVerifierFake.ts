@@ -1,6 +1,6 @@
 import { Unauthorized } from "@cisbook/core/Errors"
-import { IdentityVerifier } from "@cisbook/core/ports/IdentityVerifier"
-import type { IdentityClaims } from "@cisbook/core/User"
+import { IdentityVerifier } from "@cisbook/core/users/IdentityVerifier"
+import type { IdentityClaims } from "@cisbook/core/users/User"
 import { Effect, Layer } from "effect"
 
 /** Accepts exactly the tokens it is given, each standing for its claims. */

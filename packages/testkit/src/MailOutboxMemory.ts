@@ -1,7 +1,7 @@
 import type { MailSummary, OutgoingMail } from "@cisbook/core/mail/OutgoingMail"
 import type { MailProgress } from "@cisbook/core/mail/MailSchedule"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
-import { MailOutbox } from "@cisbook/core/ports/MailOutbox"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
+import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
 import { Effect, Layer, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

@@ -1,6 +1,6 @@
 import { Mandate } from "@cisbook/core/billing/Mandate"
-import { MandateRepo } from "@cisbook/core/ports/MandateRepo"
-import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
+import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

@@ -1,6 +1,6 @@
 import type { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
-import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
-import { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
+import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
+import { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
 import { Effect, Layer, Option, Ref } from "effect"
 import { newestIssuedFirst } from "./InvoiceOrder.js"
 import { MemoryJournal } from "./MemoryJournal.js"

@@ -1,4 +1,4 @@
-import type { EventType } from "@cisbook/core/Event"
+import type { EventType } from "@cisbook/core/events/Event"
 import type { TenantId } from "@cisbook/core/Ids"
 import { Context, type Effect } from "effect"
 

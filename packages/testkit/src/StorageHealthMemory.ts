@@ -1,4 +1,4 @@
-import { StorageHealth } from "@cisbook/core/ports/StorageHealth"
+import { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import { Effect, Layer } from "effect"
 
 /** Memory is always there, and has no schema to fall behind. */

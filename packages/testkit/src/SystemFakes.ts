@@ -1,7 +1,7 @@
-import { Clock } from "@cisbook/core/ports/Clock"
-import { Crypto } from "@cisbook/core/ports/Crypto"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
-import { Transactor } from "@cisbook/core/ports/Transactor"
+import { Clock } from "@cisbook/core/system/Clock"
+import { Crypto } from "@cisbook/core/system/Crypto"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
+import { Transactor } from "@cisbook/core/system/Transactor"
 import { Clock as EffectClock, Effect, Layer, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

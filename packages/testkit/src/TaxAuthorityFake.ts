@@ -1,4 +1,4 @@
-import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/ports/TaxAuthority"
+import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
 import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
 import { Effect, Layer, Option, Ref } from "effect"
 

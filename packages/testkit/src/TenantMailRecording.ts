@@ -1,7 +1,7 @@
 import { MailId } from "@cisbook/core/Ids"
 import type { EmailTemplateType } from "@cisbook/core/mail/EmailTemplateType"
 import { TenantMail, type TenantMailRequest } from "@cisbook/core/mail/TenantMail"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { Effect, Layer, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

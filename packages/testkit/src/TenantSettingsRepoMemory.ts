@@ -1,7 +1,7 @@
 import type { CisDetails } from "@cisbook/core/cis/CisDetails"
 import type { CisScheme } from "@cisbook/core/cis/CisScheme"
 import type { TenantId } from "@cisbook/core/Ids"
-import { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
+import { TenantSettingsRepo } from "@cisbook/core/tenants/TenantSettingsRepo"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

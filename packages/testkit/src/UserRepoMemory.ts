@@ -1,6 +1,6 @@
-import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
-import { UserRepo } from "@cisbook/core/ports/UserRepo"
-import { User } from "@cisbook/core/User"
+import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
+import { UserRepo } from "@cisbook/core/users/UserRepo"
+import { User } from "@cisbook/core/users/User"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

@@ -1,6 +1,6 @@
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
-import { type QueuedVerification, VerificationQueue } from "@cisbook/core/ports/VerificationQueue"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
+import { type QueuedVerification, VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

@@ -1,5 +1,5 @@
 import type { UserId } from "@cisbook/core/Ids"
-import { WaitingInvoices } from "@cisbook/core/ports/WaitingInvoices"
+import { WaitingInvoices } from "@cisbook/core/billing/WaitingInvoices"
 import { Effect, Layer, Ref } from "effect"
 
 /** Records every put-forward, so that a test can see a completed mandate set collection going. */

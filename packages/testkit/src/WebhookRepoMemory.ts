@@ -1,5 +1,5 @@
 import type { TenantId, WebhookId } from "@cisbook/core/Ids"
-import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
+import { WebhookRepo } from "@cisbook/core/webhooks/WebhookRepo"
 import { Effect, Layer, Option, Order, Ref } from "effect"
 import { DeliveryStore, type StoredWebhook, WebhookStore } from "./WebhookStores.js"
 

@@ -1,4 +1,4 @@
-import { type OutgoingWebhook, type SendOutcome, WebhookSender } from "@cisbook/core/ports/WebhookSender"
+import { type OutgoingWebhook, type SendOutcome, WebhookSender } from "@cisbook/core/webhooks/WebhookSender"
 import { Effect, Layer, Ref } from "effect"
 
 export const answered = (responseStatus: number, responseBody = ""): SendOutcome => ({

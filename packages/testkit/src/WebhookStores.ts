@@ -1,4 +1,4 @@
-import type { EventType } from "@cisbook/core/Event"
+import type { EventType } from "@cisbook/core/events/Event"
 import type { DeliveryId, TenantId, WebhookId } from "@cisbook/core/Ids"
 import type { DeliverySchedule } from "@cisbook/core/webhooks/DeliverySchedule"
 import type { Webhook } from "@cisbook/core/webhooks/Webhook"

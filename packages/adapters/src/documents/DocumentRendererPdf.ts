@@ -1,4 +1,4 @@
-import { DocumentRenderer } from "@cisbook/core/ports/DocumentRenderer"
+import { DocumentRenderer } from "@cisbook/core/system/DocumentRenderer"
 import { Layer } from "effect"
 import { billingInvoicePdf } from "./BillingInvoicePdf.js"
 import { cisStatementPdf } from "./CisStatementPdf.js"

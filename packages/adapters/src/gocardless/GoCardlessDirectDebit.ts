@@ -1,4 +1,4 @@
-import { DirectDebit, DirectDebitRefused } from "@cisbook/core/ports/DirectDebit"
+import { DirectDebit, DirectDebitRefused } from "@cisbook/core/billing/DirectDebit"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"

@@ -1,5 +1,5 @@
 import { Unauthorized } from "@cisbook/core/Errors"
-import { IdentityVerifier } from "@cisbook/core/ports/IdentityVerifier"
+import { IdentityVerifier } from "@cisbook/core/users/IdentityVerifier"
 import { Config, Effect, Layer, Option } from "effect"
 import { createRemoteJWKSet, errors, jwtVerify } from "jose"
 

@@ -1,5 +1,5 @@
 import type { MailSendOutcome } from "@cisbook/core/mail/MailSchedule"
-import { MailTransport } from "@cisbook/core/ports/MailTransport"
+import { MailTransport } from "@cisbook/core/mail/MailTransport"
 import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
 

@@ -1,4 +1,4 @@
-import { RateLimited, RateLimits } from "@cisbook/core/ports/RateLimits"
+import { RateLimited, RateLimits } from "@cisbook/core/system/RateLimits"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Runtime } from "effect"
 import ipaddr from "ipaddr.js"

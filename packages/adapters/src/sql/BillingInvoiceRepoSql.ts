@@ -2,7 +2,7 @@ import { BillingInvoice, BillingInvoiceLine, invoiceNumber } from "@cisbook/core
 import { BillingUsage, UsageSubcontractor } from "@cisbook/core/billing/BillingUsage"
 import { InvoicePaymentStatus } from "@cisbook/core/billing/InvoicePaymentStatus"
 import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "@cisbook/core/Ids"
-import { BillingInvoiceRepo } from "@cisbook/core/ports/BillingInvoiceRepo"
+import { BillingInvoiceRepo } from "@cisbook/core/billing/BillingInvoiceRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"

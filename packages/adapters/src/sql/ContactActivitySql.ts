@@ -1,4 +1,4 @@
-import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import { ContactActivity } from "@cisbook/core/contacts/ContactActivity"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 

@@ -1,6 +1,6 @@
 import { contactCodeCandidateForms, contactCodeCandidatePattern } from "@cisbook/core/contacts/ContactCode"
 import type { Contact } from "@cisbook/core/contacts/Contact"
-import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { contactColumns, contactListSql } from "./ContactListQuery.js"

@@ -1,7 +1,7 @@
 import { Email } from "@cisbook/core/Email"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { EmailTemplateType } from "@cisbook/core/mail/EmailTemplateType"
-import { EmailSettingsRepo } from "@cisbook/core/ports/EmailSettingsRepo"
+import { EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 

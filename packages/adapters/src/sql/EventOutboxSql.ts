@@ -1,4 +1,4 @@
-import { EventOutbox } from "@cisbook/core/ports/EventOutbox"
+import { EventOutbox } from "@cisbook/core/events/EventOutbox"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { insertEventsAndDeliveries } from "./EventRows.js"

@@ -1,7 +1,7 @@
-import type { NewEvent } from "@cisbook/core/Event"
+import type { NewEvent } from "@cisbook/core/events/Event"
 import type { TenantId } from "@cisbook/core/Ids"
-import { Clock } from "@cisbook/core/ports/Clock"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { Clock } from "@cisbook/core/system/Clock"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 

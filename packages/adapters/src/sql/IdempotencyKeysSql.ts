@@ -1,4 +1,4 @@
-import { IdempotencyKeys, type KeyClaim, type KeyedRequest } from "@cisbook/core/ports/IdempotencyKeys"
+import { IdempotencyKeys, type KeyClaim, type KeyedRequest } from "@cisbook/core/idempotency/IdempotencyKeys"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 

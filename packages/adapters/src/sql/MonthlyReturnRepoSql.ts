@@ -1,6 +1,6 @@
 import { MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
-import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/ports/MonthlyReturnRepo"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
+import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { MonthlyReturn, MonthlyReturnStatus, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"

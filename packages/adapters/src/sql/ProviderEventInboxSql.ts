@@ -1,6 +1,6 @@
 import { ProviderEventHandling } from "@cisbook/core/billing/ProviderEvent"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
-import { type ClaimedProviderEvent, ProviderEventInbox } from "@cisbook/core/ports/ProviderEventInbox"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
+import { type ClaimedProviderEvent, ProviderEventInbox } from "@cisbook/core/billing/ProviderEventInbox"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"

@@ -1,5 +1,5 @@
 import { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
-import { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
+import { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { uniqueWrite } from "./UniqueWrite.js"

@@ -1,4 +1,4 @@
-import { type RevocationNotice, RevocationNotices, RevocationNoticesLost } from "@cisbook/core/ports/RevocationNotices"
+import { type RevocationNotice, RevocationNotices, RevocationNoticesLost } from "@cisbook/core/system/RevocationNotices"
 import { Duration, Effect, Layer, Redacted, Schedule, Stream } from "effect"
 import { Client } from "pg"
 import { REVOCATION_CHANNEL } from "./RevocationChannel.js"

@@ -1,5 +1,5 @@
 import { SalesInvoice, SalesInvoicePayment } from "@cisbook/core/invoices/SalesInvoice"
-import { SalesInvoiceRepo } from "@cisbook/core/ports/SalesInvoiceRepo"
+import { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { reportedPayment, reportedPaymentColumns, type ReportedPaymentRow } from "./InvoiceRows.js"

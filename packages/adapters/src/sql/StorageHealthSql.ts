@@ -1,4 +1,4 @@
-import { StorageHealth, type StorageState } from "@cisbook/core/ports/StorageHealth"
+import { StorageHealth, type StorageState } from "@cisbook/core/system/StorageHealth"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer } from "effect"
 import { KNOWN_MIGRATIONS } from "./Migrations.js"

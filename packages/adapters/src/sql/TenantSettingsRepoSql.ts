@@ -1,6 +1,6 @@
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
-import { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
+import { TenantSettingsRepo } from "@cisbook/core/tenants/TenantSettingsRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 

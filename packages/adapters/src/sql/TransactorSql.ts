@@ -1,4 +1,4 @@
-import { Transactor } from "@cisbook/core/ports/Transactor"
+import { Transactor } from "@cisbook/core/system/Transactor"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 

@@ -1,4 +1,4 @@
-import { DuplicateKey } from "@cisbook/core/ports/DuplicateKey"
+import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 

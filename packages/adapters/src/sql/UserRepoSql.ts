@@ -1,5 +1,5 @@
-import { UserRepo } from "@cisbook/core/ports/UserRepo"
-import { User } from "@cisbook/core/User"
+import { UserRepo } from "@cisbook/core/users/UserRepo"
+import { User } from "@cisbook/core/users/User"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { uniqueWrite } from "./UniqueWrite.js"

@@ -1,6 +1,6 @@
-import { EventType } from "@cisbook/core/Event"
+import { EventType } from "@cisbook/core/events/Event"
 import { TenantId, WebhookId } from "@cisbook/core/Ids"
-import { WebhookRepo } from "@cisbook/core/ports/WebhookRepo"
+import { WebhookRepo } from "@cisbook/core/webhooks/WebhookRepo"
 import { Webhook } from "@cisbook/core/webhooks/Webhook"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { Crypto } from "@cisbook/core/ports/Crypto"
+import { Crypto } from "@cisbook/core/system/Crypto"
 import { Effect, Layer } from "effect"
 
 export const CryptoLive = Layer.succeed(

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { IdGenerator } from "@cisbook/core/ports/IdGenerator"
+import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { Effect, Layer } from "effect"
 
 const POOL_BYTES = 10 * 1024

@@ -1,4 +1,4 @@
-import { DestinationGuard } from "@cisbook/core/ports/DestinationGuard"
+import { DestinationGuard } from "@cisbook/core/webhooks/DestinationGuard"
 import { Effect, Layer } from "effect"
 import { destinationOf } from "./Destinations.js"
 

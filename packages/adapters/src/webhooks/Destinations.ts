@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises"
 import { isIP } from "node:net"
-import { DestinationRefused } from "@cisbook/core/ports/DestinationGuard"
+import { DestinationRefused } from "@cisbook/core/webhooks/DestinationGuard"
 import { schemeProblem } from "@cisbook/core/webhooks/WebhookUrl"
 import { Data, Duration, Effect } from "effect"
 import ipaddr from "ipaddr.js"

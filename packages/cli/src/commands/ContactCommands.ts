@@ -1,6 +1,6 @@
 import { csvImportFile } from "@cisbook/adapters/csv/CsvImportFile"
 import type { ContactImportRow } from "@cisbook/core/contacts/import/ContactImportRow"
-import { ContactImport } from "@cisbook/core/usecases/ContactImport"
+import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
 import { Command, Options } from "@effect/cli"
 import { Chunk, Console, Data, Effect, Either, Option, Stream } from "effect"
 import * as path from "node:path"

@@ -1,4 +1,4 @@
-import { Verifications } from "@cisbook/core/usecases/Verifications"
+import { Verifications } from "@cisbook/core/verification/Verifications"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { admin } from "../Admin.js"

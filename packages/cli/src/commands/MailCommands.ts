@@ -1,5 +1,5 @@
 import { MailStatus } from "@cisbook/core/mail/TenantMail"
-import { MailSupport } from "@cisbook/core/usecases/MailSupport"
+import { MailSupport } from "@cisbook/core/mail/MailSupport"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { admin } from "../Admin.js"

@@ -1,6 +1,6 @@
 import { formatMoney } from "@cisbook/core/mail/MailFormat"
 import { returnTotals } from "@cisbook/core/returns/MonthlyReturn"
-import { MonthlyReturns } from "@cisbook/core/usecases/MonthlyReturns"
+import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { admin } from "../Admin.js"

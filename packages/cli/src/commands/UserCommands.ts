@@ -1,6 +1,6 @@
 import { Email } from "@cisbook/core/Email"
-import { UserName } from "@cisbook/core/User"
-import { Users } from "@cisbook/core/usecases/Users"
+import { UserName } from "@cisbook/core/users/User"
+import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Schema } from "effect"

@@ -1,5 +1,5 @@
-import { WebhookDeliveries } from "@cisbook/core/usecases/WebhookDeliveries"
-import { Webhooks } from "@cisbook/core/usecases/Webhooks"
+import { WebhookDeliveries } from "@cisbook/core/webhooks/WebhookDeliveries"
+import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { DeliveryStatus } from "@cisbook/core/webhooks/WebhookDelivery"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"

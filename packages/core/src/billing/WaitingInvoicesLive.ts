@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { BillingInvoiceRepo } from "../ports/BillingInvoiceRepo.js"
-import { DirectDebit } from "../ports/DirectDebit.js"
-import { WaitingInvoices } from "../ports/WaitingInvoices.js"
+import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
+import { DirectDebit } from "./DirectDebit.js"
+import { WaitingInvoices } from "./WaitingInvoices.js"
 import { collect } from "./Collect.js"
 
 /**

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CisDetails } from "../cis/CisDetails.js"
 import { Email } from "../Email.js"
 import { ConnectionId, ContactId, TenantId } from "../Ids.js"
-import { TenantCode } from "../Tenant.js"
+import { TenantCode } from "../tenants/Tenant.js"
 
 /** Out: the initiator, a subcontractor, shares its CIS details with a contractor. In: the initiator, a contractor, invites a subcontractor. */
 export const ConnectionDirection = Schema.Literal("In", "Out").annotations({

@@ -3,7 +3,7 @@ import { CisDetails, emptySoleTrader } from "../cis/CisDetails.js"
 import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
 import { validCisDetails } from "../cis/ValidCisDetails.js"
 import { Email } from "../Email.js"
-import type { NewEvent } from "../Event.js"
+import type { NewEvent } from "../events/Event.js"
 import type { ContactId, TenantId } from "../Ids.js"
 import { trustedInstance } from "../TrustedInstance.js"
 import {

@@ -1,5 +1,5 @@
 import { type CisDetails, missingForType } from "../cis/CisDetails.js"
-import type { Tenant } from "../Tenant.js"
+import type { Tenant } from "../tenants/Tenant.js"
 import { ReturnContractor } from "./MonthlyReturn.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Duration } from "effect"
-import type { NewEvent } from "../Event.js"
+import type { NewEvent } from "../events/Event.js"
 import type { WebhookId } from "../Ids.js"
 import { isSuccessStatus } from "./DeliverySchedule.js"
 import type { DisabledReason, WebhookDisabledData } from "./WebhookDisabledData.js"

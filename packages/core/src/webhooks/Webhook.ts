@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EventType } from "../Event.js"
+import { EventType } from "../events/Event.js"
 import { TenantId, WebhookId } from "../Ids.js"
 
 /** An endpoint of a tenant's that events are delivered to. Its signing secret is kept apart. */

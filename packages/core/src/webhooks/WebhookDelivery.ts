@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EventType } from "../Event.js"
+import { EventType } from "../events/Event.js"
 import { DeliveryId, TenantId, WebhookId } from "../Ids.js"
 
 /**

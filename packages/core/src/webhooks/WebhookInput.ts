@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EventType } from "../Event.js"
+import { EventType } from "../events/Event.js"
 import { WebhookUrl } from "./WebhookUrl.js"
 
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })

@@ -1,5 +1,5 @@
 import { Duration } from "effect"
-import type { EventType } from "../Event.js"
+import type { EventType } from "../events/Event.js"
 
 /** A receiver that has not answered by then has failed the attempt. */
 export const ATTEMPT_TIMEOUT = Duration.seconds(15)

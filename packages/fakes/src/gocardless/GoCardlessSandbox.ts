@@ -1,4 +1,4 @@
-import { Clock } from "@cisbook/core/ports/Clock"
+import { Clock } from "@cisbook/core/system/Clock"
 import { Context, Effect, Layer } from "effect"
 import { type BankDetailsForm, checkBankDetails, SANDBOX_BANK_NAME } from "./BankDetails.js"
 import {

@@ -1,4 +1,4 @@
-import type { Clock } from "@cisbook/core/ports/Clock"
+import type { Clock } from "@cisbook/core/system/Clock"
 import type { HttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { type Duration, Effect, Layer, type Scope } from "effect"

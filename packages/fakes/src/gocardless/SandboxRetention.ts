@@ -1,4 +1,4 @@
-import { Clock } from "@cisbook/core/ports/Clock"
+import { Clock } from "@cisbook/core/system/Clock"
 import { Duration, Effect, Schedule } from "effect"
 import type { SandboxStore } from "./SandboxStore.js"
 

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto"
-import { Clock } from "@cisbook/core/ports/Clock"
+import { Clock } from "@cisbook/core/system/Clock"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Redacted } from "effect"
 import type { ClaimedWebhook, WebhookOutbox, WebhookOutcome } from "./SandboxStore.js"

@@ -1,5 +1,5 @@
-import { CurrentUser } from "@cisbook/core/CurrentUser"
-import { Connections } from "@cisbook/core/usecases/Connections"
+import { CurrentUser } from "@cisbook/core/users/CurrentUser"
+import { Connections } from "@cisbook/core/connections/Connections"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"

@@ -1,5 +1,5 @@
-import { CurrentUser } from "@cisbook/core/CurrentUser"
-import { MonthlyReturns } from "@cisbook/core/usecases/MonthlyReturns"
+import { CurrentUser } from "@cisbook/core/users/CurrentUser"
+import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"

@@ -1,5 +1,5 @@
-import { CurrentUser } from "@cisbook/core/CurrentUser"
-import { PurchaseInvoices } from "@cisbook/core/usecases/PurchaseInvoices"
+import { CurrentUser } from "@cisbook/core/users/CurrentUser"
+import { PurchaseInvoices } from "@cisbook/core/invoices/PurchaseInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"

@@ -1,5 +1,5 @@
-import type { StorageState } from "@cisbook/core/ports/StorageHealth"
-import { StorageHealth } from "@cisbook/core/ports/StorageHealth"
+import type { StorageState } from "@cisbook/core/system/StorageHealth"
+import { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { NotReady } from "@cisbook/sdk/Problem"
 import { Health, Readiness } from "@cisbook/sdk/SystemApi"

@@ -1,6 +1,6 @@
 import { KEY_RETENTION_MS } from "@cisbook/core/idempotency/RetryWindow"
-import { Clock } from "@cisbook/core/ports/Clock"
-import { IdempotencyKeys } from "@cisbook/core/ports/IdempotencyKeys"
+import { Clock } from "@cisbook/core/system/Clock"
+import { IdempotencyKeys } from "@cisbook/core/idempotency/IdempotencyKeys"
 import { Duration, Effect, Layer, Schedule } from "effect"
 
 /** How often the server deletes keys older than a day. */

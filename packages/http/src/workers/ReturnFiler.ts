@@ -1,4 +1,4 @@
-import { ReturnFiling } from "@cisbook/core/usecases/ReturnFiling"
+import { ReturnFiling } from "@cisbook/core/returns/ReturnFiling"
 import { Layer } from "effect"
 import { leasedWorker } from "./LeasedWorker.js"
 import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"

@@ -1,4 +1,4 @@
-import { VerificationWork } from "@cisbook/core/usecases/VerificationWork"
+import { VerificationWork } from "@cisbook/core/verification/VerificationWork"
 import { leasedWorker } from "./LeasedWorker.js"
 import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"
 

@@ -1,5 +1,5 @@
 import { isSuccessStatus } from "@cisbook/core/webhooks/DeliverySchedule"
-import { WebhookDispatch } from "@cisbook/core/usecases/WebhookDispatch"
+import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
 import { leasedWorker } from "./LeasedWorker.js"
 import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"
 

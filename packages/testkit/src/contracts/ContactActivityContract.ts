@@ -1,4 +1,4 @@
-import { ContactActivity } from "@cisbook/core/ports/ContactActivity"
+import { ContactActivity } from "@cisbook/core/contacts/ContactActivity"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ContractIt, storedTenant } from "./Fixtures.js"

@@ -1,4 +1,4 @@
-import { ContactRepo } from "@cisbook/core/ports/ContactRepo"
+import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { everyMember, identity, inserted, newContact, subcontractorFields } from "./ContactRepoContract.js"

@@ -1,5 +1,5 @@
 import { claimWindow, CLAIM_LEASE_MS, KEY_RETENTION_MS } from "@cisbook/core/idempotency/RetryWindow"
-import { IdempotencyKeys, type KeyedRequest } from "@cisbook/core/ports/IdempotencyKeys"
+import { IdempotencyKeys, type KeyedRequest } from "@cisbook/core/idempotency/IdempotencyKeys"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { at, type ContractIt, fresh } from "./Fixtures.js"

@@ -1,4 +1,4 @@
-import { PurchaseInvoiceRepo } from "@cisbook/core/ports/PurchaseInvoiceRepo"
+import { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
 import type { InvoiceListQuery } from "@cisbook/core/invoices/InvoiceQuery"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"

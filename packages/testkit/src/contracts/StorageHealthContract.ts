@@ -1,4 +1,4 @@
-import { StorageHealth } from "@cisbook/core/ports/StorageHealth"
+import { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { ContractIt } from "./Fixtures.js"

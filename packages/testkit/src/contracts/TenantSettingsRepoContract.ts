@@ -1,5 +1,5 @@
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
-import { TenantSettingsRepo } from "@cisbook/core/ports/TenantSettingsRepo"
+import { TenantSettingsRepo } from "@cisbook/core/tenants/TenantSettingsRepo"
 import { expect } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { otherCisScheme, sampleCisScheme } from "../CisSchemeFixtures.js"

@@ -1,5 +1,5 @@
-import { UserRepo } from "@cisbook/core/ports/UserRepo"
-import { User } from "@cisbook/core/User"
+import { UserRepo } from "@cisbook/core/users/UserRepo"
+import { User } from "@cisbook/core/users/User"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { type ContractIt, fresh, newUser } from "./Fixtures.js"

@@ -1,6 +1,6 @@
 import { type CisScheme, taxOfficeNumber, taxOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { MonthlyReturnId } from "@cisbook/core/Ids"
-import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/ports/TaxAuthority"
+import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
 import type { ReturnPoll, ReturnSent, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"

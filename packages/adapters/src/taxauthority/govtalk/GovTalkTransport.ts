@@ -1,5 +1,5 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { TaxAuthorityUnavailable } from "@cisbook/core/ports/TaxAuthority"
+import { TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
 import { Duration, Effect } from "effect"
 import { type GovTalkAnswer, govTalkAnswer } from "./GovTalkAnswer.js"
 

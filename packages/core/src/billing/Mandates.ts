@@ -1,0 +1,218 @@
+import { Effect, Option, Schema } from "effect"
+import { Mandate } from "./Mandate.js"
+import { flowExpiry } from "./MandateFlow.js"
+import { prefilledCustomer } from "./Prefill.js"
+import { mandateStatusOf } from "./ProviderMandateStatus.js"
+import { formatSessionToken, SESSION_TOKEN_BYTES, sameToken } from "./SessionToken.js"
+import { SuccessRedirectUrl } from "./SuccessRedirectUrl.js"
+import { Conflict, NotFound, Refused, type ValidationFailed } from "../Errors.js"
+import { MandateId } from "../Ids.js"
+import { BillingProfileRepo } from "./BillingProfileRepo.js"
+import { Clock } from "../system/Clock.js"
+import { Crypto } from "../system/Crypto.js"
+import { DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
+import { IdGenerator } from "../system/IdGenerator.js"
+import { MandateRepo } from "./MandateRepo.js"
+import { WaitingInvoices } from "./WaitingInvoices.js"
+import type { User } from "../users/User.js"
+import { decodeInput } from "../Validation.js"
+
+export interface MandateSetup {
+  readonly redirectFlowId: string
+  readonly redirectUrl: string
+  readonly sessionToken: string
+}
+
+const SetupInput = Schema.Struct({ successRedirectUrl: SuccessRedirectUrl })
+const CompleteInput = Schema.Struct({
+  redirectFlowId: Schema.Trim.pipe(Schema.minLength(1, { message: () => "A redirect flow id is required" })),
+  sessionToken: Schema.String.pipe(Schema.minLength(1, { message: () => "The session token is required" }))
+})
+
+const refusedBy = (error: DirectDebitRefused) =>
+  new Refused({ detail: `The direct debit provider refused: ${error.message}` })
+
+const noMandate = new NotFound({
+  detail: "You have no direct debit mandate: start a mandate setup to make one.",
+  nextStep: { _tag: "StartMandateSetup" }
+})
+
+/** The calling user's direct debit mandate: set up through the provider's redirect flow, read, cancelled. */
+export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
+  effect: Effect.gen(function* () {
+    const repo = yield* MandateRepo
+    const profiles = yield* BillingProfileRepo
+    const provider = yield* DirectDebit
+    const waiting = yield* WaitingInvoices
+    const clock = yield* Clock
+    const crypto = yield* Crypto
+    const ids = yield* IdGenerator
+
+    /** The mandate with the provider's current status and account holder. */
+    const refreshed = (mandate: Mandate): Effect.Effect<Mandate, Refused> => {
+      const reference = mandate.reference
+      return reference === null
+        ? Effect.succeed(mandate)
+        : Effect.gen(function* () {
+            const current = yield* provider.getMandate(reference)
+            const account =
+              mandate.accountHolderName === null
+                ? yield* provider.getBankAccount(current.customerBankAccountId)
+                : {
+                    accountHolderName: mandate.accountHolderName,
+                    bankName: mandate.bankName,
+                    accountNumberEnding: mandate.accountNumberEnding ?? ""
+                  }
+            return new Mandate({
+              ...mandate,
+              status: mandateStatusOf(current.status),
+              nextPossibleChargeDate: current.nextPossibleChargeDate,
+              ...account
+            })
+          }).pipe(Effect.mapError(refusedBy))
+    }
+
+    const setup = (user: User, input: unknown): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict> =>
+      Effect.gen(function* () {
+        const { successRedirectUrl } = yield* decodeInput(SetupInput)(input)
+        const customer = prefilledCustomer(user, yield* profiles.get(user.id))
+        if (customer === null) {
+          return yield* new Refused({
+            detail:
+              "A mandate setup needs an email address, and neither your billing profile nor your account has one: set billingEmail on your billing profile first.",
+            nextStep: { _tag: "SetBillingEmail" }
+          })
+        }
+        const now = yield* clock.now
+        const reserved = new Mandate({
+          id: MandateId.make(yield* ids.uuid),
+          userId: user.id,
+          status: "InProgress",
+          sessionToken: formatSessionToken(yield* crypto.randomBytes(SESSION_TOKEN_BYTES)),
+          redirectFlowId: null,
+          redirectUrl: null,
+          reference: null,
+          accountHolderName: null,
+          bankName: null,
+          accountNumberEnding: null,
+          nextPossibleChargeDate: null,
+          createdAt: now,
+          expiresAt: flowExpiry(now),
+          completedAt: null
+        })
+        yield* repo.reserve(reserved, now).pipe(
+          Effect.catchTag("DuplicateKey", () =>
+            Effect.fail(
+              new Conflict({
+                detail:
+                  "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
+                nextStep: { _tag: "CancelMandate" }
+              })
+            )
+          )
+        )
+        // The reservation is the caller's only live slot: give it back if the provider never takes the flow up.
+        const flow = yield* provider
+          .createRedirectFlow(
+            {
+              sessionToken: reserved.sessionToken,
+              successRedirectUrl,
+              description: "cisbook subscription",
+              prefilledCustomer: customer
+            },
+            reserved.id
+          )
+          .pipe(
+            Effect.mapError(refusedBy),
+            Effect.onError(() => repo.remove(user.id, reserved.id))
+          )
+        yield* repo
+          .update(new Mandate({ ...reserved, redirectFlowId: flow.id, redirectUrl: flow.redirectUrl }))
+          .pipe(Effect.orDie)
+        return { redirectFlowId: flow.id, redirectUrl: flow.redirectUrl, sessionToken: reserved.sessionToken }
+      }).pipe(Effect.withSpan("Mandates.setup"))
+
+    const complete = (user: User, input: unknown): Effect.Effect<Mandate, ValidationFailed | Refused> =>
+      Effect.gen(function* () {
+        const { redirectFlowId, sessionToken } = yield* decodeInput(CompleteInput)(input)
+        const found = yield* repo.findByRedirectFlow(user.id, redirectFlowId)
+        if (Option.isNone(found) || !sameToken(found.value.sessionToken, sessionToken)) {
+          return yield* new Refused({
+            detail: "The redirect flow and session token do not match a mandate setup you started."
+          })
+        }
+        const flow = found.value
+        if (flow.reference !== null) return yield* refreshed(flow)
+        const now = yield* clock.now
+        if (flow.status === "Expired" || flow.isExpiredFlow(now)) {
+          yield* repo.update(new Mandate({ ...flow, status: "Expired" })).pipe(Effect.orDie)
+          return yield* new Refused({
+            detail: "This mandate setup has expired (30 minutes): start a new one.",
+            nextStep: { _tag: "StartMandateSetup" }
+          })
+        }
+        if (flow.status !== "InProgress") {
+          return yield* new Refused({ detail: `This mandate setup is ${flow.status} and cannot be completed.` })
+        }
+        const reference = yield* provider.completeRedirectFlow(redirectFlowId, flow.sessionToken).pipe(
+          Effect.mapError((error) =>
+            error.reason === "redirect_flow_incomplete"
+              ? new Refused({
+                  detail:
+                    "The customer has not finished the direct debit provider's page yet: complete it, then try again."
+                })
+              : refusedBy(error)
+          )
+        )
+        // The flow's row is the caller's one live slot (setups are 409 while it lasts), so the
+        // completed mandate can never meet another live one of theirs.
+        const completed = yield* refreshed(new Mandate({ ...flow, reference, completedAt: now }))
+        yield* repo.update(completed).pipe(Effect.orDie)
+        yield* waiting.putForward(user.id, reference)
+        return completed
+      }).pipe(Effect.withSpan("Mandates.complete"))
+
+    /** The caller's latest mandate, its status refreshed from the provider. */
+    const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>
+      Effect.gen(function* () {
+        const latest = yield* repo.latest(user.id)
+        if (Option.isNone(latest)) {
+          return yield* new NotFound({
+            detail: "No direct debit mandate setup was started: start one to make a mandate.",
+            nextStep: { _tag: "StartMandateSetup" }
+          })
+        }
+        const now = yield* clock.now
+        const current = latest.value.isExpiredFlow(now)
+          ? new Mandate({ ...latest.value, status: "Expired" })
+          : yield* refreshed(latest.value)
+        if (current !== latest.value) yield* repo.update(current).pipe(Effect.orDie)
+        return current
+      }).pipe(Effect.withSpan("Mandates.get"))
+
+    /** Cancels the caller's mandate with the provider; a new setup can start at once. */
+    const cancel = (user: User): Effect.Effect<void, NotFound | Refused> =>
+      Effect.gen(function* () {
+        const live = yield* repo.live(user.id)
+        if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
+        const cancelled = yield* provider.cancelMandate(live.value.reference).pipe(
+          Effect.map((mandate) => mandateStatusOf(mandate.status)),
+          // Cancelled meanwhile by the payer or the provider: the outcome is the same.
+          Effect.catchIf(
+            (error) => error.reason === "mandate_already_cancelled",
+            () => Effect.succeed("Cancelled" as const)
+          ),
+          Effect.mapError(refusedBy)
+        )
+        yield* repo.update(new Mandate({ ...live.value, status: cancelled })).pipe(Effect.orDie)
+      }).pipe(Effect.withSpan("Mandates.cancel"))
+
+    /** The latest mandate of a user, as support staff see it (no provider round trip). */
+    const latestOf = (user: User): Effect.Effect<Option.Option<Mandate>> =>
+      Effect.all([repo.latest(user.id), clock.now]).pipe(
+        Effect.map(([latest, now]) => Option.map(latest, (m) => new Mandate({ ...m, status: m.statusAt(now) })))
+      )
+
+    return { setup, complete, get, cancel, latestOf } as const
+  })
+}) {}

@@ -1,0 +1,258 @@
+import { Data, Duration, Effect, Option } from "effect"
+import type { BillingInvoice } from "./BillingInvoice.js"
+import { type BillingNotice, mandateEndedNotice, paymentFailedNotice } from "./BillingNotice.js"
+import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
+import type { Mandate } from "./Mandate.js"
+import type { StoredMandateStatus } from "./MandateStatus.js"
+import type { ProviderEventBatch, ProviderEventOutcome, ProviderEventSummary } from "./ProviderEvent.js"
+import { mandateStatusOf } from "./ProviderMandateStatus.js"
+import {
+  mandateEnded,
+  mandateProgress,
+  mandateStatusOfAction,
+  paymentProgress,
+  paymentStatusOfAction
+} from "./StatusProgress.js"
+import { InvalidSignature, ValidationFailed } from "../Errors.js"
+import { MailId, type UserId } from "../Ids.js"
+import type { InvoicePaymentStatus } from "./InvoicePaymentStatus.js"
+import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
+import { BillingProfileRepo } from "./BillingProfileRepo.js"
+import { Clock } from "../system/Clock.js"
+import { DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
+import { IdGenerator } from "../system/IdGenerator.js"
+import { MailOutbox } from "../mail/MailOutbox.js"
+import { MandateRepo } from "./MandateRepo.js"
+import { type ClaimedProviderEvent, ProviderEventInbox } from "./ProviderEventInbox.js"
+import { ProviderWebhookSignature } from "./ProviderWebhookSignature.js"
+import { Transactor } from "../system/Transactor.js"
+import { UserRepo } from "../users/UserRepo.js"
+
+export const MAX_PROVIDER_EVENT_LIST = 500
+
+/** How long an event whose resource the provider could not be asked about waits before it is tried again. */
+const RETRY_AFTER = Duration.minutes(1)
+
+/** How often a decision is made again when the resource moved between reading and writing it. */
+const RACES_TRIED = 5
+
+const badSignature = new InvalidSignature({
+  detail:
+    "The Webhook-Signature header is missing or is not the HMAC-SHA256 of the body with the webhook secret. Nothing was stored."
+})
+
+/** Another handler moved the resource between our read and our write: decide again. */
+class Raced extends Data.TaggedError("Raced") {}
+
+/** The event's lease was taken over by another worker: its transaction is undone, the other settles it. */
+class LeaseLost extends Data.TaggedError("LeaseLost") {}
+
+/** What came of one attempt: settled (written in its own transaction), lost to another worker, or to try again. */
+export type ProviderEventAttempt =
+  | { readonly _tag: "Settled"; readonly outcome: ProviderEventOutcome }
+  | { readonly _tag: "Lost" }
+  | { readonly _tag: "Postponed"; readonly id: string; readonly leaseToken: string; readonly retryAt: Date }
+
+const settled = (outcome: ProviderEventOutcome): ProviderEventAttempt => ({ _tag: "Settled", outcome })
+
+/**
+ * The direct debit provider's events (GoCardless webhooks): received into an inbox at once, then
+ * handled by a worker, each once. A mandate event moves the user's mandate, a payment event the
+ * invoice it collects; a move that would go back (an event that arrived late) is settled by
+ * asking the provider where the resource stands now. A payment that fails and a mandate that
+ * ends queue a notice to the user's billing email in the transaction of the change.
+ */
+export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/ProviderEvents", {
+  effect: Effect.gen(function* () {
+    const inbox = yield* ProviderEventInbox
+    const signature = yield* ProviderWebhookSignature
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+    const mandates = yield* MandateRepo
+    const invoices = yield* BillingInvoiceRepo
+    const profiles = yield* BillingProfileRepo
+    const users = yield* UserRepo
+    const outbox = yield* MailOutbox
+    const provider = yield* DirectDebit
+
+    /** Refuses a body the provider did not sign with the shared secret, before it is read. */
+    const authenticate = (body: string, signed: string | undefined): Effect.Effect<void, InvalidSignature> =>
+      Effect.flatMap(signature.verify(body, signed), (valid) => (valid ? Effect.void : Effect.fail(badSignature)))
+
+    /** Stores the events in the inbox, all or none; an event stored before is left as it is. */
+    const receive = (batch: ProviderEventBatch): Effect.Effect<void> =>
+      clock.now.pipe(
+        Effect.flatMap((now) => transaction(inbox.add(batch, now))),
+        Effect.asVoid,
+        Effect.withSpan("ProviderEvents.receive", { attributes: { events: batch.events.length } })
+      )
+
+    const claim = (limit: number, lease: Duration.Duration) =>
+      Effect.flatMap(clock.now, (now) => inbox.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
+
+    /** The address the user's billing notices go to: the billing profile's, else their own. */
+    const billingEmailOf = (userId: UserId) =>
+      Effect.gen(function* () {
+        const profile = yield* profiles.get(userId)
+        if (Option.isSome(profile)) return Option.some(profile.value.billingEmail)
+        return Option.flatMap(yield* users.findById(userId), (user) => Option.fromNullable(user.email))
+      })
+
+    const queueNotice = (userId: UserId, notice: (to: BillingNotice["to"]) => BillingNotice) =>
+      Effect.gen(function* () {
+        const to = yield* billingEmailOf(userId)
+        if (Option.isNone(to)) {
+          return yield* Effect.logWarning("A billing notice has no address to go to: the user has none").pipe(
+            Effect.annotateLogs({ user: userId })
+          )
+        }
+        const { body, subject } = notice(to.value)
+        yield* outbox.add({
+          tenantId: null,
+          userId,
+          id: MailId.make(yield* ids.uuid),
+          type: "BillingNotice",
+          to: to.value,
+          fromName: "cisbook billing",
+          replyTo: null,
+          subject,
+          body,
+          attachments: [],
+          createdAt: yield* clock.now
+        })
+      })
+
+    /** Writes `effects` and settles the event in one transaction; undone when the lease was lost. */
+    const settle = <E>(claimed: ClaimedProviderEvent, outcome: ProviderEventOutcome, effects: Effect.Effect<void, E>) =>
+      transaction(
+        Effect.gen(function* () {
+          yield* effects
+          const ours = yield* inbox.settle(claimed.event.id, claimed.leaseToken, outcome, yield* clock.now)
+          if (!ours) return yield* new LeaseLost()
+        })
+      ).pipe(Effect.as(settled(outcome)))
+
+    const moveMandate = (claimed: ClaimedProviderEvent, mandate: Mandate, to: StoredMandateStatus) =>
+      settle(
+        claimed,
+        "applied",
+        Effect.gen(function* () {
+          const moved = yield* mandates.moveStatus(mandate, mandate.status, to)
+          if (!moved) return yield* new Raced()
+          if (mandateEnded(to) && !mandateEnded(mandate.status)) {
+            const unpaid = (yield* invoices.list(mandate.userId)).filter(
+              (i) => i.paymentStatus !== "Paid" && i.paymentStatus !== "WaitingForMandate"
+            )
+            yield* queueNotice(mandate.userId, (email) =>
+              mandateEndedNotice(email, mandate.reference ?? mandate.id, to, unpaid)
+            )
+          }
+        })
+      ).pipe(
+        // The provider's word would make a second live mandate of the user's: the newer one stands.
+        Effect.catchTag("DuplicateKey", () => settle(claimed, "ignored", Effect.void))
+      )
+
+    const handleMandate = (claimed: ClaimedProviderEvent, target: StoredMandateStatus, reference: string) =>
+      Effect.gen(function* () {
+        const found = yield* mandates.findByReference(reference)
+        if (Option.isNone(found)) return yield* settle(claimed, "ignored", Effect.void)
+        const mandate = found.value
+        const progress = mandateProgress(mandate.status, target)
+        if (progress === "forward") return yield* moveMandate(claimed, mandate, target)
+        if (progress === "same") return yield* settle(claimed, "duplicate", Effect.void)
+        const now = mandateStatusOf((yield* provider.getMandate(reference)).status)
+        return now === mandate.status
+          ? yield* settle(claimed, "ignored", Effect.void)
+          : yield* moveMandate(claimed, mandate, now)
+      })
+
+    const movePayment = (
+      claimed: ClaimedProviderEvent,
+      invoice: BillingInvoice,
+      to: InvoicePaymentStatus,
+      why: string
+    ) =>
+      settle(
+        claimed,
+        "applied",
+        Effect.gen(function* () {
+          const moved = yield* invoices.movePaymentStatus(invoice, invoice.paymentStatus, to)
+          if (!moved) return yield* new Raced()
+          if (to === "Failed" && invoice.paymentStatus !== "Failed") {
+            yield* queueNotice(invoice.userId, (email) => paymentFailedNotice(email, invoice, why))
+          }
+        })
+      )
+
+    const handlePayment = (claimed: ClaimedProviderEvent, target: InvoicePaymentStatus, reference: string) =>
+      Effect.gen(function* () {
+        const found = yield* invoices.findByPaymentReference(reference)
+        if (Option.isNone(found)) return yield* settle(claimed, "ignored", Effect.void)
+        const invoice = found.value
+        const progress = paymentProgress(invoice.paymentStatus, target)
+        if (progress === "forward") return yield* movePayment(claimed, invoice, target, claimed.event.action)
+        if (progress === "same") return yield* settle(claimed, "duplicate", Effect.void)
+        const payment = yield* provider.getPayment(reference)
+        const now = invoicePaymentStatusOf(payment.status)
+        return now === invoice.paymentStatus
+          ? yield* settle(claimed, "ignored", Effect.void)
+          : yield* movePayment(claimed, invoice, now, payment.status)
+      })
+
+    const decide = (
+      claimed: ClaimedProviderEvent
+    ): Effect.Effect<ProviderEventAttempt, DirectDebitRefused | Raced | LeaseLost> => {
+      const { action, resourceId, resourceType } = claimed.event
+      if (resourceId !== null && resourceType === "mandates") {
+        const target = mandateStatusOfAction(action)
+        if (target !== undefined) return handleMandate(claimed, target, resourceId)
+      }
+      if (resourceId !== null && resourceType === "payments") {
+        const target = paymentStatusOfAction(action)
+        if (target !== undefined) return handlePayment(claimed, target, resourceId)
+      }
+      return settle(claimed, "ignored", Effect.void)
+    }
+
+    /**
+     * Handles one leased event and settles it in the transaction of its effects. A provider that
+     * cannot be asked postpones it; a lease lost to another worker leaves it to that one.
+     */
+    const attempt = (claimed: ClaimedProviderEvent): Effect.Effect<ProviderEventAttempt> =>
+      decide(claimed).pipe(
+        Effect.retry({ times: RACES_TRIED, while: (error) => error._tag === "Raced" }),
+        Effect.catchTags({
+          LeaseLost: () => Effect.succeed<ProviderEventAttempt>({ _tag: "Lost" }),
+          Raced: (error) => Effect.die(error),
+          DirectDebitRefused: (error) =>
+            Effect.logWarning("Could not ask the provider about an event's resource; trying again later").pipe(
+              Effect.annotateLogs({ event: claimed.event.id, reason: error.message }),
+              Effect.zipRight(clock.now),
+              Effect.map((now): ProviderEventAttempt => ({
+                _tag: "Postponed",
+                id: claimed.event.id,
+                leaseToken: claimed.leaseToken,
+                retryAt: new Date(now.getTime() + Duration.toMillis(RETRY_AFTER))
+              }))
+            )
+        }),
+        Effect.withSpan("ProviderEvents.attempt", { attributes: { event: claimed.event.id } })
+      )
+
+    /** Settled events were recorded with their effects; what is left is to release the postponed ones. */
+    const record = (attempts: ReadonlyArray<ProviderEventAttempt>): Effect.Effect<void> => {
+      const postponed = attempts.flatMap((a) => (a._tag === "Postponed" ? [a] : []))
+      return postponed.length === 0 ? Effect.void : inbox.postpone(postponed)
+    }
+
+    /** The newest received events, newest first: for support staff. */
+    const list = (limit: number): Effect.Effect<ReadonlyArray<ProviderEventSummary>, ValidationFailed> =>
+      Number.isInteger(limit) && limit >= 1 && limit <= MAX_PROVIDER_EVENT_LIST
+        ? inbox.list(limit)
+        : Effect.fail(ValidationFailed.one("limit", `Must be a whole number from 1 to ${MAX_PROVIDER_EVENT_LIST}`))
+
+    return { authenticate, receive, claim, attempt, record, list } as const
+  })
+}) {}

@@ -1,0 +1,278 @@
+import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
+import { Contact } from "../Contact.js"
+import { contactCodeBase, contactCodeIssuer } from "../ContactCode.js"
+import { creationEvents, draftContact } from "../ContactDraft.js"
+import type { ContactImportRow } from "./ContactImportRow.js"
+import type { ImportColumnIndexes } from "./ImportColumns.js"
+import { importedVerification, importNote } from "./ImportedVerification.js"
+import type { ImportFile } from "./ImportFile.js"
+import { analysedImportRows, checkImportFile } from "./ImportFileCheck.js"
+import { IMPORT_BATCH_ROWS } from "./ImportLimits.js"
+import { importTemplateCsv } from "./ImportTemplate.js"
+import { type Forbidden, type NotFound, ValidationFailed } from "../../Errors.js"
+import { ContactId, type TenantId } from "../../Ids.js"
+import { trustedInstance } from "../../TrustedInstance.js"
+import { Clock } from "../../system/Clock.js"
+import { ContactRepo } from "../ContactRepo.js"
+import type { DuplicateKey } from "../../system/DuplicateKey.js"
+import { EventOutbox } from "../../events/EventOutbox.js"
+import { IdGenerator } from "../../system/IdGenerator.js"
+import { Transactor } from "../../system/Transactor.js"
+import type { Tenant } from "../../tenants/Tenant.js"
+import type { User } from "../../users/User.js"
+import { Tenants } from "../../tenants/Tenants.js"
+
+export interface ImportRowResult {
+  readonly rowId: number
+  readonly status: "Imported" | "Failed"
+  /** The new contact's code; null when the row failed. */
+  readonly contactCode: string | null
+  /** Why the row failed; null when it was imported. */
+  readonly reason: string | null
+}
+
+export interface ContactImportResult {
+  readonly imported: number
+  readonly failed: number
+  /** One per selected row, by row number. */
+  readonly rows: ReadonlyArray<ImportRowResult>
+}
+
+/** Told after each batch: rows done (imported or failed) of the rows selected. */
+export type ImportProgress = (done: number, total: number) => Effect.Effect<void>
+
+/** On a store that cannot lock the codes, racing imports can pick the same code; the loser picks again, this many times at most. */
+const CODE_ATTEMPTS = 5
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+const selectionsProblem = (detail: string) => ValidationFailed.one("selections", detail)
+
+const failedRow = (rowId: number, reason: string): ImportRowResult => ({
+  rowId,
+  status: "Failed",
+  contactCode: null,
+  reason
+})
+
+interface Draft {
+  readonly rowId: number
+  readonly contact: Contact
+}
+
+export class ContactImport extends Effect.Service<ContactImport>()("core/ContactImport", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* ContactRepo
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+
+    /** The file's data rows, each analysed. A verification may be dated up to a day ahead (time zones). */
+    const analysedRows = (file: ImportFile, columns: ImportColumnIndexes) =>
+      Effect.map(clock.now, (now) =>
+        analysedImportRows(file, columns, new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10))
+      )
+
+    /** Marks the importable rows whose UTR an existing contact of the tenant has. */
+    const withDuplicates = (tenantId: TenantId) => (rows: Chunk.Chunk<ContactImportRow>) => {
+      const utrs = new Set(Chunk.filterMap(rows, (row) => Option.fromNullable(row.subcontractor?.cisDetails.utr)))
+      if (utrs.size === 0) return Effect.succeed(rows)
+      return Effect.map(repo.codesByUtr(tenantId, [...utrs]), (codes) =>
+        Chunk.map(rows, (row) => {
+          const utr = row.subcontractor?.cisDetails.utr
+          const existing = utr ? codes.get(utr) : undefined
+          return existing === undefined ? row : { ...row, duplicateOf: existing }
+        })
+      )
+    }
+
+    const analyseFor = (
+      tenant: Tenant,
+      file: ImportFile
+    ): Effect.Effect<Stream.Stream<ContactImportRow, ValidationFailed>, ValidationFailed> =>
+      Effect.gen(function* () {
+        const { columns } = yield* checkImportFile(file)
+        const rows = yield* analysedRows(file, columns)
+        return rows.pipe(
+          Stream.grouped(IMPORT_BATCH_ROWS),
+          // The next batch is read and analysed while this one's duplicates are looked up.
+          Stream.buffer({ capacity: 1 }),
+          Stream.mapEffect(withDuplicates(tenant.id)),
+          Stream.flattenChunks
+        )
+      }).pipe(Effect.withSpan("ContactImport.analyse"))
+
+    /**
+     * Codes for the drafts, issued and inserted with their events in one transaction, while the
+     * tenant's codes are locked: racing imports and creates wait for each other instead of
+     * picking the same codes. A store that cannot lock is told by DuplicateKey to pick again.
+     */
+    const saveTogether = (tenantId: TenantId, drafts: ReadonlyArray<Draft>) =>
+      transaction(
+        Effect.gen(function* () {
+          yield* repo.lockCodes(tenantId)
+          const bases = [...new Set(drafts.map((draft) => contactCodeBase(draft.contact.name)))]
+          const issue = contactCodeIssuer(new Set(yield* repo.issuedCodesAmong(tenantId, bases)))
+          // The draft was validated when it was made, and an issued code is valid.
+          const coded = drafts.map(({ contact, rowId }) => ({
+            rowId,
+            contact: trustedInstance(Contact, { ...contact, code: issue(contact.name) })
+          }))
+          yield* repo.insertAll(coded.map((draft) => draft.contact))
+          yield* outbox.record(
+            tenantId,
+            coded.flatMap((draft) => creationEvents(draft.contact))
+          )
+          return coded
+        })
+      ).pipe(Effect.retry({ times: CODE_ATTEMPTS - 1 }))
+
+    const whyNotSaved = (cause: Cause.Cause<DuplicateKey>) =>
+      Option.isSome(Cause.failureOption(cause))
+        ? "Its contact code was taken by a contact created at the same moment; import the row again."
+        : "It could not be saved because of an error on our side; import the row again."
+
+    /**
+     * Saves the drafts together; when that fails, each one alone, so that one row that cannot be
+     * written never takes the others with it. Each row is saved whole (contact, code and events)
+     * or not at all.
+     */
+    const save = (tenantId: TenantId, drafts: ReadonlyArray<Draft>): Effect.Effect<ReadonlyArray<ImportRowResult>> =>
+      Effect.flatMap(
+        Effect.exit(saveTogether(tenantId, drafts)),
+        Exit.match({
+          onSuccess: (coded) =>
+            Effect.succeed(
+              coded.map(({ contact, rowId }): ImportRowResult => ({
+                rowId,
+                status: "Imported",
+                contactCode: contact.code,
+                reason: null
+              }))
+            ),
+          onFailure: (cause) => {
+            if (Cause.isInterrupted(cause)) return Effect.interrupt
+            const [only] = drafts
+            if (drafts.length > 1 || only === undefined) {
+              return Effect.map(
+                Effect.forEach(drafts, (draft) => save(tenantId, [draft])),
+                (results) => results.flat()
+              )
+            }
+            return Effect.logError(`Contact import: row ${only.rowId} could not be saved`, cause).pipe(
+              Effect.as([failedRow(only.rowId, whyNotSaved(cause))])
+            )
+          }
+        })
+      )
+
+    /** The batch's skipped rows as failures, and its other rows as contacts ready to be saved. */
+    const draftBatch = (tenant: Tenant, fileName: string, rows: Chunk.Chunk<ContactImportRow>) =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        const skipped: Array<ImportRowResult> = []
+        const drafts: Array<Draft> = []
+        for (const row of rows) {
+          if (row.subcontractor === null) {
+            skipped.push(failedRow(row.rowId, row.skipReason ?? "The row cannot be imported."))
+            continue
+          }
+          const verification = importedVerification(row, importNote(fileName, row.rowId))
+          const id = ContactId.make(yield* ids.uuid)
+          drafts.push({
+            rowId: row.rowId,
+            contact: draftContact(row.subcontractor, { id, tenantId: tenant.id, now, verification })
+          })
+        }
+        return { skipped, drafts }
+      })
+
+    const saveBatch = (
+      tenantId: TenantId,
+      batch: { readonly skipped: ReadonlyArray<ImportRowResult>; readonly drafts: ReadonlyArray<Draft> }
+    ) =>
+      Effect.map(save(tenantId, batch.drafts), (saved) =>
+        [...batch.skipped, ...saved].sort((a, b) => a.rowId - b.rowId)
+      )
+
+    const importFor = (
+      tenant: Tenant,
+      file: ImportFile,
+      rowIds: Iterable<number>,
+      progress: ImportProgress
+    ): Effect.Effect<ContactImportResult, ValidationFailed> =>
+      Effect.gen(function* () {
+        const selected: ReadonlySet<number> = new Set(rowIds)
+        if (selected.size === 0) return yield* selectionsProblem("Select at least one row to import.")
+        const { columns, rows: rowCount } = yield* checkImportFile(file)
+        const rows = yield* analysedRows(file, columns)
+        const total = selected.size
+        const results = yield* rows.pipe(
+          Stream.filter((row) => selected.has(row.rowId)),
+          Stream.grouped(IMPORT_BATCH_ROWS),
+          Stream.mapEffect((batch) => draftBatch(tenant, file.name, batch)),
+          // The next batch is read, analysed and drafted while this one is being written.
+          Stream.buffer({ capacity: 1 }),
+          Stream.mapEffect((batch) => saveBatch(tenant.id, batch)),
+          Stream.runFoldEffect([] as Array<ImportRowResult>, (all, batch) => {
+            all.push(...batch)
+            return Effect.as(progress(all.length, total), all)
+          })
+        )
+        const absent = [...selected].filter((rowId) => rowId > rowCount).sort((a, b) => a - b)
+        if (absent.length > 0) {
+          for (const rowId of absent) {
+            results.push(failedRow(rowId, `There is no data row ${rowId}: the file has ${rowCount}.`))
+          }
+          yield* progress(results.length, total)
+        }
+        const imported = results.filter((row) => row.status === "Imported").length
+        return { imported, failed: results.length - imported, rows: results }
+      }).pipe(Effect.withSpan("ContactImport.import"))
+
+    const noProgress: ImportProgress = () => Effect.void
+
+    /** The template CSV, for a member of the tenant. */
+    const template = (user: User, tenantCode: string): Effect.Effect<string, Forbidden | NotFound> =>
+      Effect.as(tenants.access(user, tenantCode), importTemplateCsv)
+
+    /**
+     * Analyses every data row of the file and creates nothing. The file is checked whole first
+     * (CSV, at least one and at most 10,000 data rows); the rows then stream out as they are
+     * analysed, so a large file is never held in memory.
+     */
+    const analyse = (user: User, tenantCode: string, file: ImportFile) =>
+      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => analyseFor(tenant, file)))
+
+    /**
+     * Analyses the file again and imports the selected rows, each one a supplier and CIS
+     * subcontractor with an import note (and its manual verification, when the row has one).
+     * A selected row that is skipped, or that the file does not have, fails with its reason;
+     * the others are imported all the same.
+     */
+    const importRows = (
+      user: User,
+      tenantCode: string,
+      file: ImportFile,
+      rowIds: Iterable<number>
+    ): Effect.Effect<ContactImportResult, Forbidden | NotFound | ValidationFailed> =>
+      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => importFor(tenant, file, rowIds, noProgress)))
+
+    /** {@link analyse} for support staff. */
+    const analyseAsSupport = (tenantCode: string, file: ImportFile) =>
+      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => analyseFor(tenant, file)))
+
+    /** {@link importRows} for support staff, telling `progress` after each batch. */
+    const importAsSupport = (
+      tenantCode: string,
+      file: ImportFile,
+      rowIds: Iterable<number>,
+      progress: ImportProgress = noProgress
+    ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed> =>
+      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => importFor(tenant, file, rowIds, progress)))
+
+    return { template, analyse, importRows, analyseAsSupport, importAsSupport } as const
+  })
+}) {}

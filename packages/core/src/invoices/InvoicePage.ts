@@ -1,0 +1,24 @@
+import { Effect, Option } from "effect"
+import type { ValidationFailed } from "../Errors.js"
+import { type InvoiceListQuery, type InvoiceListRequest, invoicePaging } from "./InvoiceQuery.js"
+import type { ContactRepo } from "../contacts/ContactRepo.js"
+import type { Tenant } from "../tenants/Tenant.js"
+import { lookUpContact } from "../contacts/TenantContact.js"
+
+/**
+ * The page of a tenant's invoices that a request asks for, of one contact when it names one: a
+ * code no contact has has no invoices, so its page is empty rather than an error.
+ */
+export const invoicePage = <A>(
+  contacts: ContactRepo["Type"],
+  tenant: Tenant,
+  request: InvoiceListRequest,
+  list: (query: InvoiceListQuery) => Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly totalCount: number }>
+) =>
+  Effect.gen(function* () {
+    const paging = yield* invoicePaging(request)
+    if (request.contact === undefined) return { ...(yield* list({ ...paging, contactId: null })), ...paging }
+    const contact = yield* lookUpContact(contacts, tenant, request.contact)
+    if (Option.isNone(contact)) return { items: [], totalCount: 0, ...paging }
+    return { ...(yield* list({ ...paging, contactId: contact.value.id })), ...paging }
+  }) satisfies Effect.Effect<unknown, ValidationFailed>

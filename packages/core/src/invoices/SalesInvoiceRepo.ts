@@ -1,0 +1,47 @@
+import { Context, type Effect, type Option } from "effect"
+import type { SalesInvoiceId, TenantId } from "../Ids.js"
+import type { InvoiceListQuery } from "./InvoiceQuery.js"
+import type { ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
+import type { DuplicateKey } from "../system/DuplicateKey.js"
+
+export interface SalesInvoicePage {
+  readonly items: ReadonlyArray<SalesInvoice>
+  /** Every invoice that matches the query, on any page. */
+  readonly totalCount: number
+}
+
+export class SalesInvoiceRepo extends Context.Tag("core/SalesInvoiceRepo")<
+  SalesInvoiceRepo,
+  {
+    /**
+     * Inside a transaction: the tenant's next automatic number sequence (1, 2, ...), above every
+     * sequence issued or claimed before. Concurrent callers wait for each other's transactions.
+     */
+    readonly nextSequence: (tenantId: TenantId) => Effect.Effect<number>
+    /** Inside a transaction: counts `sequence` as issued, so that automatic numbering continues above it. */
+    readonly claimSequence: (tenantId: TenantId, sequence: number) => Effect.Effect<void>
+    /** Fails with DuplicateKey "number" when the tenant has an invoice with that number. */
+    readonly insert: (invoice: SalesInvoice) => Effect.Effect<void, DuplicateKey>
+    readonly findById: (tenantId: TenantId, id: SalesInvoiceId) => Effect.Effect<Option.Option<SalesInvoice>>
+    /** Inside a transaction: findById, and no one else changes or pays the invoice until it ends. */
+    readonly findByIdForUpdate: (tenantId: TenantId, id: SalesInvoiceId) => Effect.Effect<Option.Option<SalesInvoice>>
+    /** Newest issue date first; ties newest created first. */
+    readonly list: (tenantId: TenantId, query: InvoiceListQuery) => Effect.Effect<SalesInvoicePage>
+    /** The invoice's payments in the order they were recorded. */
+    readonly payments: (
+      tenantId: TenantId,
+      invoiceId: SalesInvoiceId
+    ) => Effect.Effect<ReadonlyArray<SalesInvoicePayment>>
+    /** Records the payment and adds its amount to its invoice's amount paid. */
+    readonly addPayment: (payment: SalesInvoicePayment) => Effect.Effect<void>
+    /**
+     * Every payment of the tenant's invoices dated from `from` to `to` (YYYY-MM-DD), both
+     * included: by date, then by id.
+     */
+    readonly paymentsBetween: (
+      tenantId: TenantId,
+      from: string,
+      to: string
+    ) => Effect.Effect<ReadonlyArray<ReportedPayment>>
+  }
+>() {}

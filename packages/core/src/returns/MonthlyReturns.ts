@@ -1,0 +1,128 @@
+import { Effect, Option } from "effect"
+import { schemeRequired } from "../cis/SchemeRequired.js"
+import { Conflict, NotFound, Refused, type Forbidden, ValidationFailed } from "../Errors.js"
+import { isUuid, MonthlyReturnId } from "../Ids.js"
+import { Clock } from "../system/Clock.js"
+import { ContactRepo } from "../contacts/ContactRepo.js"
+import { IdGenerator } from "../system/IdGenerator.js"
+import { MonthlyReturnRepo } from "./MonthlyReturnRepo.js"
+import { TenantSettingsRepo } from "../tenants/TenantSettingsRepo.js"
+import { Transactor } from "../system/Transactor.js"
+import { contractorIdentity } from "./ContractorIdentity.js"
+import { MonthlyReturn, ReturnContractor, ReturnLine } from "./MonthlyReturn.js"
+import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from "./ReturnInput.js"
+import { taxMonthEndOf, ukCalendarDate } from "./TaxMonth.js"
+import type { User } from "../users/User.js"
+import { failIfAny } from "../Validation.js"
+import { Tenants } from "../tenants/Tenants.js"
+
+export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/MonthlyReturns", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* MonthlyReturnRepo
+    const contacts = yield* ContactRepo
+    const settings = yield* TenantSettingsRepo
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+
+    /**
+     * Files a return: checked against the tenant's subcontractors as they are now, whose details
+     * it copies, and queued to the tax authority in the same transaction (the return is its own
+     * outbox entry).
+     */
+    const file = (
+      user: User,
+      tenantCode: string,
+      input: NewMonthlyReturn
+    ): Effect.Effect<MonthlyReturn, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+      Effect.gen(function* () {
+        yield* failIfAny(returnShapeErrors(input))
+        const { inactive, lines: newLines, nilReturn } = returnKind(input)
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const now = yield* clock.now
+        const currentEnd = taxMonthEndOf(ukCalendarDate(now))
+        if (input.periodEnd > currentEnd)
+          return yield* ValidationFailed.one(
+            "periodEnd",
+            `The tax month ending ${input.periodEnd} has not started yet: the current one ends on ${currentEnd}`
+          )
+        const identity = contractorIdentity(tenant, Option.getOrUndefined(yield* settings.getCisDetails(tenant.id)))
+        if (!(identity instanceof ReturnContractor))
+          return yield* new Refused({
+            detail: `The tenant's own CIS details are incomplete (${identity.join(", ")}): the contractor's identity goes on the return. Complete the tenant's CIS details first.`,
+            nextStep: { _tag: "CompleteCisDetails", tenant: tenant.code }
+          })
+        const scheme = yield* settings.getCisScheme(tenant.id)
+        if (Option.isNone(scheme)) return yield* schemeRequired
+        const contractor = new ReturnContractor({ ...identity, scheme: scheme.value })
+        const id = MonthlyReturnId.make(yield* ids.uuid)
+        return yield* transaction(
+          Effect.gen(function* () {
+            const codes = newLines.map((line) => line.contact.toUpperCase())
+            const found = yield* contacts.findByCodes(tenant.id, codes)
+            const byCode = new Map(found.map((contact) => [contact.code, contact]))
+            yield* failIfAny(lineErrors(newLines, byCode))
+            const lines = newLines.map((line) => {
+              const contact = byCode.get(line.contact.toUpperCase())!
+              return new ReturnLine({
+                contactId: contact.id,
+                contactCode: contact.code,
+                name: contact.name,
+                utr: contact.cisDetails?.utr ?? null,
+                verificationNumber: contact.verification?.verificationNumber ?? null,
+                taxTreatment: contact.verification!.taxTreatment!,
+                grossAmount: line.grossAmount,
+                materials: line.materials,
+                deducted: line.deducted,
+                cisDetails: contact.cisDetails
+              })
+            })
+            const monthlyReturn = new MonthlyReturn({
+              id,
+              tenantId: tenant.id,
+              periodEnd: input.periodEnd,
+              status: "Submitted",
+              contractor,
+              lines,
+              nilReturn,
+              inactive,
+              submittedAt: now,
+              acceptedAt: null,
+              rejectionReason: null,
+              invoiced: false
+            })
+            yield* repo.insert(monthlyReturn).pipe(
+              Effect.catchTag("DuplicateKey", () =>
+                Effect.fail(
+                  new Conflict({
+                    detail: `The tenant already has a return for the tax month ending ${input.periodEnd} that is submitted or accepted; only a rejected one can be filed again.`
+                  })
+                )
+              )
+            )
+            return monthlyReturn
+          })
+        )
+      }).pipe(Effect.withSpan("MonthlyReturns.file"))
+
+    const list = (user: User, tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, Forbidden | NotFound> =>
+      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => repo.list(tenant.id)))
+
+    const get = (user: User, tenantCode: string, id: string): Effect.Effect<MonthlyReturn, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* tenants.access(user, tenantCode)
+        const found = isUuid(id) ? yield* repo.find(tenant.id, MonthlyReturnId.make(id)) : Option.none()
+        return yield* Option.match(found, {
+          onNone: () => Effect.fail(new NotFound({ detail: `The tenant ${tenant.code} has no monthly return ${id}.` })),
+          onSome: Effect.succeed
+        })
+      })
+
+    /** The tenant's returns, for support staff (the admin CLI): no membership needed. */
+    const listForSupport = (tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, NotFound> =>
+      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => repo.list(tenant.id)))
+
+    return { file, list, get, listForSupport } as const
+  })
+}) {}

@@ -1,0 +1,116 @@
+import { Data, Effect, Option, Schema } from "effect"
+import type { Email } from "../Email.js"
+import { Conflict, Forbidden, NotFound } from "../Errors.js"
+import { cacheFound } from "../LookupCache.js"
+import type { TenantId } from "../Ids.js"
+import { Clock } from "../system/Clock.js"
+import { IdGenerator } from "../system/IdGenerator.js"
+import { type Member, TenantRepo } from "./TenantRepo.js"
+import { Membership, type Role, Tenant, type TenantAccess, TenantCode } from "./Tenant.js"
+import type { User } from "../users/User.js"
+import { Users } from "../users/Users.js"
+
+export interface NewTenant {
+  readonly code: TenantCode
+  readonly name: string
+  readonly email: Email | null
+}
+
+/**
+ * How a caller who is not a member is told no: 403 where the operation lists it, 404 where it
+ * does not (so the tenant's existence is not confirmed either).
+ */
+export type Denial = "Forbidden" | "NotFound"
+
+const isTenantCode = Schema.is(TenantCode)
+
+const tenantNotFound = (code: string) => new NotFound({ detail: `There is no tenant with the code ${code}.` })
+
+export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
+  effect: Effect.gen(function* () {
+    const repo = yield* TenantRepo
+    const users = yield* Users
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+    // Only a membership is kept: a refusal is read again, so a new member gets in at once.
+    const accessOf = yield* cacheFound(
+      ({ code, userId }: { readonly code: TenantCode; readonly userId: User["id"] }) => repo.findAccess(code, userId),
+      (found) => Option.isSome(found.role)
+    )
+
+    const create = (owner: User, input: NewTenant): Effect.Effect<TenantAccess, Conflict> =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        const tenant = new Tenant({ id: (yield* ids.uuid) as TenantId, ...input, createdAt: now })
+        yield* repo.insert(
+          tenant,
+          new Membership({ tenantId: tenant.id, userId: owner.id, role: "Owner", addedAt: now })
+        )
+        return { tenant, role: "Owner" as const }
+      }).pipe(
+        Effect.catchTag("DuplicateKey", () =>
+          Effect.fail(new Conflict({ detail: `The tenant code ${input.code} is taken; choose another.` }))
+        ),
+        Effect.withSpan("Tenants.create")
+      )
+
+    const listFor = (user: User) => repo.listForUser(user.id)
+
+    /** The tenant named by `code` (as it came in a path), if the user may act for it. */
+    const access = (
+      user: User,
+      code: string,
+      denial: Denial = "Forbidden"
+    ): Effect.Effect<TenantAccess, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        if (!isTenantCode(code)) return yield* tenantNotFound(code)
+        const found = yield* accessOf.get(Data.struct({ code, userId: user.id }))
+        if (Option.isNone(found)) return yield* tenantNotFound(code)
+        const { role, tenant } = found.value
+        if (Option.isSome(role)) return { tenant, role: role.value }
+        return yield* denial === "Forbidden"
+          ? new Forbidden({ detail: `You are not a member of the tenant ${code}.` })
+          : tenantNotFound(code)
+      })
+
+    const members = (user: User, code: string): Effect.Effect<ReadonlyArray<Member>, Forbidden | NotFound> =>
+      access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.listMembers(tenant.id)))
+
+    const addMember = (
+      user: User,
+      code: string,
+      input: { readonly email: Email; readonly role: Role }
+    ): Effect.Effect<Member, Forbidden | NotFound | Conflict> =>
+      Effect.gen(function* () {
+        const { role, tenant } = yield* access(user, code)
+        if (role !== "Owner") {
+          return yield* new Forbidden({ detail: `Only an Owner of ${code} can add members.` })
+        }
+        const member = yield* users.ensureByEmail(input.email)
+        const addedAt = yield* clock.now
+        yield* repo
+          .addMember(new Membership({ tenantId: tenant.id, userId: member.id, role: input.role, addedAt }))
+          .pipe(
+            Effect.catchTag("DuplicateKey", () =>
+              Effect.fail(new Conflict({ detail: `${input.email} is already a member of ${code}.` }))
+            )
+          )
+        return { userId: member.id, email: member.email, name: member.name, role: input.role, addedAt }
+      }).pipe(Effect.withSpan("Tenants.addMember"))
+
+    /** Every tenant: for support staff (the admin CLI), never for an API caller. */
+    const listAll = () => repo.listAll()
+
+    /** The tenant with this code, whoever asks: for support staff (the admin CLI), never for an API caller. */
+    const forSupport = (code: string): Effect.Effect<Tenant, NotFound> =>
+      isTenantCode(code)
+        ? repo
+            .findByCode(code)
+            .pipe(
+              Effect.flatMap(Option.match({ onNone: () => Effect.fail(tenantNotFound(code)), onSome: Effect.succeed }))
+            )
+        : Effect.fail(tenantNotFound(code))
+
+    return { create, listFor, access, members, addMember, listAll, forSupport } as const
+  })
+}) {}

@@ -1,0 +1,28 @@
+import { Effect } from "effect"
+import { Unauthorized } from "../Errors.js"
+import { IdentityVerifier } from "./IdentityVerifier.js"
+import type { User } from "./User.js"
+import { ApiKeys } from "../apikeys/ApiKeys.js"
+import { Users } from "./Users.js"
+
+/** Who a request's credential belongs to: an API key, or an identity-provider token. */
+export class Authentication extends Effect.Service<Authentication>()("core/Authentication", {
+  effect: Effect.gen(function* () {
+    const keys = yield* ApiKeys
+    const users = yield* Users
+    const verifier = yield* IdentityVerifier
+
+    const byApiKey = (key: string) => keys.authenticate(key)
+
+    const byBearerToken = (token: string): Effect.Effect<User, Unauthorized> =>
+      verifier.verify(token).pipe(
+        Effect.flatMap(users.fromClaims),
+        Effect.catchTag("ValidationFailed", () =>
+          Effect.fail(new Unauthorized({ detail: "The token's email claim is not a valid email address." }))
+        ),
+        Effect.withSpan("Authentication.byBearerToken")
+      )
+
+    return { byApiKey, byBearerToken } as const
+  })
+}) {}

@@ -1,0 +1,79 @@
+import { Duration, Effect } from "effect"
+import { Clock } from "../system/Clock.js"
+import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "./DeliveryRepo.js"
+import { WebhookSender } from "./WebhookSender.js"
+import { EventOutbox } from "../events/EventOutbox.js"
+import { Transactor } from "../system/Transactor.js"
+import { afterAttempt } from "./DeliverySchedule.js"
+import { endpointAfterAttempt } from "./EndpointHealth.js"
+import { DeliveryAttempt } from "./WebhookDelivery.js"
+import { webhookBody } from "./WebhookMessage.js"
+
+/**
+ * What a dispatcher does: lease due deliveries, send each, and record each attempt with the
+ * schedule it leaves (several at once, when they come fast), disabling a webhook that is gone
+ * or has failed for 5 days. A dispatcher that dies between the two leaves the lease to run out, and
+ * the delivery is sent again, with the same webhook-id (at least once).
+ */
+export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/WebhookDispatch", {
+  effect: Effect.gen(function* () {
+    const repo = yield* DeliveryRepo
+    const sender = yield* WebhookSender
+    const clock = yield* Clock
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
+
+    /** Leases up to `limit` due deliveries for `lease`. */
+    const claim = (limit: number, lease: Duration.Duration) =>
+      Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
+
+    /** One attempt of a leased delivery, and the schedule it leaves, to be recorded. */
+    const attempt = (claimed: ClaimedDelivery): Effect.Effect<RecordedAttempt> =>
+      Effect.gen(function* () {
+        const at = yield* clock.now
+        const outcome = yield* sender.send({
+          url: claimed.endpoint.url,
+          secrets: claimed.secrets,
+          messageId: claimed.eventId,
+          timestamp: at,
+          body: webhookBody({ type: claimed.eventType, occurredAt: claimed.occurredAt, data: claimed.eventData })
+        })
+        const finishedAt = yield* clock.now
+        const ended = { at: finishedAt, responseStatus: outcome.responseStatus }
+        return {
+          tenantId: claimed.tenantId,
+          id: claimed.id,
+          leaseToken: claimed.leaseToken,
+          attempt: new DeliveryAttempt({ at, ...outcome }),
+          schedule: afterAttempt(claimed.schedule, ended),
+          webhookId: claimed.endpoint.webhookId,
+          endpoint: endpointAfterAttempt(claimed.endpoint, ended)
+        }
+      }).pipe(Effect.withSpan("WebhookDispatch.attempt"))
+
+    /**
+     * Records attempts (in one go, however many) and ends their leases; a webhook an attempt
+     * disabled gets its webhook.disabled event in the same transaction.
+     */
+    const record = (attempts: ReadonlyArray<RecordedAttempt>): Effect.Effect<void> =>
+      attempts.length === 0
+        ? Effect.void
+        : transaction(
+            Effect.flatMap(repo.record(attempts), (disabled) =>
+              Effect.forEach(disabled, ({ endpoint, tenantId }) =>
+                endpoint._tag === "Disable" ? outbox.record(tenantId, [endpoint.event]) : Effect.void
+              )
+            )
+          ).pipe(Effect.asVoid)
+
+    /** Claims up to `limit` due deliveries, attempts them all at once, and records the attempts; how many there were. */
+    const dispatchDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
+      claim(limit, lease).pipe(
+        Effect.flatMap((claimed) => Effect.forEach(claimed, attempt, { concurrency: "unbounded" })),
+        Effect.tap(record),
+        Effect.map((attempts) => attempts.length)
+      )
+
+    return { claim, attempt, record, dispatchDue } as const
+  })
+}) {}

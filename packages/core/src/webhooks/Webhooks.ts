@@ -1,0 +1,164 @@
+import { Duration, Effect, Option, Redacted } from "effect"
+import { NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { isUuid, WebhookId } from "../Ids.js"
+import { Clock } from "../system/Clock.js"
+import { Crypto } from "../system/Crypto.js"
+import { DeliveryRepo } from "./DeliveryRepo.js"
+import { DestinationGuard } from "./DestinationGuard.js"
+import { IdGenerator } from "../system/IdGenerator.js"
+import { Transactor } from "../system/Transactor.js"
+import { WebhookRepo } from "./WebhookRepo.js"
+import type { Tenant } from "../tenants/Tenant.js"
+import type { User } from "../users/User.js"
+import { testWebhookData } from "./TestWebhookData.js"
+import { Webhook } from "./Webhook.js"
+import type { WebhookDelivery } from "./WebhookDelivery.js"
+import type { NewWebhook, WebhookReplacement } from "./WebhookInput.js"
+import { formatWebhookSecret, ROTATED_SECRET_OVERLAP, WEBHOOK_SECRET_BYTES } from "./WebhookSecret.js"
+import { Tenants } from "../tenants/Tenants.js"
+
+/** A webhook with its signing secret, shown this once. */
+export interface WebhookWithSecret {
+  readonly webhook: Webhook
+  readonly secret: string
+}
+
+const text = (value: string | null | undefined) => (value ? value : null)
+
+export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* WebhookRepo
+    const deliveries = yield* DeliveryRepo
+    const guard = yield* DestinationGuard
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+    const ids = yield* IdGenerator
+    const crypto = yield* Crypto
+
+    /** Webhook operations answer 404 to a caller who is not a member, as the specification lists no 403. */
+    const tenantFor = (user: User, code: string): Effect.Effect<Tenant, NotFound> =>
+      tenants.access(user, code, "NotFound").pipe(
+        Effect.map(({ tenant }) => tenant),
+        // With the NotFound denial there is no Forbidden.
+        Effect.catchTag("Forbidden", Effect.die)
+      )
+
+    /** The tenant's webhook with the id as it came in a path. */
+    const notFoundIn = (tenant: Tenant, id: string) =>
+      Effect.fail(new NotFound({ detail: `There is no webhook with the id ${id} in ${tenant.code}.` }))
+
+    const find = (tenant: Tenant, id: string): Effect.Effect<Webhook, NotFound> => {
+      const notFound = notFoundIn(tenant, id)
+      if (!isUuid(id)) return notFound
+      return repo
+        .find(tenant.id, WebhookId.make(id))
+        .pipe(Effect.flatMap(Option.match({ onNone: () => notFound, onSome: Effect.succeed })))
+    }
+
+    const checkDestination = (url: string) =>
+      guard.check(url).pipe(Effect.mapError(({ reason }) => ValidationFailed.one("url", reason)))
+
+    const newSecret = Effect.map(crypto.randomBytes(WEBHOOK_SECRET_BYTES), formatWebhookSecret)
+
+    const list = (user: User, code: string): Effect.Effect<ReadonlyArray<Webhook>, NotFound> =>
+      Effect.flatMap(tenantFor(user, code), (tenant) => repo.list(tenant.id))
+
+    const get = (user: User, code: string, id: string): Effect.Effect<Webhook, NotFound> =>
+      Effect.flatMap(tenantFor(user, code), (tenant) => find(tenant, id))
+
+    /** Creates a webhook after checking where its URL leads; its secret is returned here and never again. */
+    const create = (
+      user: User,
+      code: string,
+      input: NewWebhook
+    ): Effect.Effect<WebhookWithSecret, NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const tenant = yield* tenantFor(user, code)
+        yield* checkDestination(input.url)
+        const webhook = new Webhook({
+          id: WebhookId.make(yield* ids.uuid),
+          tenantId: tenant.id,
+          url: input.url,
+          description: text(input.description),
+          eventTypes: [...new Set(input.eventTypes ?? [])],
+          enabled: input.enabled ?? true,
+          createdAt: yield* clock.now
+        })
+        const secret = yield* newSecret
+        yield* repo.insert(webhook, Redacted.make(secret))
+        return { webhook, secret }
+      }).pipe(Effect.withSpan("Webhooks.create"))
+
+    const replace = (
+      user: User,
+      code: string,
+      id: string,
+      input: WebhookReplacement
+    ): Effect.Effect<Webhook, NotFound | ValidationFailed> =>
+      Effect.gen(function* () {
+        const existing = yield* find(yield* tenantFor(user, code), id)
+        yield* checkDestination(input.url)
+        const updated = new Webhook({
+          ...existing,
+          url: input.url,
+          description: text(input.description),
+          eventTypes: [...new Set(input.eventTypes)],
+          enabled: input.enabled
+        })
+        yield* repo.update(updated)
+        return updated
+      }).pipe(Effect.withSpan("Webhooks.replace"))
+
+    /** Deletes the webhook and its deliveries. */
+    const remove = (user: User, code: string, id: string): Effect.Effect<void, NotFound> =>
+      Effect.gen(function* () {
+        const tenant = yield* tenantFor(user, code)
+        const webhook = yield* find(tenant, id)
+        // Of requests racing to delete it, only the one whose DELETE removed the row succeeds.
+        if (!(yield* repo.remove(webhook.tenantId, webhook.id))) return yield* notFoundIn(tenant, id)
+      })
+
+    /**
+     * A new secret for the webhook, signing every attempt from now on; the old one signs them
+     * too for 24 hours, so a receiver can switch without refusing any. Returned here and never again.
+     */
+    const rotateSecret = (user: User, code: string, id: string): Effect.Effect<string, NotFound> =>
+      Effect.gen(function* () {
+        const tenant = yield* tenantFor(user, code)
+        const webhook = yield* find(tenant, id)
+        const secret = yield* newSecret
+        const now = yield* clock.now
+        const previousUntil = new Date(now.getTime() + Duration.toMillis(ROTATED_SECRET_OVERLAP))
+        if (!(yield* repo.setSecret(webhook.tenantId, webhook.id, Redacted.make(secret), previousUntil))) {
+          return yield* notFoundIn(tenant, id)
+        }
+        return secret
+      }).pipe(Effect.withSpan("Webhooks.rotateSecret"))
+
+    /** Queues a test.webhook delivery to this one webhook; the dispatcher sends it. */
+    const testIn = (tenant: Tenant, id: string): Effect.Effect<WebhookDelivery, NotFound | Refused> =>
+      Effect.gen(function* () {
+        const webhook = yield* find(tenant, id)
+        if (!webhook.enabled) {
+          return yield* new Refused({ detail: `The webhook ${webhook.id} is disabled: enable it to send a test.` })
+        }
+        const deliveryId = yield* transaction(
+          deliveries.queueFor(tenant.id, webhook.id, { type: "test.webhook", data: testWebhookData(webhook.id) })
+        )
+        const queued = yield* deliveries.find(tenant.id, deliveryId)
+        if (Option.isNone(queued)) return yield* Effect.die(`The test delivery ${deliveryId} was not stored`)
+        return queued.value.delivery
+      }).pipe(Effect.withSpan("Webhooks.test"))
+
+    const test = (user: User, code: string, id: string) => Effect.flatMap(tenantFor(user, code), (t) => testIn(t, id))
+
+    /** For support staff (the admin CLI): the webhooks of any tenant, and tests to them. */
+    const support = {
+      list: (code: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => repo.list(tenant.id)),
+      test: (code: string, id: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => testIn(tenant, id))
+    }
+
+    return { list, get, create, replace, remove, rotateSecret, test, support } as const
+  })
+}) {}

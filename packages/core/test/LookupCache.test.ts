@@ -1,0 +1,99 @@
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Layer, Ref, TestClock } from "effect"
+import { Email } from "../src/Email.js"
+import { Forbidden, Unauthorized } from "../src/Errors.js"
+import { LookupCacheTtl } from "../src/LookupCache.js"
+import { ApiKeyRepo } from "../src/apikeys/ApiKeyRepo.js"
+import { TenantRepo } from "../src/tenants/TenantRepo.js"
+import { TenantCode } from "../src/tenants/Tenant.js"
+import { UseCasesLive } from "../src/UseCases.js"
+import { ApiKeys } from "../src/apikeys/ApiKeys.js"
+import { Tenants } from "../src/tenants/Tenants.js"
+import { aUser, testApp } from "./TestApp.js"
+
+const invalidKey = new Unauthorized({
+  detail: "The API key is not valid. Check the x-api-key header, or create a new key."
+})
+
+class AccessReads extends Effect.Service<AccessReads>()("test/AccessReads", { effect: Ref.make(0) }) {}
+
+/** The tenant repository, counting the membership reads that reach it. */
+const CountedTenantRepo = Layer.effect(
+  TenantRepo,
+  Effect.gen(function* () {
+    const repo = yield* TenantRepo
+    const reads = yield* AccessReads
+    return {
+      ...repo,
+      findAccess: (code, userId) => Ref.update(reads, (n) => n + 1).pipe(Effect.zipRight(repo.findAccess(code, userId)))
+    }
+  })
+)
+
+const countingApp = UseCasesLive.pipe(
+  Layer.provideMerge(CountedTenantRepo),
+  Layer.provideMerge(Layer.mergeAll(MemoryPorts, identityVerifierFake({}), AccessReads.Default))
+)
+
+const acme = { code: TenantCode.make("acme-builders"), name: "Acme Builders", email: null }
+
+describe("API keys, as the lookup cache keeps them", () => {
+  it.effect("a key revoked by another server process stops working once the cache time has passed", () =>
+    Effect.gen(function* () {
+      const keys = yield* ApiKeys
+      const ada = yield* aUser("ada@example.com")
+      const { apiKey, key } = yield* keys.issue(ada, "laptop")
+      expect(yield* keys.authenticate(key)).toEqual(ada)
+
+      yield* (yield* ApiKeyRepo).revoke(ada.id, apiKey.id, new Date())
+      yield* TestClock.adjust(Duration.seconds(9))
+      expect(yield* keys.authenticate(key)).toEqual(ada)
+      yield* TestClock.adjust(Duration.seconds(2))
+      expect(yield* Effect.flip(keys.authenticate(key))).toEqual(invalidKey)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("with a cache time of zero, a revocation elsewhere is seen on the next request", () =>
+    Effect.gen(function* () {
+      const keys = yield* ApiKeys
+      const ada = yield* aUser("ada@example.com")
+      const { apiKey, key } = yield* keys.issue(ada, "laptop")
+      expect(yield* keys.authenticate(key)).toEqual(ada)
+      yield* (yield* ApiKeyRepo).revoke(ada.id, apiKey.id, new Date())
+      expect(yield* Effect.flip(keys.authenticate(key))).toEqual(invalidKey)
+    }).pipe(Effect.provide(testApp()), Effect.provide(Layer.succeed(LookupCacheTtl, Duration.zero)))
+  )
+})
+
+describe("memberships, as the lookup cache keeps them", () => {
+  it.effect("a member's access is read once per cache time", () =>
+    Effect.gen(function* () {
+      const tenants = yield* Tenants
+      const reads = yield* AccessReads
+      const owner = yield* aUser("owner@example.com")
+      yield* tenants.create(owner, acme)
+      yield* tenants.access(owner, "acme-builders")
+      yield* tenants.access(owner, "acme-builders")
+      expect(yield* Ref.get(reads)).toBe(1)
+      yield* TestClock.adjust(Duration.seconds(11))
+      yield* tenants.access(owner, "acme-builders")
+      expect(yield* Ref.get(reads)).toBe(2)
+    }).pipe(Effect.provide(countingApp))
+  )
+
+  it.effect("a refusal is never kept: a user added as a member gets in at once", () =>
+    Effect.gen(function* () {
+      const tenants = yield* Tenants
+      const owner = yield* aUser("owner@example.com")
+      const bob = yield* aUser("bob@example.com")
+      yield* tenants.create(owner, acme)
+      expect(yield* Effect.flip(tenants.access(bob, "acme-builders"))).toEqual(
+        new Forbidden({ detail: "You are not a member of the tenant acme-builders." })
+      )
+      yield* tenants.addMember(owner, "acme-builders", { email: Email.make("bob@example.com"), role: "Member" })
+      expect((yield* tenants.access(bob, "acme-builders")).role).toBe("Member")
+    }).pipe(Effect.provide(countingApp))
+  )
+})

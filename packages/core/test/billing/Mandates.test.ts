@@ -1,0 +1,187 @@
+import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
+import { ManualClock } from "@cisbook/testkit/SystemFakes"
+import { PutForwardLog } from "@cisbook/testkit/WaitingInvoicesRecording"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, Ref } from "effect"
+import { Conflict, NotFound, Refused } from "../../src/Errors.js"
+import { MandateRepo } from "../../src/billing/MandateRepo.js"
+import { BillingProfiles } from "../../src/billing/BillingProfiles.js"
+import { Mandates } from "../../src/billing/Mandates.js"
+import { Users } from "../../src/users/Users.js"
+import { aUser, claims, testApp } from "../TestApp.js"
+
+const successRedirectUrl = "https://app.example/done"
+
+const address = {
+  companyName: "Lovelace Builders Ltd",
+  billingEmail: "accounts@lovelace.example",
+  addressLine1: "1 Analytical Row",
+  postcode: "sw1a1aa",
+  country: "GB"
+}
+
+/** A user whose setup the customer has finished on the provider's page; the completion input. */
+const finishedSetup = (email = "ada@example.com") =>
+  Effect.gen(function* () {
+    const user = yield* aUser(email)
+    const mandates = yield* Mandates
+    const setup = yield* mandates.setup(user, { successRedirectUrl })
+    yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
+    return { user, mandates, complete: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken } }
+  })
+
+describe("Mandates.setup", () => {
+  it.effect("starts a redirect flow prefilled from the billing profile, and is InProgress", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com", "Ada King Lovelace")
+      yield* (yield* BillingProfiles).put(user, address)
+      const setup = yield* (yield* Mandates).setup(user, { successRedirectUrl })
+      const { state } = yield* DirectDebitControl
+      const flow = (yield* Ref.get(state)).flows.get(setup.redirectFlowId)
+      expect(flow?.request).toMatchObject({
+        sessionToken: setup.sessionToken,
+        successRedirectUrl,
+        prefilledCustomer: {
+          givenName: "Ada King",
+          familyName: "Lovelace",
+          companyName: "Lovelace Builders Ltd",
+          email: "accounts@lovelace.example",
+          postalCode: "SW1A 1AA",
+          countryCode: "GB"
+        }
+      })
+      expect(setup.sessionToken).toMatch(/^sess_[A-Za-z0-9_-]{32}$/)
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("InProgress")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("is 409 while a flow is in progress, and possible again once it expired after 30 minutes", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const mandates = yield* Mandates
+      const first = yield* mandates.setup(user, { successRedirectUrl })
+      const clock = yield* ManualClock
+      yield* clock.advance(30 * 60 * 1000 - 1)
+      expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toEqual(
+        new Conflict({
+          detail:
+            "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
+          nextStep: { _tag: "CancelMandate" }
+        })
+      )
+      yield* clock.advance(1)
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
+      const second = yield* mandates.setup(user, { successRedirectUrl })
+      expect(second.redirectFlowId).not.toBe(first.redirectFlowId)
+      // The expired flow can no longer be completed.
+      yield* (yield* DirectDebitControl).finish(first.redirectFlowId)
+      const late = yield* Effect.flip(
+        mandates.complete(user, { redirectFlowId: first.redirectFlowId, sessionToken: first.sessionToken })
+      )
+      expect(late).toEqual(
+        new Refused({
+          detail: "This mandate setup has expired (30 minutes): start a new one.",
+          nextStep: { _tag: "StartMandateSetup" }
+        })
+      )
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("is 400 for a user with no email address and no profile, and reserves nothing", () =>
+    Effect.gen(function* () {
+      const user = yield* (yield* Users).fromClaims(claims("sub-x", { email: undefined }))
+      const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl }))
+      expect(error).toBeInstanceOf(Refused)
+      expect(error).toMatchObject({ nextStep: { _tag: "SetBillingEmail" } })
+      expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
+      expect(yield* (yield* DirectDebitControl).flowsCreated).toBe(0)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("passes the provider's refusal on as 400 and gives the reservation back", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("refuse@example.com")
+      const mandates = yield* Mandates
+      const error = yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))
+      expect(error).toEqual(
+        new Refused({
+          detail: "The direct debit provider refused: prefilled_customer.email has been refused by the sandbox"
+        })
+      )
+      expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("names an invalid successRedirectUrl", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl: "/relative" }))
+      expect(error).toMatchObject({ _tag: "ValidationFailed", errors: { successRedirectUrl: [expect.any(String)] } })
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Mandates.complete", () => {
+  it.effect("needs the customer to have finished the page, then stores the mandate and puts invoices forward", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const mandates = yield* Mandates
+      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      const complete = { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
+      expect((yield* Effect.flip(mandates.complete(user, complete))).detail).toMatch(/not finished/)
+      yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
+      const mandate = yield* mandates.complete(user, complete)
+      expect(mandate).toMatchObject({
+        status: "InProgress",
+        accountHolderName: "Ada Lovelace",
+        bankName: "BARCLAYS BANK PLC"
+      })
+      expect(mandate.reference).toMatch(/^MD/)
+      const { log } = yield* PutForwardLog
+      expect(yield* Ref.get(log)).toEqual([{ userId: user.id, mandateReference: mandate.reference }])
+      // Idempotent: the same mandate again, and nothing put forward twice.
+      expect((yield* mandates.complete(user, complete)).reference).toBe(mandate.reference)
+      expect(yield* Ref.get(log)).toHaveLength(1)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a wrong session token and another user's flow", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      expect(yield* Effect.flip(mandates.complete(user, { ...complete, sessionToken: "sess_wrong" }))).toBeInstanceOf(
+        Refused
+      )
+      const other = yield* aUser("bob@example.com")
+      expect(yield* Effect.flip(mandates.complete(other, complete))).toBeInstanceOf(Refused)
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Mandates.get and cancel", () => {
+  it.effect("get is 404 before any setup, then follows the provider's status", () =>
+    Effect.gen(function* () {
+      const stranger = yield* aUser("bob@example.com")
+      expect(yield* Effect.flip((yield* Mandates).get(stranger))).toBeInstanceOf(NotFound)
+      const { complete, mandates, user } = yield* finishedSetup()
+      const mandate = yield* mandates.complete(user, complete)
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "active")
+      expect((yield* mandates.get(user)).status).toBe("Active")
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "suspended_by_payer")
+      expect((yield* mandates.get(user)).status).toBe("Failed")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("cancel is 404 with only a started flow; cancels a mandate with the provider; then 404 again", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      const mandate = yield* mandates.complete(user, complete)
+      yield* mandates.cancel(user)
+      const { state } = yield* DirectDebitControl
+      expect((yield* Ref.get(state)).mandates.get(mandate.reference ?? "")?.status).toBe("cancelled")
+      expect((yield* mandates.get(user)).status).toBe("Cancelled")
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      yield* mandates.setup(user, { successRedirectUrl })
+    }).pipe(Effect.provide(testApp()))
+  )
+})

@@ -1,0 +1,172 @@
+import { APP_URL } from "@cisbook/testkit/AppLinksFake"
+import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
+import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Option, Ref } from "effect"
+import { Conflict, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { VerificationQueue } from "../../src/verification/VerificationQueue.js"
+import { TenantCode } from "../../src/tenants/Tenant.js"
+import { Connections } from "../../src/connections/Connections.js"
+import { Contacts } from "../../src/contacts/Contacts.js"
+import { Tenants } from "../../src/tenants/Tenants.js"
+import { TenantSettings } from "../../src/tenants/TenantSettings.js"
+import { Verifications } from "../../src/verification/Verifications.js"
+import { aUser, plainCis, testApp } from "../TestApp.js"
+
+const john = { type: "SoleTrader" as const, firstName: "John", lastName: "Smith", utr: "2234567890" }
+const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+
+/** A subcontractor tenant (sub) with CIS details and a customer, and a contractor tenant (con) with its own email. */
+const setUp = Effect.gen(function* () {
+  const tenants = yield* Tenants
+  const subUser = yield* aUser("sub@example.com", "Sue")
+  const conUser = yield* aUser("con@example.com", "Con")
+  const sub = (yield* tenants.create(subUser, { code: TenantCode.make("smith-gw"), name: "Smith GW", email: null }))
+    .tenant
+  const con = (yield* tenants.create(conUser, {
+    code: TenantCode.make("lovelace"),
+    name: "Lovelace Ltd",
+    email: "office@lovelace.example" as never
+  })).tenant
+  yield* (yield* TenantSettings).setCisDetails(subUser, "smith-gw", john)
+  const customer = yield* (yield* Contacts).create(subUser, "smith-gw", { name: "Lovelace", isCustomer: true })
+  const eventsOf = (tenantId: typeof sub.id) =>
+    Effect.map(
+      Effect.flatMap(RecordedEvents, (r) => r.list(tenantId)),
+      (all) => all.map((e) => ({ type: e.type, data: e.data as Record<string, unknown> }))
+    )
+  return { subUser, conUser, sub, con, customer, eventsOf, connections: yield* Connections } as const
+})
+
+describe("Connections", () => {
+  it.effect("a create queues the invitation with the ConnectionInvitation template, the link and the purpose", () =>
+    Effect.gen(function* () {
+      const { connections, customer, sub, subUser } = yield* setUp
+      const sent = yield* connections.create(subUser, "smith-gw", {
+        contact: customer.code,
+        direction: "Out",
+        email: "office@lovelace.example"
+      })
+      const [mail] = yield* Ref.get(yield* QueuedMailRequests)
+      expect(mail).toEqual({
+        tenantId: sub.id,
+        type: "ConnectionInvitation",
+        to: "office@lovelace.example",
+        values: {
+          tenantName: "Smith GW",
+          contactName: "Lovelace",
+          purpose: "Smith GW would like to share their CIS details with you.",
+          connectionUrl: `${APP_URL}/connections/${sent.id}`
+        },
+        actingUserEmail: "sub@example.com"
+      })
+      expect(sent.sharedDetails).toEqual({
+        name: "Smith GW",
+        email: "sub@example.com",
+        cisDetails: plainCis({ ...john, utr: "2234567890" })
+      })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "a tenant sees what was sent to its own email; accepting makes a verified-to-be subcontractor and tells both",
+    () =>
+      Effect.gen(function* () {
+        const { con, conUser, connections, customer, eventsOf, sub, subUser } = yield* setUp
+        const sent = yield* connections.create(subUser, "smith-gw", {
+          contact: customer.code,
+          direction: "Out",
+          email: "office@lovelace.example"
+        })
+        // Sent to the tenant's email, not the user's: the tenant sees it, the sender's other tenants do not.
+        expect((yield* connections.list(conUser, "lovelace", {})).map((c) => c.id)).toEqual([sent.id])
+        expect(yield* connections.list(conUser, "lovelace", { direction: "In" })).toEqual([])
+        yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
+        const before = (yield* eventsOf(con.id)).length
+        const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
+        const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
+        expect(made).toMatchObject({ isSupplier: true, isCisSubcontractor: true, email: "sub@example.com" })
+        expect(made.verification).toMatchObject({ source: "Hmrc", message: "Verification requested" })
+        expect(Option.isSome(yield* (yield* VerificationQueue).find(con.id, made.id))).toBe(true)
+        const conEvents = (yield* eventsOf(con.id)).slice(before).map((e) => e.type)
+        expect(conEvents).toEqual([
+          "contact.created",
+          "subcontractor.created",
+          "contact.updated",
+          "connection.connected"
+        ])
+        const [subConnected] = (yield* eventsOf(sub.id)).filter((e) => e.type === "connection.connected")
+        expect(subConnected?.data).toMatchObject({
+          id: sent.id,
+          side: "Initiator",
+          contact: customer.code,
+          counterparty: { tenant: "lovelace", name: "Lovelace Ltd" },
+          status: "Connected"
+        })
+        const [conConnected] = (yield* eventsOf(con.id)).filter((e) => e.type === "connection.connected")
+        expect(conConnected?.data).toMatchObject({ side: "Receiver", contact: made.code })
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "accepting while the contractor has no CIS scheme registration still connects; the verification ends Error saying to set it, and can be started again",
+    () =>
+      Effect.gen(function* () {
+        const { con, conUser, connections, customer, eventsOf, subUser } = yield* setUp
+        const sent = yield* connections.create(subUser, "smith-gw", {
+          contact: customer.code,
+          direction: "Out",
+          email: "office@lovelace.example"
+        })
+        const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
+        expect(accepted.status).toBe("Connected")
+        const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
+        expect(made.verification).toMatchObject({ status: "Error", source: "Hmrc", verificationNumber: null })
+        expect(made.verification?.message).toMatch(/set the contractor's CIS scheme registration/)
+        expect(made.verification?.message).not.toMatch(/\/tenants|PUT|settings\//)
+        expect(yield* (yield* VerificationQueue).find(con.id, made.id)).toEqual(Option.none())
+        const [updated] = (yield* eventsOf(con.id)).filter((e) => e.type === "contact.updated")
+        expect(updated?.data).toMatchObject({ code: made.code, verification: { status: "Error" } })
+        yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
+        const again = yield* (yield* Verifications).request(conUser, "lovelace", made.code)
+        expect(again.verification).toMatchObject({ status: "NotVerified", message: "Verification requested" })
+        expect(Option.isSome(yield* (yield* VerificationQueue).find(con.id, made.id))).toBe(true)
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("In creates a customer without verification; rules of roles, pending and sides are kept", () =>
+    Effect.gen(function* () {
+      const { conUser, connections, customer, subUser } = yield* setUp
+      const subbie = yield* (yield* Contacts).create(conUser, "lovelace", {
+        name: "Smith",
+        isSupplier: true,
+        isCisSubcontractor: true
+      })
+      const wrong = yield* Effect.flip(
+        connections.create(conUser, "lovelace", { contact: subbie.code, direction: "Out", email: "sub@example.com" })
+      )
+      assert(wrong instanceof ValidationFailed)
+      const invited = yield* connections.create(conUser, "lovelace", {
+        contact: subbie.code,
+        direction: "In",
+        email: "sub@example.com"
+      })
+      expect(
+        yield* Effect.flip(
+          connections.create(conUser, "lovelace", { contact: subbie.code, direction: "In", email: "x@example.com" })
+        )
+      ).toBeInstanceOf(Conflict)
+      expect(yield* Effect.flip(connections.accept(conUser, "lovelace", invited.id, {}))).toBeInstanceOf(Refused)
+      const joined = yield* connections.accept(subUser, "smith-gw", invited.id, { contact: customer.code })
+      expect(joined).toMatchObject({ status: "Connected", contact: customer.code, side: "Receiver" })
+      expect(yield* Effect.flip(connections.accept(subUser, "smith-gw", invited.id, {}))).toBeInstanceOf(Refused)
+      const stranger = yield* aUser("stranger@example.com")
+      yield* (yield* Tenants).create(stranger, { code: TenantCode.make("stranger"), name: "S", email: null })
+      expect(yield* Effect.flip(connections.get(stranger, "stranger", invited.id))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip(connections.remove(stranger, "stranger", invited.id))).toBeInstanceOf(NotFound)
+      yield* connections.remove(subUser, "smith-gw", invited.id)
+      expect(yield* Effect.flip(connections.get(conUser, "lovelace", invited.id))).toBeInstanceOf(NotFound)
+      expect(yield* (yield* Contacts).get(subUser, "smith-gw", customer.code)).toMatchObject({ code: customer.code })
+    }).pipe(Effect.provide(testApp()))
+  )
+})

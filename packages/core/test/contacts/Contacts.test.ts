@@ -1,0 +1,541 @@
+import { ContactActivityFake } from "@cisbook/testkit/ContactActivityMemory"
+import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
+import { ManualClock } from "@cisbook/testkit/SystemFakes"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Ref } from "effect"
+import { Contact, Verification } from "../../src/contacts/Contact.js"
+import type { ContactReplacement, NewContact } from "../../src/contacts/ContactInput.js"
+import { contactDto, contactJson } from "../../src/contacts/ContactView.js"
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/Errors.js"
+import { ContactRepo } from "../../src/contacts/ContactRepo.js"
+import { EventOutbox } from "../../src/events/EventOutbox.js"
+import { TenantCode } from "../../src/tenants/Tenant.js"
+import { Contacts } from "../../src/contacts/Contacts.js"
+import { Tenants } from "../../src/tenants/Tenants.js"
+import { aUser, plainCis, testApp } from "../TestApp.js"
+
+const TENANT = "acme-builders"
+
+/** An owner of acme-builders, and the use cases. */
+const setUp = Effect.gen(function* () {
+  const tenants = yield* Tenants
+  const contacts = yield* Contacts
+  const owner = yield* aUser("owner@example.com")
+  const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
+  const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
+    Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
+  )
+  return { tenants, contacts, owner, tenant, events } as const
+})
+
+const cis = plainCis
+
+const subcontractor: NewContact = {
+  name: "John Smith Groundworks",
+  isSupplier: true,
+  isCisSubcontractor: true,
+  vatRegistered: true,
+  cisDetails: cis({ firstName: "John", lastName: "Smith", utr: "2234567890" })
+}
+
+/** Every editable member, as the contact in `dto` has it (a PUT that changes nothing). */
+const unchanged = (dto: ReturnType<typeof contactDto>): ContactReplacement => ({
+  name: dto.name,
+  email: dto.email ?? undefined,
+  isCustomer: dto.isCustomer,
+  isSupplier: dto.isSupplier,
+  isCisSubcontractor: dto.isCisSubcontractor,
+  vatRegistered: dto.vatRegistered,
+  vatNumber: dto.vatNumber ?? undefined,
+  cisDetails: dto.cisDetails ?? undefined,
+  supplierSettings: dto.supplierSettings
+    ? {
+        defaultVatRate: dto.supplierSettings.defaultVatRate,
+        paymentTermsDays: dto.supplierSettings.paymentTermsDays ?? undefined
+      }
+    : undefined
+})
+
+describe("Contacts.create", () => {
+  it.effect(
+    "makes a contact with its code from the name, defaults for what was left out, and records contact.created",
+    () =>
+      Effect.gen(function* () {
+        const { contacts, events, owner } = yield* setUp
+        const created = yield* contacts.create(owner, TENANT, { name: "Acme Builders Ltd", isCustomer: true })
+        const at = new Date("2026-11-21T09:00:00.000Z")
+        expect(contactDto(created)).toEqual({
+          code: "ACMEBUIL",
+          name: "Acme Builders Ltd",
+          email: null,
+          externalId: null,
+          isCustomer: true,
+          isSupplier: false,
+          isCisSubcontractor: false,
+          vatRegistered: false,
+          vatNumber: null,
+          lastSdcDate: null,
+          cisDetails: null,
+          verification: null,
+          supplierSettings: null,
+          createdAt: at,
+          updatedAt: at
+        })
+        expect(yield* events).toEqual([
+          {
+            type: "contact.created",
+            data: expect.objectContaining({ code: "ACMEBUIL", createdAt: "2026-11-21T09:00:00.000Z", cisDetails: null })
+          }
+        ])
+        expect((yield* events)[0]?.data).toEqual(contactJson(created))
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("keeps every member given, blank optional strings as null", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, {
+        name: "Bo",
+        email: "bo@example.com",
+        externalId: "X-1",
+        isCustomer: true,
+        isSupplier: true,
+        vatRegistered: true,
+        vatNumber: "",
+        lastSdcDate: "2026-04-05",
+        supplierSettings: { defaultVatRate: "Reduced", paymentTermsDays: 14 },
+        cisDetails: cis({ utr: "2234567890" })
+      })
+      expect(contactDto(created)).toMatchObject({
+        code: "BO",
+        email: "bo@example.com",
+        externalId: "X-1",
+        vatNumber: null,
+        lastSdcDate: "2026-04-05",
+        supplierSettings: { defaultVatRate: "Reduced", paymentTermsDays: 14 },
+        // Not a subcontractor: the identity sent is not taken.
+        cisDetails: null,
+        verification: null
+      })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("gives a CIS subcontractor a NotVerified verification, and records subcontractor.created too", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, subcontractor)
+      const dto = contactDto(created)
+      expect(dto.cisDetails).toEqual(cis({ firstName: "John", lastName: "Smith", utr: "2234567890" }))
+      expect(dto.verification).toEqual({
+        status: "NotVerified",
+        verificationNumber: null,
+        taxTreatment: null,
+        verifiedAt: null,
+        source: null,
+        message: null
+      })
+      expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "subcontractor.created"])
+      expect((yield* events)[1]?.data).toEqual(contactJson(created))
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("gives a subcontractor without cisDetails an empty SoleTrader identity", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, { name: "Jo", isSupplier: true, isCisSubcontractor: true })
+      expect(contactDto(created).cisDetails).toEqual(cis())
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("gives a supplier without supplierSettings the VAT rate that follows vatRegistered", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const registered = yield* contacts.create(owner, TENANT, { name: "A", isSupplier: true, vatRegistered: true })
+      const unregistered = yield* contacts.create(owner, TENANT, { name: "B", isSupplier: true })
+      expect(contactDto(registered).supplierSettings).toEqual({ defaultVatRate: "Standard", paymentTermsDays: null })
+      expect(contactDto(unregistered).supplierSettings).toEqual({ defaultVatRate: "NoVat", paymentTermsDays: null })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a CIS subcontractor that is not a supplier, naming isSupplier, and keeps nothing", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      for (const isSupplier of [false, undefined]) {
+        const error = yield* Effect.flip(contacts.create(owner, TENANT, { ...subcontractor, isSupplier }))
+        assert(error instanceof ValidationFailed)
+        expect(Object.keys(error.errors)).toEqual(["isSupplier"])
+      }
+      expect((yield* contacts.list(owner, TENANT, {})).totalCount).toBe(0)
+      expect(yield* events).toEqual([])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("makes codes unique in the tenant with a suffix, and never issues a deleted contact's code again", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const codes = []
+      for (let i = 0; i < 3; i++) codes.push((yield* contacts.create(owner, TENANT, { name: "Acme Builders" })).code)
+      expect(codes).toEqual(["ACMEBUIL", "ACMEBUI2", "ACMEBUI3"])
+      yield* contacts.remove(owner, TENANT, "ACMEBUI3")
+      yield* contacts.remove(owner, TENANT, "ACMEBUIL")
+      expect((yield* contacts.create(owner, TENANT, { name: "Acme Builders" })).code).toBe("ACMEBUI4")
+      expect((yield* contacts.create(owner, TENANT, { name: "?!" })).code).toBe("CONTACT")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("picks the next code when another create took the one it chose meanwhile", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      yield* contacts.create(owner, TENANT, { name: "Acme" })
+      // The store answers the first look-up as it was before the other create.
+      const stale = yield* Ref.make(true)
+      const racing = Layer.effect(
+        ContactRepo,
+        Effect.map(ContactRepo, (repo) =>
+          ContactRepo.of({
+            ...repo,
+            issuedCodes: (tenantId, base) =>
+              Ref.getAndSet(stale, false).pipe(
+                Effect.flatMap((first) =>
+                  first ? Effect.succeed(new Set<string>()) : repo.issuedCodes(tenantId, base)
+                )
+              )
+          })
+        )
+      )
+      const created = yield* Effect.flatMap(Contacts, (c) => c.create(owner, TENANT, { name: "Acme" })).pipe(
+        Effect.provide(Contacts.Default.pipe(Layer.provide(racing)))
+      )
+      expect(created.code).toBe("ACME2")
+      expect((yield* contacts.list(owner, TENANT, {})).items.map((c) => c.code)).toEqual(["ACME", "ACME2"])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("writes the contact and its events in one transaction: an outbox failure keeps neither", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* setUp
+      const broken = Layer.succeed(EventOutbox, EventOutbox.of({ record: () => Effect.die("outbox down") }))
+      const exit = yield* Effect.flatMap(Contacts, (c) => c.create(owner, TENANT, { name: "Lost" })).pipe(
+        Effect.provide(Contacts.Default.pipe(Layer.provide(broken))),
+        Effect.exit
+      )
+      expect(exit._tag).toBe("Failure")
+      const contacts = yield* Contacts
+      expect((yield* contacts.list(owner, TENANT, {})).totalCount).toBe(0)
+      // Its code was not issued either.
+      expect((yield* contacts.create(owner, TENANT, { name: "Lost" })).code).toBe("LOST")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("is Forbidden for a non-member and NotFound for an unknown tenant", () =>
+    Effect.gen(function* () {
+      const { contacts } = yield* setUp
+      const stranger = yield* aUser("stranger@example.com")
+      expect(yield* Effect.flip(contacts.create(stranger, TENANT, { name: "X" }))).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(contacts.create(stranger, "no-such-tenant", { name: "X" }))).toBeInstanceOf(NotFound)
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Contacts.get", () => {
+  it.effect("finds a contact by its code in any case; an unknown or malformed code is NotFound", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, { name: "Acme Builders" })
+      expect(yield* contacts.get(owner, TENANT, "acmebuil")).toEqual(created)
+      expect(yield* contacts.get(owner, TENANT, " AcmeBuil ")).toEqual(created)
+      for (const code of ["ACMEBUI2", "ACME BUIL", "", "ACMEBUILD", "ÄCME"]) {
+        expect(yield* Effect.flip(contacts.get(owner, TENANT, code))).toEqual(
+          new NotFound({ detail: `There is no contact with the code ${code} in ${TENANT}.` })
+        )
+      }
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("keeps tenants apart: a tenant's codes are its own, and a non-member is Forbidden", () =>
+    Effect.gen(function* () {
+      const { contacts, owner, tenants } = yield* setUp
+      const other = yield* aUser("other@example.com")
+      yield* tenants.create(other, { code: TenantCode.make("other-ltd"), name: "Other", email: null })
+      const mine = yield* contacts.create(owner, TENANT, { name: "Acme Builders" })
+      expect(yield* Effect.flip(contacts.get(other, TENANT, mine.code))).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(contacts.get(other, "other-ltd", mine.code))).toBeInstanceOf(NotFound)
+      const theirs = yield* contacts.create(other, "other-ltd", { name: "Acme Builders" })
+      expect(theirs.code).toBe("ACMEBUIL")
+      expect(yield* contacts.get(other, "other-ltd", "ACMEBUIL")).toEqual(theirs)
+      expect(yield* contacts.get(owner, TENANT, "ACMEBUIL")).toEqual(mine)
+      expect(yield* Effect.flip(contacts.remove(other, TENANT, mine.code))).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(contacts.update(other, TENANT, mine.code, unchanged(contactDto(mine))))).toBeInstanceOf(
+        Forbidden
+      )
+      expect(yield* Effect.flip(contacts.list(other, TENANT, {}))).toBeInstanceOf(Forbidden)
+      expect((yield* contacts.list(other, "other-ltd", {})).items).toEqual([theirs])
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Contacts.update", () => {
+  it.effect("replaces the editable members, keeps the code, external id, last SDC date and creation time", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, {
+        name: "Acme Builders",
+        email: "old@acme.example",
+        externalId: "EXT-9",
+        lastSdcDate: "2026-03-05",
+        isCustomer: true,
+        vatNumber: "GB1"
+      })
+      yield* (yield* ManualClock).advance(60_000)
+      const updated = yield* contacts.update(owner, TENANT, "acmebuil", {
+        name: "Acme Construction",
+        isCustomer: true,
+        isSupplier: true,
+        isCisSubcontractor: false,
+        vatRegistered: true,
+        supplierSettings: { defaultVatRate: "Zero" }
+      })
+      expect(contactDto(updated)).toEqual({
+        ...contactDto(created),
+        name: "Acme Construction",
+        email: null,
+        isSupplier: true,
+        vatRegistered: true,
+        vatNumber: null,
+        supplierSettings: { defaultVatRate: "Zero", paymentTermsDays: null },
+        updatedAt: new Date("2026-11-21T09:01:00.000Z")
+      })
+      expect(updated.code).toBe("ACMEBUIL")
+      expect(yield* contacts.get(owner, TENANT, "ACMEBUIL")).toEqual(updated)
+      expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "contact.updated"])
+      expect((yield* events)[1]?.data).toEqual(contactJson(updated))
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("requires cisDetails for a subcontractor and supplierSettings for a supplier, naming each", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, subcontractor)
+      const dto = contactDto(created)
+      const cases: ReadonlyArray<[Partial<ContactReplacement>, ReadonlyArray<string>]> = [
+        [{ cisDetails: undefined }, ["cisDetails"]],
+        [{ supplierSettings: undefined }, ["supplierSettings"]],
+        [{ cisDetails: undefined, supplierSettings: undefined }, ["cisDetails", "supplierSettings"]],
+        [{ isSupplier: false, supplierSettings: undefined }, ["isSupplier"]]
+      ]
+      for (const [change, members] of cases) {
+        const error = yield* Effect.flip(contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), ...change }))
+        assert(error instanceof ValidationFailed)
+        expect(Object.keys(error.errors)).toEqual(members)
+      }
+      expect(yield* contacts.get(owner, TENANT, dto.code)).toEqual(created)
+      expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "subcontractor.created"])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("keeps the CIS identity and verification without the role, and brings the verification back with it", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, subcontractor)
+      // The verification as HMRC left it.
+      const verified = new Verification({
+        status: "Verified",
+        verificationNumber: "V1234567890",
+        taxTreatment: "Net",
+        verifiedAt: new Date("2026-11-20T12:00:00.000Z"),
+        source: "Hmrc",
+        message: null
+      })
+      yield* (yield* ContactRepo).update(new Contact({ ...created, verification: verified }))
+      const dto = contactDto(created)
+
+      const removed = yield* contacts.update(owner, TENANT, dto.code, {
+        ...unchanged(dto),
+        isCisSubcontractor: false,
+        cisDetails: undefined
+      })
+      expect(contactDto(removed)).toMatchObject({ isCisSubcontractor: false, cisDetails: null, verification: null })
+      expect(removed.cisDetails).toEqual(created.cisDetails)
+      expect(removed.verification).toEqual(verified)
+
+      const identity = cis({ type: "Company", tradingName: "Smith Ltd", companyNumber: "sc123456" })
+      const back = yield* contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), cisDetails: identity })
+      expect(contactDto(back).verification).toEqual(verified)
+      expect(contactDto(back).cisDetails).toEqual({ ...identity, companyNumber: "SC123456" })
+      // Becoming a subcontractor again is no new subcontractor.
+      expect((yield* events).map((e) => e.type)).toEqual([
+        "contact.created",
+        "subcontractor.created",
+        "contact.updated",
+        "contact.updated"
+      ])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("starts a contact that first becomes a subcontractor NotVerified, recording subcontractor.created", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, { name: "Later Sub", isSupplier: true })
+      const updated = yield* contacts.update(owner, TENANT, created.code, {
+        ...unchanged(contactDto(created)),
+        isCisSubcontractor: true,
+        cisDetails: cis({ niNumber: "ab123456c" })
+      })
+      expect(contactDto(updated).verification?.status).toBe("NotVerified")
+      expect(contactDto(updated).cisDetails?.niNumber).toBe("AB123456C")
+      expect((yield* events).map((e) => e.type)).toEqual([
+        "contact.created",
+        "contact.updated",
+        "subcontractor.created"
+      ])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "refuses to remove the customer role while sales invoices exist, or the supplier role while purchase invoices do",
+    () =>
+      Effect.gen(function* () {
+        const { contacts, events, owner, tenant } = yield* setUp
+        const activity = yield* ContactActivityFake
+        const both = yield* contacts.create(owner, TENANT, { name: "Both Ways", isCustomer: true, isSupplier: true })
+        const dto = contactDto(both)
+        yield* activity.set(tenant.id, both.id, { salesInvoices: true, purchaseInvoices: true })
+
+        const noCustomer = yield* Effect.flip(
+          contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), isCustomer: false, name: "Renamed" })
+        )
+        expect(noCustomer).toEqual(
+          new Conflict({ detail: "BOTHWAYS cannot lose the role: it has sales invoices, so it stays a customer." })
+        )
+        const neither = yield* Effect.flip(
+          contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), isCustomer: false, isSupplier: false })
+        )
+        assert(neither instanceof Conflict)
+        expect(neither.detail).toContain("purchase invoices")
+        expect(yield* contacts.get(owner, TENANT, dto.code)).toEqual(both)
+        expect((yield* events).map((e) => e.type)).toEqual(["contact.created"])
+
+        // Invoices in the other direction only do not hold the role.
+        yield* activity.set(tenant.id, both.id, { purchaseInvoices: true })
+        const updated = yield* contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), isCustomer: false })
+        expect(updated.isCustomer).toBe(false)
+        yield* activity.set(tenant.id, both.id, { salesInvoices: true })
+        const noSupplier = yield* contacts.update(owner, TENANT, dto.code, {
+          ...unchanged(contactDto(updated)),
+          isCustomer: true,
+          isSupplier: false,
+          supplierSettings: undefined
+        })
+        expect(contactDto(noSupplier)).toMatchObject({ isCustomer: true, isSupplier: false, supplierSettings: null })
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("is NotFound for an unknown contact", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const error = yield* Effect.flip(
+        contacts.update(owner, TENANT, "NOPE", {
+          name: "X",
+          isCustomer: true,
+          isSupplier: false,
+          isCisSubcontractor: false,
+          vatRegistered: false
+        })
+      )
+      expect(error).toBeInstanceOf(NotFound)
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Contacts.remove", () => {
+  it.effect("deletes a contact and records contact.deleted with the contact as it was", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner } = yield* setUp
+      const created = yield* contacts.create(owner, TENANT, { name: "Gone Soon" })
+      yield* contacts.remove(owner, TENANT, "gonesoon")
+      expect(yield* Effect.flip(contacts.get(owner, TENANT, created.code))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip(contacts.remove(owner, TENANT, created.code))).toBeInstanceOf(NotFound)
+      expect(yield* events).toEqual([
+        { type: "contact.created", data: contactJson(created) },
+        { type: "contact.deleted", data: contactJson(created) }
+      ])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses with Conflict while the contact has sales or purchase invoices or a connection", () =>
+    Effect.gen(function* () {
+      const { contacts, events, owner, tenant } = yield* setUp
+      const activity = yield* ContactActivityFake
+      const created = yield* contacts.create(owner, TENANT, { name: "Busy", isCustomer: true })
+      const cases = [
+        [{ salesInvoices: true }, "BUSY has sales invoices, so it cannot be deleted."],
+        [{ purchaseInvoices: true }, "BUSY has purchase invoices, so it cannot be deleted."],
+        [{ connections: true }, "BUSY has a connection, so it cannot be deleted."],
+        [
+          { salesInvoices: true, connections: true },
+          "BUSY has sales invoices and a connection, so it cannot be deleted."
+        ]
+      ] as const
+      for (const [has, detail] of cases) {
+        yield* activity.set(tenant.id, created.id, has)
+        expect(yield* Effect.flip(contacts.remove(owner, TENANT, "BUSY"))).toEqual(new Conflict({ detail }))
+      }
+      expect(yield* contacts.get(owner, TENANT, "BUSY")).toEqual(created)
+      expect((yield* events).map((e) => e.type)).toEqual(["contact.created"])
+      yield* activity.set(tenant.id, created.id, {})
+      yield* contacts.remove(owner, TENANT, "BUSY")
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Contacts.list", () => {
+  it.effect("pages by name with defaults offset 0 and limit 10, and serves a limit above 50 as 50", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      for (let i = 0; i < 55; i++)
+        yield* contacts.create(owner, TENANT, { name: `Contact ${String(54 - i).padStart(2, "0")}` })
+      const first = yield* contacts.list(owner, TENANT, {})
+      expect({ ...first, items: first.items.map((c) => c.name) }).toEqual({
+        items: Array.from({ length: 10 }, (_, i) => `Contact ${String(i).padStart(2, "0")}`),
+        totalCount: 55,
+        offset: 0,
+        limit: 10
+      })
+      const big = yield* contacts.list(owner, TENANT, { limit: 500, offset: 3 })
+      expect(big).toMatchObject({ totalCount: 55, offset: 3, limit: 50 })
+      expect(big.items).toHaveLength(50)
+      expect(big.items[0]?.name).toBe("Contact 03")
+      const past = yield* contacts.list(owner, TENANT, { offset: 100 })
+      expect(past).toEqual({ items: [], totalCount: 55, offset: 100, limit: 10 })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a limit below 1 and a negative offset, naming each", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      const error = yield* Effect.flip(contacts.list(owner, TENANT, { limit: 0, offset: -1 }))
+      assert(error instanceof ValidationFailed)
+      expect(Object.keys(error.errors).sort()).toEqual(["limit", "offset"])
+      const fraction = yield* Effect.flip(contacts.list(owner, TENANT, { limit: 1.5 }))
+      assert(fraction instanceof ValidationFailed)
+      expect(Object.keys(fraction.errors)).toEqual(["limit"])
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("searches with the terms of 3 characters or more, and filters by role and verification status", () =>
+    Effect.gen(function* () {
+      const { contacts, owner } = yield* setUp
+      yield* contacts.create(owner, TENANT, { name: "Acme Builders", isCustomer: true })
+      yield* contacts.create(owner, TENANT, subcontractor)
+      const names = (request: Parameters<typeof contacts.list>[2]) =>
+        Effect.map(contacts.list(owner, TENANT, request), (page) => page.items.map((c) => c.name))
+      expect(yield* names({ search: "ACME" })).toEqual(["Acme Builders"])
+      expect(yield* names({ search: "ac me" })).toEqual(["Acme Builders", "John Smith Groundworks"])
+      expect(yield* names({ search: "smith 2234567890" })).toEqual(["John Smith Groundworks"])
+      expect(yield* names({ role: "Customer" })).toEqual(["Acme Builders"])
+      expect(yield* names({ verificationStatus: "All" })).toEqual(["John Smith Groundworks"])
+      expect(yield* names({ verificationStatus: "Verified" })).toEqual([])
+      expect(yield* names({ sortBy: "Code", sortDesc: true })).toEqual(["John Smith Groundworks", "Acme Builders"])
+    }).pipe(Effect.provide(testApp()))
+  )
+})

@@ -1,0 +1,493 @@
+import { assert, describe, expect, it } from "@effect/vitest"
+import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
+import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
+import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
+import { ManualClock } from "@cisbook/testkit/SystemFakes"
+import { Duration, Effect, Layer, Option } from "effect"
+import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
+import { Conflict, Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { Email } from "../../src/Email.js"
+import { EmailSettings } from "../../src/mail/EmailSettings.js"
+import { ContactRepo } from "../../src/contacts/ContactRepo.js"
+import { EmailSettingsRepo } from "../../src/mail/EmailSettingsRepo.js"
+import { TaxAuthority, TaxAuthorityUnavailable } from "../../src/taxauthority/TaxAuthority.js"
+import type { ReturnSubmission } from "../../src/taxauthority/ReturnSubmission.js"
+import { TenantCode } from "../../src/tenants/Tenant.js"
+import { Contacts } from "../../src/contacts/Contacts.js"
+import { MonthlyReturns } from "../../src/returns/MonthlyReturns.js"
+import { ReturnFiling } from "../../src/returns/ReturnFiling.js"
+import { Tenants } from "../../src/tenants/Tenants.js"
+import { TenantSettings } from "../../src/tenants/TenantSettings.js"
+import { aUser, testApp } from "../TestApp.js"
+
+const TENANT = "lovelace-builders"
+const identity = {
+  type: "SoleTrader",
+  title: null,
+  firstName: "Jo",
+  secondName: null,
+  tradingName: null,
+  niNumber: null,
+  companyNumber: null
+} as const
+
+const scheme = { employerReference: "123/ab 45678", accountsOfficeReference: "123pw12345678" }
+
+type Said = "Accepted" | "Unavailable" | "Pending" | string
+
+/**
+ * A tax authority that works as GovTalk does: a sent return is acknowledged with a correlation
+ * id, found again by its id, and answered when polled. `answer` says, for each poll, what to
+ * answer; "Unavailable" at sending refuses to take the return. Keeps every return sent.
+ */
+const taxAuthority = (
+  answer: (submission: ReturnSubmission) => Said,
+  refuse?: (s: ReturnSubmission) => string | null
+) => {
+  const submitted: Array<ReturnSubmission> = []
+  const correlationOf = (id: string) => `C-${id}`
+  const layer = Layer.succeed(
+    TaxAuthority,
+    TaxAuthority.of({
+      verify: () => Effect.die("not used"),
+      sendReturn: (submission) => {
+        if (answer(submission) === "Unavailable")
+          return Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
+        const refused = refuse?.(submission) ?? null
+        if (refused !== null) return Effect.succeed({ _tag: "Rejected", reason: refused })
+        submitted.push(submission)
+        return Effect.succeed({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) })
+      },
+      findSentReturn: (id) =>
+        Effect.succeed(Option.map(Option.fromNullable(submitted.find((s) => s.id === id)), (s) => correlationOf(s.id))),
+      pollReturn: (correlationId, submission) => {
+        expect(correlationId).toBe(correlationOf(submission.id))
+        const said = answer(submission)
+        return said === "Accepted"
+          ? Effect.succeed({ _tag: "Accepted" })
+          : said === "Unavailable"
+            ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
+            : said === "Pending"
+              ? Effect.succeed({ _tag: "Pending", retryAfterMs: 10_000 })
+              : Effect.succeed({ _tag: "Rejected", reason: said })
+      }
+    })
+  )
+  return { submitted, layer }
+}
+
+/** Email settings with automatic statements on or off; nothing else of them is read here. */
+const emailSettings = (autoEmailStatements: boolean) =>
+  Layer.succeed(
+    EmailSettingsRepo,
+    EmailSettingsRepo.of({
+      getSettings: () => Effect.succeed(Option.some(new EmailSettings({ signature: null, autoEmailStatements }))),
+      setSettings: () => Effect.die("not used"),
+      listTemplates: () => Effect.die("not used"),
+      saveTemplate: () => Effect.die("not used"),
+      deleteTemplate: () => Effect.die("not used"),
+      mailContext: () => Effect.die("not used")
+    })
+  )
+
+const app = (authority = taxAuthority(() => "Accepted"), autoEmailStatements = false) =>
+  // The test's tax authority and settings go to the filing itself: the memory ports have their own.
+  Layer.provideMerge(
+    ReturnFiling.Default.pipe(Layer.provide([authority.layer, emailSettings(autoEmailStatements)])),
+    testApp()
+  ).pipe(Layer.provide(DocumentRendererFake))
+
+/** A subcontractor made verified as the tax authority's answer would leave it. */
+const verifiedSubcontractor = (
+  owner: Parameters<Contacts["create"]>[0],
+  name: string,
+  utr: string,
+  treatment: "Net" | "Unmatched"
+) =>
+  Effect.gen(function* () {
+    const created = yield* (yield* Contacts).create(owner, TENANT, {
+      name,
+      isSupplier: true,
+      isCisSubcontractor: true,
+      cisDetails: { ...identity, lastName: name, utr }
+    })
+    const verification = new Verification({
+      ...notVerified,
+      status: "Verified",
+      taxTreatment: treatment,
+      verificationNumber: treatment === "Unmatched" ? "V1234567890/A" : "V1234567890",
+      source: "Hmrc"
+    })
+    const email = treatment === "Net" ? Email.make(`${name.toLowerCase()}@example.com`) : null
+    yield* (yield* ContactRepo).update(new Contact({ ...created, email, verification }))
+    return created.code
+  })
+
+const setUp = Effect.gen(function* () {
+  const owner = yield* aUser("owner@example.com")
+  yield* (yield* Tenants).create(owner, {
+    code: TenantCode.make(TENANT),
+    name: "Lovelace Builders Ltd",
+    email: null
+  })
+  yield* (yield* TenantSettings).setCisDetails(owner, TENANT, {
+    type: "Company",
+    tradingName: "Lovelace Builders Ltd",
+    utr: "8456789123"
+  })
+  yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+  const net = yield* verifiedSubcontractor(owner, "Bricks", "2234567890", "Net")
+  const high = yield* verifiedSubcontractor(owner, "Stones", "4345678912", "Unmatched")
+  // The clock stands at 2026-11-21: the current tax month ends on 2026-12-05.
+  return { owner, returns: yield* MonthlyReturns, net, high } as const
+})
+
+const june = (net: string, high: string) => ({
+  periodEnd: "2026-06-05",
+  lines: [
+    { contact: net.toLowerCase(), grossAmount: 100000, materials: 40000, deducted: 12000 },
+    { contact: high, grossAmount: 50000, materials: 0, deducted: 15000 }
+  ]
+})
+
+describe("MonthlyReturns", () => {
+  it.effect("files a return Submitted, copying each subcontractor's details and the contractor's identity", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      expect(filed).toMatchObject({
+        periodEnd: "2026-06-05",
+        status: "Submitted",
+        acceptedAt: null,
+        invoiced: false,
+        nilReturn: false,
+        inactive: false,
+        contractor: {
+          name: "Lovelace Builders Ltd",
+          utr: "8456789123",
+          scheme: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+        }
+      })
+      expect(filed.lines.map((l) => [l.contactCode, l.name, l.utr, l.verificationNumber, l.taxTreatment])).toEqual([
+        [net, "Bricks", "2234567890", "V1234567890", "Net"],
+        [high, "Stones", "4345678912", "V1234567890/A", "Unmatched"]
+      ])
+      expect(yield* returns.get(owner, TENANT, filed.id)).toEqual(filed)
+      expect(yield* returns.list(owner, TENANT)).toEqual([filed])
+    }).pipe(Effect.provide(app()))
+  )
+
+  it.effect("refuses a tax month that has not started, a second live return for a month, and bad lines", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const future = yield* Effect.flip(returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2027-01-05" }))
+      assert(future instanceof ValidationFailed)
+      expect(Object.keys(future.errors)).toEqual(["periodEnd"])
+      // The current tax month may be filed.
+      yield* returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-12-05" })
+      yield* returns.file(owner, TENANT, june(net, high))
+      expect(yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))).toBeInstanceOf(Conflict)
+      const bad = yield* Effect.flip(
+        returns.file(owner, TENANT, {
+          periodEnd: "2026-05-05",
+          lines: [{ contact: net, grossAmount: 100, materials: 0, deducted: 21 }]
+        })
+      )
+      assert(bad instanceof ValidationFailed)
+      expect(Object.keys(bad.errors)).toEqual(["lines[0].deducted"])
+      expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-12-05", "2026-06-05"])
+    }).pipe(Effect.provide(app()))
+  )
+
+  it.effect("refuses a return until the tenant's CIS scheme registration is set, naming both references", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* (yield* Tenants).create(owner, { code: TenantCode.make("no-scheme"), name: "No Scheme", email: null })
+      yield* (yield* TenantSettings).setCisDetails(owner, "no-scheme", {
+        type: "Company",
+        tradingName: "N",
+        utr: "8456789123"
+      })
+      const refused = yield* Effect.flip(returns.file(owner, "no-scheme", { periodEnd: "2026-06-05", nilReturn: true }))
+      assert(refused instanceof ValidationFailed)
+      expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
+      expect(yield* returns.list(owner, "no-scheme")).toEqual([])
+      // The tenant that has one files (its subcontractors are its own).
+      expect((yield* returns.file(owner, TENANT, june(net, high))).status).toBe("Submitted")
+    }).pipe(Effect.provide(app()))
+  )
+
+  it.effect(
+    "files a nil return with no lines, inactive or not; a nil return with lines, or lines missing otherwise, is refused",
+    () =>
+      Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const nil = yield* returns.file(owner, TENANT, { periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+        expect(nil).toMatchObject({ status: "Submitted", nilReturn: true, inactive: true, lines: [] })
+        expect(nil.contractor.scheme?.employerReference).toBe("123/AB45678")
+        const withEmpty = yield* returns.file(owner, TENANT, { periodEnd: "2026-07-05", nilReturn: true, lines: [] })
+        expect(withEmpty).toMatchObject({ nilReturn: true, inactive: false, lines: [] })
+        const nilWithLines = yield* Effect.flip(
+          returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-08-05", nilReturn: true })
+        )
+        assert(nilWithLines instanceof ValidationFailed)
+        expect(Object.keys(nilWithLines.errors)).toEqual(["lines"])
+        const noLines = yield* Effect.flip(returns.file(owner, TENANT, { periodEnd: "2026-08-05", lines: [] }))
+        assert(noLines instanceof ValidationFailed)
+        expect(noLines.errors.lines?.[0]).toContain("nil return")
+        const inactiveOnly = yield* Effect.flip(
+          returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-08-05", inactive: true })
+        )
+        assert(inactiveOnly instanceof ValidationFailed)
+        expect(Object.keys(inactiveOnly.errors)).toEqual(["inactive"])
+        expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-07-05", "2026-06-05"])
+        // A nil month is a month: a second live return for it is a conflict.
+        expect(yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))).toBeInstanceOf(Conflict)
+      }).pipe(Effect.provide(app()))
+  )
+
+  it.effect("needs the tenant's own CIS details complete, and keeps returns to the tenant's members", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* (yield* TenantSettings).setCisDetails(owner, TENANT, { type: "Company", tradingName: "Lovelace" })
+      const refused = yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))
+      expect(refused).toBeInstanceOf(Refused)
+      expect(refused.detail).toContain("utr")
+      // The domain's words; the HTTP layer names the request that completes them.
+      expect(refused).toMatchObject({
+        detail: expect.stringMatching(/Complete the tenant's CIS details first\.$/),
+        nextStep: { _tag: "CompleteCisDetails", tenant: TENANT }
+      })
+      const stranger = yield* aUser("stranger@example.com")
+      expect(yield* Effect.flip(returns.list(stranger, TENANT))).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(returns.get(owner, TENANT, "not-a-uuid"))).toBeInstanceOf(NotFound)
+    }).pipe(Effect.provide(app()))
+  )
+})
+
+describe("ReturnFiling", () => {
+  const authority = taxAuthority((s) =>
+    s.lines.reduce((sum, l) => sum + l.deducted, 0) === 99999 ? "Deductions do not add up" : "Accepted"
+  )
+
+  it.effect("submits due returns and records the tax authority's answer: Accepted, or Rejected with its reason", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      const accepted = yield* returns.file(owner, TENANT, june(net, high))
+      const rejected = yield* returns.file(owner, TENANT, {
+        periodEnd: "2026-07-05",
+        lines: [{ contact: high, grossAmount: 500000, materials: 0, deducted: 99999 }]
+      })
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(2)
+      expect(authority.submitted.map((s) => s.id).sort()).toEqual([accepted.id, rejected.id].sort())
+      const now = yield* (yield* ManualClock).now
+      expect(yield* returns.get(owner, TENANT, accepted.id)).toMatchObject({ status: "Accepted", acceptedAt: now })
+      expect(yield* returns.get(owner, TENANT, rejected.id)).toMatchObject({
+        status: "Rejected",
+        rejectionReason: "Deductions do not add up"
+      })
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+      const tenantId = (yield* returns.get(owner, TENANT, accepted.id)).tenantId
+      const events = (yield* Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenantId))).filter((e) =>
+        e.type.startsWith("monthly-return.")
+      )
+      expect(
+        events
+          .map((e) => [e.type, (e.data as { id: string; status: string }).id, (e.data as { status: string }).status])
+          .sort()
+      ).toEqual([
+        ["monthly-return.accepted", accepted.id, "Accepted"],
+        ["monthly-return.rejected", rejected.id, "Rejected"]
+      ])
+      // A rejected month may be filed again.
+      yield* returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-07-05" })
+    }).pipe(Effect.provide(app(authority)))
+  )
+
+  it.effect(
+    "submits a nil return with its flags and the contractor's scheme, records it Accepted, and mails nothing",
+    () => {
+      const authority = taxAuthority(() => "Accepted")
+      return Effect.gen(function* () {
+        const { owner, returns } = yield* setUp
+        const nil = yield* returns.file(owner, TENANT, { periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+        expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
+        expect(authority.submitted).toHaveLength(1)
+        expect(authority.submitted[0]).toMatchObject({
+          id: nil.id,
+          nilReturn: true,
+          inactive: true,
+          lines: [],
+          contractor: { scheme: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" } }
+        })
+        expect((yield* returns.get(owner, TENANT, nil.id)).status).toBe("Accepted")
+        expect(yield* yield* QueuedMailRequests).toEqual([])
+      }).pipe(Effect.provide(app(authority, true)))
+    }
+  )
+
+  it.effect("keeps a return Submitted while the tax authority is unavailable, and tries again later", () => {
+    let up = false
+    const flaky = taxAuthority(() => (up ? "Accepted" : "Unavailable"))
+    return Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      const clock = yield* ManualClock
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+      up = true
+      yield* clock.advance(30_000)
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      // Taken once: when the authority was up again.
+      expect(flaky.submitted).toHaveLength(1)
+    }).pipe(Effect.provide(app(flaky)))
+  })
+
+  it.effect("mails each subcontractor with an email address its statement, with the PDF, when the tenant says so", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      yield* returns.file(owner, TENANT, june(net, high))
+      yield* filing.fileDue(10, Duration.minutes(1))
+      const mails = yield* QueuedMailRequests
+      const [only, ...rest] = yield* mails
+      expect(rest).toEqual([])
+      expect(only).toMatchObject({
+        type: "CisStatement",
+        to: "bricks@example.com",
+        values: {
+          tenantName: "Lovelace Builders Ltd",
+          contactName: "Bricks",
+          taxMonthEnd: "2026-06-05",
+          grossAmount: 100000,
+          materials: 40000,
+          deducted: 12000
+        }
+      })
+      const [attachment] = only!.attachments ?? []
+      expect(attachment?.filename).toBe(`statement-${net}-2026-06-05.pdf`)
+      expect(attachment?.contentType).toBe("application/pdf")
+      expect(JSON.parse(new TextDecoder().decode(attachment!.content))).toMatchObject({
+        contractor: { name: "Lovelace Builders Ltd", utr: "8456789123" },
+        periodEnd: "2026-06-05",
+        subcontractor: { code: net, name: "Bricks", utr: "2234567890", verificationNumber: null },
+        liableToDeduction: 60000,
+        deducted: 12000,
+        netPaid: 88000
+      })
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(() => "Accepted"),
+          true
+        )
+      )
+    )
+  )
+
+  const noStatements = (answer: "Accepted" | "UTR unknown", autoEmailStatements: boolean) =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* returns.file(owner, TENANT, june(net, high))
+      yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
+      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual([
+        answer === "Accepted" ? "Accepted" : "Rejected"
+      ])
+      expect(yield* yield* QueuedMailRequests).toEqual([])
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(() => answer),
+          autoEmailStatements
+        )
+      )
+    )
+
+  it.effect("mails no statement when the tenant does not email them automatically", () =>
+    noStatements("Accepted", false)
+  )
+
+  it.effect("mails no statement for a rejected return", () => noStatements("UTR unknown", true))
+
+  it.effect(
+    "polls again for an answer not ready yet, without sending the return again or counting a failed attempt",
+    () => {
+      let said: Said = "Pending"
+      const slow = taxAuthority(() => said)
+      return Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const filing = yield* ReturnFiling
+        const clock = yield* ManualClock
+        const filed = yield* returns.file(owner, TENANT, june(net, high))
+        expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+        // Due again only when the poll interval the authority gave has passed.
+        yield* clock.advance(9_999)
+        expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+        yield* clock.advance(1)
+        said = "Accepted"
+        expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+        expect(slow.submitted).toHaveLength(1)
+      }).pipe(Effect.provide(app(slow)))
+    }
+  )
+
+  it.effect(
+    "polls, without sending again, a return the tax authority already has (its filer died before recording)",
+    () => {
+      const authority = taxAuthority(() => "Accepted")
+      return Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const filed = yield* returns.file(owner, TENANT, june(net, high))
+        // Sent by a filer that died before it could record the acknowledgement.
+        yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed)).pipe(Effect.provide(authority.layer))
+        expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
+        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+        expect(authority.submitted.map((s) => s.id)).toEqual([filed.id])
+      }).pipe(Effect.provide(app(authority)))
+    }
+  )
+
+  it.effect("keeps the correlation id when the answer cannot be fetched, and later polls without sending again", () => {
+    let polls = 0
+    const authority = taxAuthority(() => (polls++ === 1 ? "Unavailable" : "Accepted"))
+    return Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      // The first call is the send's own check, the second the poll, which fails.
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+      yield* (yield* ManualClock).advance(30_000)
+      expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect(authority.submitted).toHaveLength(1)
+    }).pipe(Effect.provide(app(authority)))
+  })
+
+  it.effect("records as Rejected, with the reason, a return the tax authority refuses at sending", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
+      expect(yield* returns.get(owner, TENANT, filed.id)).toMatchObject({
+        status: "Rejected",
+        rejectionReason: "The contractor's Accounts Office reference is not valid."
+      })
+    }).pipe(
+      Effect.provide(
+        app(
+          taxAuthority(
+            () => "Accepted",
+            () => "The contractor's Accounts Office reference is not valid."
+          )
+        )
+      )
+    )
+  )
+})

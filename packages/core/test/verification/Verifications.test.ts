@@ -1,0 +1,265 @@
+import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
+import { ManualClock } from "@cisbook/testkit/SystemFakes"
+import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Option, Schema } from "effect"
+import { CisDetails } from "../../src/cis/CisDetails.js"
+import { CisScheme } from "../../src/cis/CisScheme.js"
+import { Contact, Verification } from "../../src/contacts/Contact.js"
+import { contactJson } from "../../src/contacts/ContactView.js"
+import { Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { ContactRepo } from "../../src/contacts/ContactRepo.js"
+import { VerificationQueue } from "../../src/verification/VerificationQueue.js"
+import { TenantCode } from "../../src/tenants/Tenant.js"
+import { Contacts } from "../../src/contacts/Contacts.js"
+import { Tenants } from "../../src/tenants/Tenants.js"
+import { TenantSettings } from "../../src/tenants/TenantSettings.js"
+import { Verifications } from "../../src/verification/Verifications.js"
+import { VerificationWork } from "../../src/verification/VerificationWork.js"
+import { aUser, plainCis, testApp } from "../TestApp.js"
+
+const TENANT = "acme-builders"
+const LEASE = Duration.seconds(60)
+
+const cis = plainCis
+
+const john = cis({ firstName: "John", lastName: "Smith", utr: "2234567890" })
+
+const requested = { status: "NotVerified", source: "Hmrc", message: "Verification requested" } as const
+
+const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+
+/**
+ * An owner of acme-builders with a subcontractor JOHNSMIT, and the use cases; the tenant's CIS
+ * scheme registration is set unless a test needs it missing.
+ */
+const setUpWith = (options: { readonly scheme: boolean }) =>
+  Effect.gen(function* () {
+    const owner = yield* aUser("owner@example.com")
+    const { tenant } = yield* (yield* Tenants).create(owner, {
+      code: TenantCode.make(TENANT),
+      name: "Acme",
+      email: null
+    })
+    const contacts = yield* Contacts
+    const contact = yield* contacts.create(owner, TENANT, {
+      name: "John Smith",
+      isSupplier: true,
+      isCisSubcontractor: true,
+      cisDetails: john
+    })
+    if (options.scheme) yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+    const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
+      Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
+    )
+    return {
+      owner,
+      tenant,
+      contact,
+      contacts,
+      events,
+      verifications: yield* Verifications,
+      work: yield* VerificationWork,
+      queue: yield* VerificationQueue,
+      authority: yield* TaxAuthorityFake,
+      clock: yield* ManualClock
+    } as const
+  })
+
+const setUp = setUpWith({ scheme: true })
+
+describe("Verifications", () => {
+  it.effect(
+    "a request marks the subcontractor requested, records contact.updated, and queues the contractor's UTR and scheme with the subcontractor",
+    () =>
+      Effect.gen(function* () {
+        const { contact, events, owner, queue, tenant, verifications } = yield* setUp
+        yield* (yield* TenantSettings).setCisDetails(owner, TENANT, {
+          type: "Company",
+          tradingName: "Acme Ltd",
+          utr: "1097172564"
+        })
+        const answer = yield* verifications.request(owner, TENANT, "johnsmit")
+        expect(answer.verification).toMatchObject({ ...requested, verificationNumber: null, taxTreatment: null })
+        expect(yield* (yield* Contacts).get(owner, TENANT, contact.code)).toEqual(answer)
+        expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(answer) })
+        const queued = yield* queue.find(tenant.id, contact.id)
+        assert(Option.isSome(queued))
+        expect(queued.value).toMatchObject({ contactCode: "JOHNSMIT" })
+        expect(queued.value.request.contractor).toEqual({
+          utr: "1097172564",
+          scheme: Schema.decodeUnknownSync(CisScheme)(scheme)
+        })
+        expect(queued.value.request.subcontractor).toEqual(Schema.decodeUnknownSync(CisDetails)(john))
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "refuses a request until the tenant's CIS scheme registration is set, naming both references, and changes nothing",
+    () =>
+      Effect.gen(function* () {
+        const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUpWith({ scheme: false })
+        const before = yield* events
+        const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+        assert(refused instanceof ValidationFailed)
+        expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
+        expect(refused.errors.accountsOfficeReference?.[0]).toContain("123PW12345678")
+        expect(yield* events).toEqual(before)
+        expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+        yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+        expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+        expect(Option.isSome(yield* queue.find(tenant.id, contact.id))).toBe(true)
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "refuses a contact that is not a subcontractor, or whose identity is incomplete, naming each missing member",
+    () =>
+      Effect.gen(function* () {
+        const { contacts, events, owner, queue, tenant, verifications } = yield* setUp
+        const customer = yield* contacts.create(owner, TENANT, { name: "Bo Customer", isCustomer: true })
+        const before = yield* events
+        const notSub = yield* Effect.flip(verifications.request(owner, TENANT, customer.code))
+        assert(notSub instanceof Refused)
+        expect(notSub.detail).toBe("BOCUSTOM is not a CIS subcontractor: only a CIS subcontractor can be verified.")
+        const bare = yield* contacts.create(owner, TENANT, { name: "Bare", isSupplier: true, isCisSubcontractor: true })
+        const incomplete = yield* Effect.flip(verifications.request(owner, TENANT, bare.code))
+        assert(incomplete instanceof ValidationFailed)
+        expect(incomplete.errors).toEqual({
+          "cisDetails.firstName": ["Required for a SoleTrader to be verified"],
+          "cisDetails.lastName": ["Required for a SoleTrader to be verified"],
+          "cisDetails.utr": ["Required (or niNumber) for a SoleTrader to be verified"]
+        })
+        const company = yield* contacts.create(owner, TENANT, {
+          name: "Co",
+          isSupplier: true,
+          isCisSubcontractor: true,
+          cisDetails: cis({ type: "Company", companyNumber: "SC123456" })
+        })
+        const noName = yield* Effect.flip(verifications.request(owner, TENANT, company.code))
+        assert(noName instanceof ValidationFailed)
+        expect(noName.errors).toEqual({ "cisDetails.tradingName": ["Required for a Company to be verified"] })
+        expect(yield* events).toHaveLength(before.length + 4)
+        expect(yield* queue.find(tenant.id, bare.id)).toEqual(Option.none())
+        expect((yield* contacts.get(owner, TENANT, bare.code)).verification?.status).toBe("NotVerified")
+        expect((yield* contacts.get(owner, TENANT, bare.code)).verification?.source).toBe(null)
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("an unknown contact is 404; a tenant the caller is not a member of is 403", () =>
+    Effect.gen(function* () {
+      const { verifications } = yield* setUp
+      const stranger = yield* aUser("stranger@example.com")
+      const owner = yield* aUser("other@example.com")
+      expect(yield* Effect.flip(verifications.request(stranger, TENANT, "JOHNSMIT"))).toBeInstanceOf(Forbidden)
+      yield* (yield* Tenants).create(owner, { code: TenantCode.make("other-co"), name: "Other", email: null })
+      const notHere = yield* Effect.flip(verifications.request(owner, "other-co", "JOHNSMIT"))
+      assert(notHere instanceof NotFound)
+      expect(notHere.detail).toBe("There is no contact with the code JOHNSMIT in other-co.")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("the worker sends the request and records the answer with contact.updated, once", () =>
+    Effect.gen(function* () {
+      const { authority, clock, contacts, events, owner, verifications, work } = yield* setUp
+      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* clock.advance(5_000)
+      yield* authority.answerWith(() => ({ _tag: "Matched", verificationNumber: "V0000000042", taxTreatment: "Gross" }))
+      expect(yield* work.workDue(10, LEASE)).toBe(1)
+      const verified = yield* contacts.get(owner, TENANT, "JOHNSMIT")
+      expect(verified.verification).toEqual(
+        new Verification({
+          status: "Verified",
+          verificationNumber: "V0000000042",
+          taxTreatment: "Gross",
+          verifiedAt: new Date("2026-11-21T09:00:05.000Z"),
+          source: "Hmrc",
+          message: null
+        })
+      )
+      expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(verified) })
+      expect(yield* work.workDue(10, LEASE)).toBe(0)
+      expect(yield* authority.asked).toHaveLength(1)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("a refusal is recorded as Error with the authority's message, replacing a manual verification", () =>
+    Effect.gen(function* () {
+      const { authority, contacts, owner, verifications, work } = yield* setUp
+      const manual = new Verification({
+        status: "Verified",
+        verificationNumber: "V1111111111",
+        taxTreatment: "Net",
+        verifiedAt: new Date("2026-01-01T00:00:00Z"),
+        source: "Manual",
+        message: null
+      })
+      const contact = yield* contacts.get(owner, TENANT, "JOHNSMIT")
+      yield* Effect.flatMap(ContactRepo, (repo) => repo.update(new Contact({ ...contact, verification: manual })))
+      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* authority.answerWith(() => ({ _tag: "Refused", message: "No match for these details" }))
+      yield* work.workDue(10, LEASE)
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject({
+        status: "Error",
+        verificationNumber: null,
+        taxTreatment: null,
+        source: "Hmrc",
+        message: "No match for these details"
+      })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("an authority that cannot be reached leaves the request waiting, tried again after a growing delay", () =>
+    Effect.gen(function* () {
+      const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* authority.unavailable("connect ECONNREFUSED")
+      expect(yield* work.workDue(10, LEASE)).toBe(1)
+      yield* clock.advance(29_999)
+      expect(yield* work.workDue(10, LEASE)).toBe(0)
+      yield* clock.advance(1)
+      expect(yield* work.workDue(10, LEASE)).toBe(1)
+      yield* clock.advance(59_999)
+      expect(yield* work.workDue(10, LEASE)).toBe(0)
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+      yield* authority.answerWith(() => ({ _tag: "Matched", verificationNumber: "V2", taxTreatment: "Net" }))
+      yield* clock.advance(1)
+      expect(yield* work.workDue(10, LEASE)).toBe(1)
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+      expect(yield* authority.asked).toHaveLength(3)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("a worker that dies after claiming loses nothing: once the lease runs out another sends it", () =>
+    Effect.gen(function* () {
+      const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      // The first worker claims and dies before it asks or records anything.
+      expect(yield* work.claim(10, LEASE)).toHaveLength(1)
+      yield* clock.advance(Duration.toMillis(LEASE) - 1)
+      expect(yield* work.workDue(10, LEASE)).toBe(0)
+      yield* clock.advance(1)
+      expect(yield* work.workDue(10, LEASE)).toBe(1)
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+      expect(yield* authority.asked).toHaveLength(1)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("an answer to a request replaced meanwhile, or for a deleted contact, is dropped", () =>
+    Effect.gen(function* () {
+      const { authority, contacts, owner, verifications, work } = yield* setUp
+      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      const [first] = yield* work.claim(10, LEASE)
+      assert(first !== undefined)
+      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      expect(yield* work.settle(first)).toBe("Dropped")
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+      const [second] = yield* work.claim(10, LEASE)
+      assert(second !== undefined)
+      yield* contacts.remove(owner, TENANT, "JOHNSMIT")
+      expect(yield* work.settle(second)).toBe("Dropped")
+      expect(yield* authority.asked).toHaveLength(2)
+    }).pipe(Effect.provide(testApp()))
+  )
+})
