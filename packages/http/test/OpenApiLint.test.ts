@@ -73,7 +73,7 @@ describe("the OpenAPI document", () => {
     expect(postsWithoutKey).toEqual(["/tenants/{tenant}/contacts/import/analyze", "/webhooks/gocardless"])
   })
 
-  it("documents GoCardless's webhook: no credentials but its signature header, its body, 204, 400, 413 and 498", () => {
+  it("documents GoCardless's webhook: no credentials but its signature header, its body, 204, 400, 413, 415 and 498", () => {
     const document = OpenApi.fromApi(CisbookApi) as any
     const operation = document.paths["/webhooks/gocardless"].post
     expect(operation.security ?? []).toEqual([])
@@ -83,7 +83,7 @@ describe("the OpenAPI document", () => {
     expect(operation.requestBody.content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/GoCardlessWebhook"
     })
-    expect(Object.keys(operation.responses).sort()).toEqual(["204", "400", "413", "498"])
+    expect(Object.keys(operation.responses).sort()).toEqual(["204", "400", "413", "415", "498"])
     expect(JSON.stringify(operation.responses["498"].content["application/problem+json"].schema)).toContain(
       "#/components/schemas/InvalidSignatureProblem"
     )
@@ -131,6 +131,19 @@ describe("the OpenAPI document", () => {
     const starting = document.paths["/health"].get.responses["503"]
     expect(starting.content["application/problem+json"]).toBeDefined()
     expect(starting.headers["Retry-After"]).toBeDefined()
+  })
+
+  it("lists 415 on every operation that takes a body, with Accept-Post on a POST", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    const withBodies = operationsOf(document).filter(({ operation }) => operation.requestBody !== undefined)
+    expect(withBodies.length).toBeGreaterThan(20)
+    expect(
+      withBodies
+        .filter(({ operation }) => operation.responses["415"]?.content?.["application/problem+json"] === undefined)
+        .map(({ name }) => name)
+    ).toEqual([])
+    const posts = withBodies.filter(({ name }) => name.startsWith("POST "))
+    expect(posts.filter(({ operation }) => !operation.responses["415"].headers?.["Accept-Post"])).toEqual([])
   })
 
   it("declares Content-Disposition on every file answer, and Idempotent-Replayed on every answer a retry may get again", () => {
