@@ -94,11 +94,11 @@ const measure = (database: Database, port: number) =>
     if (stats?.invoices !== USERS || left?.returns !== 0)
       return yield* Effect.dieMessage("the run did not bill everyone")
 
-    // GET /me/billing/invoices of a user collecting by direct debit (its Pending payment is asked
-    // of the provider on every request) and of a user waiting for a mandate (no provider call).
+    // GET /me/billing/invoices of a user collecting by direct debit (its mandate's payments are
+    // listed by the provider on every request) and of a user waiting for a mandate (no provider call).
     const lists: Array<readonly [string, LoadResult]> = []
     for (const [label, n] of [
-      ["invoices list, Pending (one provider call each)", 2],
+      ["invoices list, Pending (one provider call a mandate)", 2],
       ["invoices list, WaitingForMandate", 1]
     ] as const) {
       const user = yield* (yield* Users).byEmail(`payer${n}@bench.example` as Email)

@@ -5,7 +5,7 @@ import { Webhook } from "standardwebhooks"
 /**
  * A customer's webhook receiver, in a process of its own so that it does not share the
  * dispatcher's event loop: it verifies every signature with the standardwebhooks library and
- * answers 204. POST /trust sets the secret; GET /stats tells what it got.
+ * answers 204. POST /trust sets the secret; GET /stats tells what it got; POST /reset forgets it.
  */
 let verifier: Webhook | null = null
 const ids = new Set<string>()
@@ -19,6 +19,12 @@ const server = createServer((request, response) => {
     const body = Buffer.concat(chunks).toString("utf8")
     if (request.url === "/trust") {
       verifier = new Webhook(body)
+      return response.writeHead(204).end()
+    }
+    if (request.url === "/reset") {
+      ids.clear()
+      received = 0
+      rejected = 0
       return response.writeHead(204).end()
     }
     if (request.url === "/stats") {

@@ -15,6 +15,7 @@ import { chosenDatabases, type Database } from "../Databases.js"
 import { startCpuProfile } from "../CpuProfile.js"
 import { startHelperProcess } from "../HelperProcess.js"
 import { runOver } from "../WorkerBenchApp.js"
+import { runBareDispatcher } from "./BareDispatcher.js"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
@@ -36,7 +37,19 @@ interface Row {
   readonly recordSeconds: number
   /** The dispatcher process's CPU time per delivery (the receiver runs in its own process). */
   readonly cpuMicrosPerDelivery: number
+  /** The same deliveries again through the bare dispatcher: all recorded, s, and its CPU per delivery. */
+  readonly bareSeconds: number
+  readonly bareCpuMicrosPerDelivery: number
 }
+
+/** Every delivery due again as it was queued: no attempt, no lease (the bare dispatcher's run starts from here). */
+const queuedAgain = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.zipRight(
+    sql`DELETE FROM webhook_delivery_attempts`,
+    sql`UPDATE webhook_deliveries SET status = 'Pending', attempts = 0, automatic_attempts = 0,
+      next_attempt_at = created_at, retry_requested_at = NULL, lease_token = NULL, leased_until = NULL`
+  )
+)
 
 const measure = (database: Database) =>
   Effect.gen(function* () {
@@ -88,12 +101,26 @@ const measure = (database: Database) =>
     const cpu = process.cpuUsage(cpuBefore)
     yield* Effect.promise(() => profiler.stop())
     yield* Scope.close(scope, Exit.void)
+
+    yield* queuedAgain
+    yield* call(`${receiver.url}/reset`, { method: "POST" })
+    const bareCpuBefore = process.cpuUsage()
+    const bareStarted = performance.now()
+    const bareDelivered = yield* Effect.promise(() => runBareDispatcher(database.pool, CONCURRENCY, 60_000))
+    const bareSeconds = (performance.now() - bareStarted) / 1000
+    const bareCpu = process.cpuUsage(bareCpuBefore)
+    const bareStats = JSON.parse(yield* call(`${receiver.url}/stats`)) as { rejected: number; unique: number }
+    if (bareDelivered !== EVENTS || bareStats.rejected > 0 || bareStats.unique !== EVENTS) {
+      return yield* Effect.die(`The bare dispatcher delivered ${bareDelivered}: ${JSON.stringify(bareStats)}`)
+    }
     const row: Row = {
       database: database.label,
       events: EVENTS,
       sendSeconds,
       recordSeconds,
-      cpuMicrosPerDelivery: (cpu.user + cpu.system) / EVENTS
+      cpuMicrosPerDelivery: (cpu.user + cpu.system) / EVENTS,
+      bareSeconds,
+      bareCpuMicrosPerDelivery: (bareCpu.user + bareCpu.system) / EVENTS
     }
     yield* Effect.logWarning(`${database.label}: ${(EVENTS / recordSeconds).toFixed(0)} deliveries/s`)
     return row
@@ -109,11 +136,11 @@ export const main = async () => {
   console.log(
     [
       `\nWebhook deliveries to a local receiver that verifies every signature, ${EVENTS} events, ${CONCURRENCY} at once\n`,
-      "| database | events | all received, s | all recorded, s | deliveries/s | dispatcher CPU µs/delivery |",
-      "|---|---:|---:|---:|---:|---:|",
+      "| database | events | all received, s | all recorded, s | deliveries/s | dispatcher CPU µs/delivery | bare: all recorded, s | bare deliveries/s | bare CPU µs/delivery | CPU ours/bare |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...rows.map(
         (r) =>
-          `| ${r.database} | ${r.events} | ${r.sendSeconds.toFixed(2)} | ${r.recordSeconds.toFixed(2)} | ${(r.events / r.recordSeconds).toFixed(0)} | ${r.cpuMicrosPerDelivery.toFixed(0)} |`
+          `| ${r.database} | ${r.events} | ${r.sendSeconds.toFixed(2)} | ${r.recordSeconds.toFixed(2)} | ${(r.events / r.recordSeconds).toFixed(0)} | ${r.cpuMicrosPerDelivery.toFixed(0)} | ${r.bareSeconds.toFixed(2)} | ${(r.events / r.bareSeconds).toFixed(0)} | ${r.bareCpuMicrosPerDelivery.toFixed(0)} | ${(r.cpuMicrosPerDelivery / r.bareCpuMicrosPerDelivery).toFixed(2)} |`
       ),
       ""
     ].join("\n")

@@ -30,17 +30,20 @@ import { Effect, Layer, Ref } from "effect"
 
 type CreatePayment = (payment: NewPayment, key: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
 type GetPayment = (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
+type ListPayments = (mandateId: string) => Effect.Effect<ReadonlyArray<ProviderPayment>, DirectDebitRefused>
 
 export interface Faults {
   readonly createPayment: (real: CreatePayment) => CreatePayment
   readonly getPayment: (real: GetPayment) => GetPayment
+  readonly listPayments: (real: ListPayments) => ListPayments
 }
 
 /** Lets a test put a fault between the service and the in-memory provider (a crash, a hang). */
 export class ProviderFaults extends Effect.Service<ProviderFaults>()("test/ProviderFaults", {
-  effect: Effect.map(Ref.make<Faults>({ createPayment: (real) => real, getPayment: (real) => real }), (faults) => ({
-    faults
-  }))
+  effect: Effect.map(
+    Ref.make<Faults>({ createPayment: (real) => real, getPayment: (real) => real, listPayments: (real) => real }),
+    (faults) => ({ faults })
+  )
 }) {}
 
 const FaultyDirectDebit = Layer.effect(
@@ -52,7 +55,8 @@ const FaultyDirectDebit = Layer.effect(
       ...real,
       createPayment: (payment, key) =>
         Effect.flatMap(Ref.get(faults), (f) => f.createPayment(real.createPayment)(payment, key)),
-      getPayment: (id) => Effect.flatMap(Ref.get(faults), (f) => f.getPayment(real.getPayment)(id))
+      getPayment: (id) => Effect.flatMap(Ref.get(faults), (f) => f.getPayment(real.getPayment)(id)),
+      listPayments: (mandateId) => Effect.flatMap(Ref.get(faults), (f) => f.listPayments(real.listPayments)(mandateId))
     })
   })
 ).pipe(Layer.provideMerge(Layer.merge(DirectDebitFake, ProviderFaults.Default)))

@@ -33,7 +33,11 @@ const providerPayments = Effect.flatMap(DirectDebitControl, ({ state }) =>
 
 const setFaults = (f: Partial<Faults>) =>
   Effect.flatMap(ProviderFaults, ({ faults }) => Ref.update(faults, (current) => ({ ...current, ...f })))
-const noFaults = setFaults({ createPayment: (real) => real, getPayment: (real) => real })
+const noFaults = setFaults({
+  createPayment: (real) => real,
+  getPayment: (real) => real,
+  listPayments: (real) => real
+})
 
 /** The lease a crashed run held runs out (as it would after five minutes). */
 const leasesRunOut = Effect.flatMap(
@@ -251,39 +255,81 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
     })
   )
 
-  it.effect("a listing refreshes Pending payments, and one provider call that hangs does not hold the list up", () =>
+  it.effect(
+    "a listing refreshes a mandate's Pending and Failed invoices with one provider call, leaving another user's alone",
+    () =>
+      Effect.gen(function* () {
+        const owner = yield* aUser("refresh")
+        const other = yield* aUser("bystander")
+        yield* mandateFor(owner)
+        yield* mandateFor(other)
+        const tenant = yield* aTenant(owner, "Refresh Ltd")
+        const theirs = yield* aTenant(other, "Bystander Ltd")
+        const months = ["2026-03-05", "2026-04-05", "2026-05-05", "2026-06-05"]
+        for (const [n, month] of months.entries()) {
+          yield* anAcceptedReturn(tenant.id, month, 1)
+          if (n === 0) yield* anAcceptedReturn(theirs.id, month, 1)
+          yield* run(`2026-0${n + 4}-01`)
+        }
+        const stored = yield* invoicesOf(owner)
+        const [bystanding] = yield* invoicesOf(other)
+        expect(stored.map((i) => i.paymentStatus)).toEqual(["Pending", "Pending", "Pending", "Pending"])
+        // The provider moved every payment, the other user's too.
+        const moved = ["paid_out", "failed", "confirmed", "submitted"]
+        yield* Effect.flatMap(DirectDebitControl, ({ state }) =>
+          Ref.update(state, (s) => {
+            const payments = new Map(s.payments)
+            for (const [n, invoice] of stored.entries()) {
+              payments.set(invoice.paymentReference!, {
+                ...payments.get(invoice.paymentReference!)!,
+                status: moved[n]!
+              })
+            }
+            const theirPayment = payments.get(bystanding!.paymentReference!)!
+            payments.set(theirPayment.id, { ...theirPayment, status: "paid_out" })
+            return { ...s, payments }
+          })
+        )
+        const calls = yield* Ref.make<ReadonlyArray<string>>([])
+        const record = (call: string) => Ref.update(calls, (c) => [...c, call])
+        yield* setFaults({
+          getPayment: (real) => (id) => Effect.zipRight(record(`getPayment ${id}`), real(id)),
+          listPayments: (real) => (id) => Effect.zipRight(record(`listPayments ${id}`), real(id))
+        })
+        const listed = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner))
+        yield* noFaults
+        expect(yield* Ref.get(calls)).toEqual([`listPayments ${stored[0]!.mandateReference}`])
+        const expected = ["Paid", "Failed", "Paid", "Pending"]
+        expect(listed.map((i) => [i.number, i.paymentStatus])).toEqual(stored.map((i, n) => [i.number, expected[n]]))
+        expect((yield* invoicesOf(owner)).map((i) => i.paymentStatus)).toEqual(expected)
+        expect((yield* invoicesOf(other)).map((i) => i.paymentStatus)).toEqual(["Pending"])
+      })
+  )
+
+  it.effect("a provider listing that hangs does not hold the list up: it answers the last known statuses", () =>
     Effect.gen(function* () {
-      const owner = yield* aUser("refresh")
-      yield* mandateFor(owner)
-      const tenant = yield* aTenant(owner, "Refresh Ltd")
-      yield* anAcceptedReturn(tenant.id, "2026-05-05", 1)
-      yield* run("2026-06-01")
-      yield* anAcceptedReturn(tenant.id, "2026-06-05", 1)
-      yield* run("2026-07-01")
-      const [july, june] = yield* invoicesOf(owner)
-      assert(july !== undefined && june !== undefined)
-      expect([july.paymentStatus, june.paymentStatus]).toEqual(["Pending", "Pending"])
-      // The provider paid June's out; it does not answer about July's at all.
+      const owner = yield* aUser("hang")
+      const mandate = yield* mandateFor(owner)
+      yield* anAcceptedReturn((yield* aTenant(owner, "Hang Ltd")).id, "2026-06-05", 1)
+      yield* run()
+      const [pending] = yield* invoicesOf(owner)
       yield* Effect.flatMap(DirectDebitControl, ({ state }) =>
         Ref.update(state, (s) => {
-          const paid = s.payments.get(june.paymentReference!)!
+          const paid = s.payments.get(pending!.paymentReference!)!
           return { ...s, payments: new Map(s.payments).set(paid.id, { ...paid, status: "paid_out" }) }
         })
       )
-      yield* setFaults({
-        getPayment: (real) => (id) => (id === july.paymentReference ? Effect.never : real(id))
-      })
+      yield* setFaults({ listPayments: (real) => (id) => (id === mandate ? Effect.never : real(id)) })
       const started = Date.now()
       const listed = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner)).pipe(
         Effect.provideService(PaymentRefreshTimeout, Duration.millis(300))
       )
       expect(Date.now() - started).toBeLessThan(5000)
       yield* noFaults
-      expect(listed.map((i) => [i.number, i.paymentStatus])).toEqual([
-        [july.number, "Pending"],
-        [june.number, "Paid"]
-      ])
-      expect((yield* invoicesOf(owner)).map((i) => i.paymentStatus)).toEqual(["Pending", "Paid"])
+      expect(listed.map((i) => i.paymentStatus)).toEqual(["Pending"])
+      expect((yield* invoicesOf(owner)).map((i) => i.paymentStatus)).toEqual(["Pending"])
+      const [again] = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner))
+      expect(again?.paymentStatus).toBe("Paid")
     })
   )
 

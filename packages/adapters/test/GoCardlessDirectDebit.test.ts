@@ -332,4 +332,38 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
         })
     )
   )
+
+  it.live("lists a mandate's payments page after page, following the after cursor until it is null", () =>
+    withProvider(
+      {
+        "GET /payments?mandate=MD0000000001&limit=500": {
+          status: 200,
+          body: {
+            payments: [
+              { ...payment, id: "PM3", status: "paid_out" },
+              { ...payment, id: "PM2", status: "failed", amount: "700" }
+            ],
+            meta: { cursors: { before: null, after: "PM2" }, limit: 500 }
+          }
+        },
+        "GET /payments?mandate=MD0000000001&limit=500&after=PM2": {
+          status: 200,
+          body: { payments: [{ ...payment, id: "PM1" }], meta: { cursors: { before: "PM1", after: null }, limit: 500 } }
+        }
+      },
+      (seen) =>
+        Effect.gen(function* () {
+          const listed = yield* (yield* DirectDebit).listPayments("MD0000000001")
+          expect(listed.map((p) => [p.id, p.status, p.amount, p.mandateId])).toEqual([
+            ["PM3", "paid_out", 1200, "MD0000000001"],
+            ["PM2", "failed", 700, "MD0000000001"],
+            ["PM1", "pending_submission", 1200, "MD0000000001"]
+          ])
+          expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+            "GET /payments?mandate=MD0000000001&limit=500",
+            "GET /payments?mandate=MD0000000001&limit=500&after=PM2"
+          ])
+        })
+    )
+  )
 })

@@ -93,7 +93,7 @@ export class BillingApi extends HttpApiGroup.make("billing")
       .annotate(OpenApi.Summary, "The caller's invoices, latest first")
       .annotate(
         OpenApi.Description,
-        "Latest issueDate first, then latest number; lines are omitted (GET one invoice for them). Before answering, every Pending or Failed invoice's payment is refreshed from the direct debit provider; a provider that fails or is slow for one payment does not fail the list: that invoice shows its last known status."
+        "Latest issueDate first, then latest number; lines are omitted (GET one invoice for them). Before answering, every Pending or Failed invoice's payment is refreshed from the direct debit provider, with one listing of each mandate's payments; a provider that fails or is slow for a mandate does not fail the list: its invoices show their last known status."
       )
   )
   .add(

@@ -161,6 +161,10 @@ export const DirectDebitFake = Layer.effect(
           return created
         }),
       getPayment: payment,
+      listPayments: (mandateId) =>
+        Effect.map(Ref.get(state), (s) =>
+          [...s.payments.values()].filter((p) => p.mandateId === mandateId).sort((a, b) => b.id.localeCompare(a.id))
+        ),
       retryPayment: (id) =>
         Effect.gen(function* () {
           const found = yield* payment(id)

@@ -1,4 +1,4 @@
-import { DirectDebit, DirectDebitRefused } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebit, DirectDebitRefused, type ProviderPayment } from "@cisbook/core/billing/DirectDebit"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
@@ -7,7 +7,9 @@ import {
   ErrorBody,
   GOCARDLESS_VERSION,
   MandateBody,
+  MAX_PAGE_LIMIT,
   PaymentBody,
+  PaymentsPageBody,
   RedirectFlowBody
 } from "./GoCardlessWire.js"
 
@@ -15,6 +17,8 @@ export interface GoCardlessOptions {
   /** e.g. https://api-sandbox.gocardless.com, or the service's own sandbox. */
   readonly baseUrl: string
   readonly accessToken: Redacted.Redacted<string>
+  /** How many items a list asks for a page (1 to 500); 500 unless given. */
+  readonly pageLimit?: number
 }
 
 type Method = "GET" | "POST"
@@ -41,6 +45,7 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
     Effect.gen(function* () {
       const http = yield* HttpClient.HttpClient
       const base = options.baseUrl.replace(/\/+$/, "")
+      const pageLimit = Math.min(options.pageLimit ?? MAX_PAGE_LIMIT, MAX_PAGE_LIMIT)
 
       const send = (method: Method, path: string, body?: unknown, idempotencyKey?: string) => {
         const request = HttpClientRequest.make(method)(`${base}${path}`).pipe(
@@ -162,6 +167,19 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
             key
           ).pipe(Effect.map(paymentOf)),
         getPayment: (id) => call(PaymentBody, "GET", `/payments/${encodeURIComponent(id)}`).pipe(Effect.map(paymentOf)),
+        listPayments: (mandateId) =>
+          Effect.gen(function* () {
+            const payments: Array<ProviderPayment> = []
+            let after: string | null = null
+            do {
+              const query = new URLSearchParams({ mandate: mandateId, limit: String(pageLimit) })
+              if (after !== null) query.set("after", after)
+              const page: typeof PaymentsPageBody.Type = yield* call(PaymentsPageBody, "GET", `/payments?${query}`)
+              for (const payment of page.payments) payments.push(paymentOf({ payments: payment }))
+              after = page.meta.cursors.after
+            } while (after !== null)
+            return payments
+          }),
         retryPayment: (id) =>
           call(PaymentBody, "POST", `/payments/${encodeURIComponent(id)}/actions/retry`, { data: {} }).pipe(
             Effect.map(paymentOf)

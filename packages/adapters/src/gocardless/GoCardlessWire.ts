@@ -45,15 +45,24 @@ export const BankAccountBody = Schema.Struct({
   })
 })
 
-export const PaymentBody = Schema.Struct({
-  payments: Schema.Struct({
-    id: Schema.String,
-    status: Schema.String,
-    amount: Schema.Union(Schema.Number, Schema.NumberFromString),
-    charge_date: Schema.NullOr(Schema.String),
-    links: Schema.Struct({ mandate: Schema.String })
-  })
+const Payment = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  amount: Schema.Union(Schema.Number, Schema.NumberFromString),
+  charge_date: Schema.NullOr(Schema.String),
+  links: Schema.Struct({ mandate: Schema.String })
 })
+
+export const PaymentBody = Schema.Struct({ payments: Payment })
+
+/** A page of `GET /payments`: the payments and the cursor to the next (older) page, null on the last. */
+export const PaymentsPageBody = Schema.Struct({
+  payments: Schema.Array(Payment),
+  meta: Schema.Struct({ cursors: Schema.Struct({ after: Schema.NullOr(Schema.String) }) })
+})
+
+/** The most items GoCardless answers in one page of a list. */
+export const MAX_PAGE_LIMIT = 500
 
 /** The API version this client speaks, sent on every request. */
 export const GOCARDLESS_VERSION = "2015-07-06"

@@ -8,7 +8,7 @@ import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
 import { DirectDebit } from "./DirectDebit.js"
 import type { User } from "../users/User.js"
 
-/** How long a listing waits for the provider's answer about one payment before answering what it knows. */
+/** How long a listing waits for the provider's list of one mandate's payments before answering what it knows. */
 export class PaymentRefreshTimeout extends Context.Reference<PaymentRefreshTimeout>()("core/PaymentRefreshTimeout", {
   defaultValue: () => Duration.seconds(3)
 }) {}
@@ -23,29 +23,68 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
     const repo = yield* BillingInvoiceRepo
     const provider = yield* DirectDebit
 
-    /** The invoice with its payment as the provider has it now; as stored when the provider fails or is slow. */
-    const refreshed = (invoice: BillingInvoice): Effect.Effect<BillingInvoice> => {
-      const reference = invoice.paymentReference
-      if (reference === null || !refreshedOnListing(invoice.paymentStatus)) return Effect.succeed(invoice)
-      return Effect.gen(function* () {
+    /** The invoice with its payment's status as the provider listed it; as stored when the listing does not hold it. */
+    const withListedStatus = (
+      invoice: BillingInvoice,
+      statuses: ReadonlyMap<string, string>
+    ): Effect.Effect<BillingInvoice> => {
+      const providerStatus = invoice.paymentReference === null ? undefined : statuses.get(invoice.paymentReference)
+      if (providerStatus === undefined) return Effect.succeed(invoice)
+      const paymentStatus = invoicePaymentStatusOf(providerStatus)
+      if (paymentStatus === invoice.paymentStatus) return Effect.succeed(invoice)
+      const collection = {
+        paymentStatus,
+        paymentReference: invoice.paymentReference,
+        mandateReference: invoice.mandateReference
+      }
+      return repo
+        .recordCollection(invoice.userId, invoice.id, collection, false)
+        .pipe(Effect.as(new BillingInvoice({ ...invoice, paymentStatus })))
+    }
+
+    /**
+     * The invoices of one mandate with their payments as the provider has them now, from one
+     * listing of the mandate's payments; as stored when the provider fails or is slow.
+     */
+    const refreshedOnMandate = (
+      mandateId: string,
+      invoices: ReadonlyArray<BillingInvoice>
+    ): Effect.Effect<ReadonlyArray<BillingInvoice>> =>
+      Effect.gen(function* () {
         const timeout = yield* PaymentRefreshTimeout
-        const payment = yield* provider.getPayment(reference).pipe(Effect.timeout(timeout))
-        const paymentStatus = invoicePaymentStatusOf(payment.status)
-        if (paymentStatus === invoice.paymentStatus) return invoice
-        const collection = { paymentStatus, paymentReference: reference, mandateReference: invoice.mandateReference }
-        yield* repo.recordCollection(invoice.userId, invoice.id, collection, false)
-        return new BillingInvoice({ ...invoice, paymentStatus })
+        const payments = yield* provider.listPayments(mandateId).pipe(Effect.timeout(timeout))
+        const statuses = new Map(payments.map((payment) => [payment.id, payment.status]))
+        return yield* Effect.forEach(invoices, (invoice) => withListedStatus(invoice, statuses))
       }).pipe(
         Effect.catchAll((error) =>
-          Effect.logWarning("Could not refresh a billing invoice's payment; answering its last known status").pipe(
+          Effect.logWarning("Could not refresh billing invoices' payments; answering their last known status").pipe(
             Effect.annotateLogs({
-              invoice: invoice.number,
-              payment: reference,
+              invoices: invoices.map((invoice) => invoice.number).join(", "),
+              mandate: mandateId,
               reason: error._tag === "TimeoutException" ? "the provider did not answer in time" : error.message
             }),
-            Effect.as(invoice)
+            Effect.as(invoices)
           )
         )
+      )
+
+    /** The invoices, Pending and Failed ones refreshed with one provider listing per mandate, in their order. */
+    const refreshed = (invoices: ReadonlyArray<BillingInvoice>): Effect.Effect<ReadonlyArray<BillingInvoice>> => {
+      const byMandate = new Map<string, Array<BillingInvoice>>()
+      for (const invoice of invoices) {
+        const mandate = invoice.mandateReference
+        if (mandate === null || invoice.paymentReference === null || !refreshedOnListing(invoice.paymentStatus))
+          continue
+        byMandate.set(mandate, [...(byMandate.get(mandate) ?? []), invoice])
+      }
+      if (byMandate.size === 0) return Effect.succeed(invoices)
+      return Effect.forEach(byMandate, ([mandate, some]) => refreshedOnMandate(mandate, some), {
+        concurrency: REFRESH_CONCURRENCY
+      }).pipe(
+        Effect.map((groups) => {
+          const now = new Map(groups.flat().map((invoice) => [invoice.id, invoice]))
+          return invoices.map((invoice) => now.get(invoice.id) ?? invoice)
+        })
       )
     }
 
@@ -54,10 +93,7 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
 
     /** The caller's invoices, latest first, Pending and Failed ones refreshed from the provider. */
     const list = (user: User): Effect.Effect<ReadonlyArray<BillingInvoice>> =>
-      repo.list(user.id).pipe(
-        Effect.flatMap((invoices) => Effect.forEach(invoices, refreshed, { concurrency: REFRESH_CONCURRENCY })),
-        Effect.withSpan("BillingInvoices.list")
-      )
+      repo.list(user.id).pipe(Effect.flatMap(refreshed), Effect.withSpan("BillingInvoices.list"))
 
     /** The user's invoices as last stored, latest first, for support staff (no provider round trip). */
     const listAsStored = (user: User): Effect.Effect<ReadonlyArray<BillingInvoice>> => repo.list(user.id)

@@ -85,6 +85,8 @@ export class DirectDebit extends Context.Tag("core/DirectDebit")<
       idempotencyKey: string
     ) => Effect.Effect<ProviderPayment, DirectDebitRefused>
     readonly getPayment: (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
+    /** Every payment on the mandate, newest first, however many pages the provider answers them in. */
+    readonly listPayments: (mandateId: string) => Effect.Effect<ReadonlyArray<ProviderPayment>, DirectDebitRefused>
     readonly retryPayment: (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
   }
 >() {}
