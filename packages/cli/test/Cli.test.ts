@@ -132,7 +132,8 @@ describe("cisbook admin CLI", () => {
       const [message, ...rest] = failed(yield* cli("db", "migrate"))
       expect(rest).toEqual([])
       expect(message).toMatch(/^Error: The database's migrations do not match this version of cisbook: /)
-      expect(message).toContain("migration 0012_idempotency_keys was never applied, but 0015_return_correlation was")
+      // The highest applied is whichever migration this version ends with.
+      expect(message).toMatch(/migration 0012_idempotency_keys was never applied, but \d{4}_\w+ was/)
       process.exitCode = undefined
       yield* database(
         SqlClient.SqlClient.pipe(
