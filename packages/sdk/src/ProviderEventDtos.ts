@@ -9,7 +9,11 @@ const text = (description: string, example: string) =>
     examples: [example]
   })
 
-const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+// Any JSON value; described as `{}` (Schema.Unknown's own description carries an $id, which a
+// document may hold once only, and this object appears twice).
+const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  jsonSchema: { type: "object" }
+})
 
 export const GoCardlessEventDto = Schema.Struct({
   id: text("The event's id; an event is handled once however often it is sent", "EV0123ABCD4567"),
