@@ -10,6 +10,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
+import { eventually } from "./WorkerTestApp.js"
 
 /** The June return of the tenant, filed through the API and answered by the sandbox tax authority. */
 const acceptedJuneReturn = (owner: Effect.Effect.Success<ReturnType<typeof contractor>>) =>
@@ -24,10 +25,17 @@ const acceptedJuneReturn = (owner: Effect.Effect.Success<ReturnType<typeof contr
         ]
       }
     })
-    yield* Effect.flatMap(ReturnFiling, (filing) => filing.fileDue(100, Duration.minutes(1))).pipe(
+    const fileDue = Effect.flatMap(ReturnFiling, (filing) => filing.fileDue(100, Duration.minutes(1))).pipe(
       Effect.provide(ReturnFiling.Default)
     )
-    const answered = yield* owner.api.monthlyReturns.getMonthlyReturn({ path: { tenant: owner.tenant, id: filed.id } })
+    // Filed over GovTalk: acknowledged, then answered at a poll after the engine's PollInterval.
+    const answered = yield* eventually(
+      Effect.zipRight(
+        fileDue,
+        owner.api.monthlyReturns.getMonthlyReturn({ path: { tenant: owner.tenant, id: filed.id } })
+      ),
+      (r) => r.status !== "Submitted"
+    )
     expect(answered.status).toBe("Accepted")
     return filed.id
   })
