@@ -69,4 +69,6 @@ const result = await esbuild.build({
 })
 
 const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"))
-process.stdout.write(`Built ${outputs.length} files in ${relative(root, outdir)}/: node dist/server.js, node dist/cli.js\n`)
+process.stdout.write(
+  `Built ${outputs.length} files in ${relative(root, outdir)}/: node dist/server.js, node dist/cli.js\n`
+)

@@ -66,16 +66,23 @@ describe("the built server (`pnpm build`, then `node dist/server.js`) on the emb
   const cli = (...args: Array<string>) =>
     run(process.execPath, [join(root, "dist/cli.js"), ...args], { cwd: root, env, timeout: 60_000 })
 
-  beforeAll(async () => {
-    await run(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, timeout: BUILD_BOUND_MS })
-    const port = await freePort()
-    env["PORT"] = String(port)
-    base = `http://127.0.0.1:${port}`
-    server = spawn(process.execPath, [join(root, "dist/server.js")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-    server.stdout?.on("data", (chunk: Buffer) => (written += chunk.toString()))
-    server.stderr?.on("data", (chunk: Buffer) => (written += chunk.toString()))
-    await waitForReady(`${base}/health/ready`, server, () => written)
-  }, BUILD_BOUND_MS + READY_BOUND_MS + 5_000)
+  beforeAll(
+    async () => {
+      await run(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, timeout: BUILD_BOUND_MS })
+      const port = await freePort()
+      env["PORT"] = String(port)
+      base = `http://127.0.0.1:${port}`
+      server = spawn(process.execPath, [join(root, "dist/server.js")], {
+        cwd: root,
+        env,
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      server.stdout?.on("data", (chunk: Buffer) => (written += chunk.toString()))
+      server.stderr?.on("data", (chunk: Buffer) => (written += chunk.toString()))
+      await waitForReady(`${base}/health/ready`, server, () => written)
+    },
+    BUILD_BOUND_MS + READY_BOUND_MS + 5_000
+  )
 
   afterAll(() => {
     if (server !== undefined && server.exitCode === null && server.signalCode === null) server.kill("SIGKILL")
@@ -103,9 +110,13 @@ describe("the built server (`pnpm build`, then `node dist/server.js`) on the emb
     expect(await me.json()).toMatchObject({ email })
   }, 150_000)
 
-  it("exits 0 on SIGTERM", async () => {
-    server.kill("SIGTERM")
-    expect(await exitOf(server, EXIT_BOUND_MS)).toEqual({ code: 0, signal: null })
-    expect(written).not.toMatch(/level=(ERROR|FATAL)/)
-  }, EXIT_BOUND_MS + 5_000)
+  it(
+    "exits 0 on SIGTERM",
+    async () => {
+      server.kill("SIGTERM")
+      expect(await exitOf(server, EXIT_BOUND_MS)).toEqual({ code: 0, signal: null })
+      expect(written).not.toMatch(/level=(ERROR|FATAL)/)
+    },
+    EXIT_BOUND_MS + 5_000
+  )
 })
