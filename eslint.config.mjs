@@ -57,7 +57,7 @@ const corePurity = {
 }
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "data/**", "**/*.d.ts", "packages/sdk/build/**"] },
+  { ignores: ["**/node_modules/**", "data/**", "**/*.d.ts", "packages/sdk/build/**", "dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   import: () => import("./import/ImportBench.js").then((m) => m.main()),
   webhooks: () => import("./webhooks/WebhooksBench.js").then((m) => m.main()),
   mail: () => import("./mail/MailBench.js").then((m) => m.main()),
-  billing: () => import("./billing/BillingBench.js").then((m) => m.main())
+  billing: () => import("./billing/BillingBench.js").then((m) => m.main()),
+  startup: () => import("./startup/StartupBench.js").then((m) => m.main())
 }
 
 const name = process.argv[2]

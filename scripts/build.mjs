@@ -1,0 +1,74 @@
+// `pnpm build`: the server and the admin CLI as JavaScript that plain Node runs, in dist/
+// (dist/server.js, dist/cli.js and the chunks they share), without tsx or a compiler at start.
+//
+// Our own packages export their TypeScript sources (`@cisbook/x/*` is `./src/*.ts`), so they are
+// bundled. Every third-party package stays where pnpm installed it and is loaded from there:
+// PGlite finds its .wasm and .data files next to its own module, pg's optional native binding is
+// looked up at run time, and one copy of effect is shared by all. pnpm installs a package's
+// dependencies next to the package that declares them (packages/*/node_modules), where a file in
+// dist/ would not find them by name, so each import is written as the relative path of the file
+// it resolves to from the package that makes it. dist/ therefore runs inside this checkout, after
+// `pnpm install --frozen-lockfile`, and is rebuilt whenever the lockfile changes.
+//
+// Code splitting keeps what only a configuration selects (the fakes of GoCardless and of HMRC's
+// Transaction Engine, loaded with a dynamic import()) in chunks of their own that production never
+// loads.
+import { rmSync } from "node:fs"
+import { dirname, join, relative, resolve, sep } from "node:path"
+import process from "node:process"
+import { fileURLToPath } from "node:url"
+import * as esbuild from "esbuild"
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const outdir = join(root, "dist")
+
+const isOurs = (specifier) => specifier.startsWith("@cisbook/")
+const isBare = (specifier) => !specifier.startsWith(".") && !specifier.startsWith("/")
+
+/** Leaves every third-party import external, as the relative path of the file it resolves to. */
+const thirdPartyExternal = {
+  name: "third-party-external",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === "resolving" || !isBare(args.path) || isOurs(args.path)) return undefined
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "resolving"
+      })
+      if (resolved.errors.length > 0) return { errors: resolved.errors }
+      // Node's built-in modules (node:fs, ...), which esbuild already leaves as they are.
+      if (resolved.external) return { path: args.path, external: true }
+      const fromDist = relative(outdir, resolved.path).split(sep).join("/")
+      return { path: fromDist.startsWith(".") ? fromDist : `./${fromDist}`, external: true }
+    })
+  }
+}
+
+rmSync(outdir, { recursive: true, force: true })
+const result = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: {
+    server: "packages/http/src/main.ts",
+    cli: "packages/cli/src/bin.ts"
+  },
+  outdir,
+  // Chunks sit next to the entry points: the relative paths of the externals hold for every file.
+  chunkNames: "[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  conditions: ["import", "node"],
+  sourcemap: "linked",
+  plugins: [thirdPartyExternal],
+  logLevel: "warning",
+  metafile: true
+})
+
+const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"))
+process.stdout.write(
+  `Built ${outputs.length} files in ${relative(root, outdir)}/: node dist/server.js, node dist/cli.js\n`
+)
