@@ -134,24 +134,28 @@ const verification = {
 }
 
 describe("HMRC's error kinds", () => {
-  it.scopedLive("fatal and business errors refuse the return with every error's text, and the answer is deleted", () =>
-    Effect.gen(function* () {
-      const endpoint = yield* testEndpoint
-      const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
-      expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
-      expect(endpoint.received).toEqual(["request submit", "request delete"])
+  it.scopedLive(
+    "fatal and business errors refuse the return with every error's text; a polled answer is deleted when asked",
+    () =>
+      Effect.gen(function* () {
+        const endpoint = yield* testEndpoint
+        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
+        expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
+        expect(endpoint.received).toEqual(["request submit", "request delete"])
 
-      const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
-      expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
-      yield* Effect.sleep("1 second")
-      const polled = yield* hmrc.pollReturn("C0FFEE", submission)
-      expect(polled).toEqual({
-        _tag: "Rejected",
-        reason:
-          "Your submission failed due to business validation errors. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
+        const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
+        expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
+        yield* Effect.sleep("1 second")
+        const polled = yield* hmrc.pollReturn("C0FFEE", submission)
+        expect(polled).toEqual({
+          _tag: "Rejected",
+          reason:
+            "Your submission failed due to business validation errors. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
+        })
+        expect(endpoint.received.slice(2)).toEqual(["request submit", "poll submit"])
+        yield* hmrc.deleteReturnAnswer("C0FFEE")
+        expect(endpoint.received.slice(4)).toEqual(["request delete"])
       })
-      expect(endpoint.received.slice(2)).toEqual(["request submit", "poll submit", "request delete"])
-    })
   )
 
   for (const kind of ["1000", "2005", "3000"]) {

@@ -47,8 +47,8 @@ const treatments: Record<string, TaxTreatment> = { gross: "Gross", net: "Net", u
 /**
  * The tax authority over HMRC's Transaction Engine (GovTalk), for HMRC itself, its Test in Live
  * service, or the local Transaction Engine: a return is submitted once and acknowledged with a
- * correlation id, polled no sooner than the PollInterval HMRC named, and deleted once answered;
- * a verification runs the whole exchange within one call. HMRC's errors 1000, 2005 and 3000, a
+ * correlation id, polled no sooner than the PollInterval HMRC named, and its answer deleted when
+ * the filer asks, once it recorded it; a verification runs the whole exchange within one call. HMRC's errors 1000, 2005 and 3000, a
  * connection that fails and a 5xx are the authority being unavailable (tried again later); any
  * other error answer refuses the return or verification with every error's text.
  */
@@ -74,23 +74,32 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           )
         )
 
-      /** Deletes an answered message at HMRC; a failure to is only logged (HMRC removes it in time). */
-      const remove = (messageClass: GovTalkClass, correlationId: string) =>
+      /** Deletes an answered message at HMRC; unavailable when HMRC did not delete it. */
+      const deleteAnswer = (messageClass: GovTalkClass, correlationId: string) =>
         exchange(
           options.url,
           govTalkMessage({ function: "delete", class: messageClass, correlationId }, options.sender)
         ).pipe(
-          Effect.zipRight(
+          Effect.tap(() =>
             Ref.update(nextPoll, (all) => {
               const rest = new Map(all)
               rest.delete(correlationId)
               return rest
             })
           ),
+          Effect.flatMap((answer) =>
+            answer._tag === "Error"
+              ? Effect.fail(unavailable(`HMRC did not delete ${correlationId}: ${reasonOf(answer.errors)}`))
+              : Effect.void
+          )
+        )
+
+      /** Deletes an answered message at HMRC; a failure to is only logged (HMRC removes it in time). */
+      const remove = (messageClass: GovTalkClass, correlationId: string) =>
+        deleteAnswer(messageClass, correlationId).pipe(
           Effect.catchAll((error) =>
             Effect.logWarning(`HMRC's answer to ${correlationId} could not be deleted: ${error.message}`)
-          ),
-          Effect.asVoid
+          )
         )
 
       /** The final answer's errors: recoverable ones make it unavailable, others refuse it (after deleting it). */
@@ -196,12 +205,12 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           switch (polled._tag) {
             case "Wait":
               return { _tag: "Pending", retryAfterMs: polled.ms } as const
+            // The answer stays at HMRC until the filer, having recorded it, deletes it (deleteReturnAnswer).
             case "Response":
-              yield* remove(RETURN, correlationId)
               return { _tag: "Accepted" } as const
             case "Error":
               if (isRecoverable(polled.errors)) return yield* resend(correlationId, submission)
-              return { _tag: "Rejected", reason: yield* refusal(RETURN, polled) } as const
+              return { _tag: "Rejected", reason: reasonOf(polled.errors) } as const
           }
         })
 
@@ -260,6 +269,8 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           })
         )
 
-      return TaxAuthority.of({ verify, sendReturn, findSentReturn, pollReturn })
+      const deleteReturnAnswer = (correlationId: string) => deleteAnswer(RETURN, correlationId)
+
+      return TaxAuthority.of({ verify, sendReturn, findSentReturn, pollReturn, deleteReturnAnswer })
     })
   ).pipe(Layer.provide(FetchHttpClient.layer))
