@@ -106,19 +106,17 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
      * (the authority drops old answers itself); the return's record does not depend on it.
      */
     const deleteAnswer = (claimed: ClaimedReturn, correlationId: string) =>
-      taxAuthority
-        .deleteReturnAnswer(correlationId)
-        .pipe(
-          Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
-            Effect.logWarning("The tax authority's answer to a monthly return could not be deleted").pipe(
-              Effect.annotateLogs({
-                monthlyReturn: claimed.monthlyReturn.id,
-                correlationId,
-                reason: unavailable.message
-              })
-            )
+      taxAuthority.deleteReturnAnswer(correlationId).pipe(
+        Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
+          Effect.logWarning("The tax authority's answer to a monthly return could not be deleted").pipe(
+            Effect.annotateLogs({
+              monthlyReturn: claimed.monthlyReturn.id,
+              correlationId,
+              reason: unavailable.message
+            })
           )
         )
+      )
 
     /**
      * Records the outcome and, with an answer, the event that announces it (and for an accepted
