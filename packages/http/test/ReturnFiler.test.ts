@@ -317,6 +317,8 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         const recorded = (yield* sentRecord(filed.id)).correlationId
         expect(recorded).not.toBe(received[0]!.correlationId)
         expect(received.map((r) => r.correlationId)).toContain(recorded)
+        // The failed submission is deleted once the new correlation id was recorded, the new one once answered.
+        expect(received.map((r) => r.deletedAt !== null)).toEqual([true, true])
       })
   )
 

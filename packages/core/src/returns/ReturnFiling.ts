@@ -60,13 +60,34 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       )
     }
 
-    /** What came of a poll; a return sent again has its new correlation id recorded at once. */
-    const outcomeOfPoll = (claimed: ClaimedReturn, poll: ReturnPoll) =>
+    /**
+     * Deletes a recorded answer at the tax authority. One that could not be deleted is left there
+     * (the authority drops old answers itself); the return's record does not depend on it.
+     */
+    const deleteAnswer = (claimed: ClaimedReturn, correlationId: string) =>
+      taxAuthority.deleteReturnAnswer(correlationId).pipe(
+        Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
+          Effect.logWarning("The tax authority's answer to a monthly return could not be deleted").pipe(
+            Effect.annotateLogs({
+              monthlyReturn: claimed.monthlyReturn.id,
+              correlationId,
+              reason: unavailable.message
+            })
+          )
+        )
+      )
+
+    /**
+     * What came of a poll under `polled`; a return sent again has its new correlation id recorded
+     * at once, and only then the failed submission's answer deleted.
+     */
+    const outcomeOfPoll = (claimed: ClaimedReturn, polled: string, poll: ReturnPoll) =>
       Effect.gen(function* () {
         const now = yield* clock.now
         if (poll._tag === "Accepted") return { _tag: "Accepted", at: now } as const
         if (poll._tag === "Rejected") return poll
-        if (poll._tag === "Resent") yield* transaction(repo.recordSent(claimed, poll.correlationId, now))
+        if (poll._tag === "Resent" && (yield* transaction(repo.recordSent(claimed, poll.correlationId, now))))
+          yield* deleteAnswer(claimed, polled)
         return { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) } as const
       })
 
@@ -77,7 +98,7 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
           sent._tag === "Rejected"
             ? Effect.succeed<SubmittedReturn>({ claimed, outcome: sent, answeredUnder: null })
             : Effect.flatMap(taxAuthority.pollReturn(sent.correlationId, claimed.monthlyReturn), (poll) =>
-                Effect.map(outcomeOfPoll(claimed, poll), (outcome): SubmittedReturn => ({
+                Effect.map(outcomeOfPoll(claimed, sent.correlationId, poll), (outcome): SubmittedReturn => ({
                   claimed,
                   outcome,
                   answeredUnder: outcome._tag === "Accepted" || outcome._tag === "Rejected" ? sent.correlationId : null
@@ -99,23 +120,6 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
           )
         ),
         Effect.withSpan("ReturnFiling.attempt")
-      )
-
-    /**
-     * Deletes a recorded answer at the tax authority. One that could not be deleted is left there
-     * (the authority drops old answers itself); the return's record does not depend on it.
-     */
-    const deleteAnswer = (claimed: ClaimedReturn, correlationId: string) =>
-      taxAuthority.deleteReturnAnswer(correlationId).pipe(
-        Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
-          Effect.logWarning("The tax authority's answer to a monthly return could not be deleted").pipe(
-            Effect.annotateLogs({
-              monthlyReturn: claimed.monthlyReturn.id,
-              correlationId,
-              reason: unavailable.message
-            })
-          )
-        )
       )
 
     /**

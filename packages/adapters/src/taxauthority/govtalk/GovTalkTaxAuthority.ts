@@ -141,7 +141,8 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           }
         })
 
-      const findSentReturn = (id: MonthlyReturnId) =>
+      /** What HMRC holds of a return (`list`): its submissions not yet deleted, oldest first. */
+      const heldSubmissions = (id: MonthlyReturnId) =>
         Effect.gen(function* () {
           const answer = yield* exchange(
             options.url,
@@ -154,10 +155,11 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
               )
             )
           const transactionId = transactionIdOf(id)
-          return Option.fromNullable(
-            statusRecords(answer.body).find((r) => r.transactionId === transactionId)?.correlationId
-          )
+          return statusRecords(answer.body).filter((r) => r.transactionId === transactionId)
         })
+
+      const findSentReturn = (id: MonthlyReturnId) =>
+        Effect.map(heldSubmissions(id), (held) => Option.fromNullable(held[0]?.correlationId))
 
       const pollOnce = (messageClass: GovTalkClass, correlationId: string) =>
         Effect.gen(function* () {
@@ -177,14 +179,20 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
 
       /**
        * A submission HMRC failed with a recoverable error (1000, 2005, 3000) is sent again, as HMRC
-       * asks: the failed one deleted, the return submitted afresh under a new correlation id.
+       * asks: the return submitted afresh under a new correlation id, unless HMRC already holds a
+       * later submission of it that did not fail (sent by a filer that died before recording it).
+       * The failed one is left for the filer to delete once it recorded the new correlation id.
        */
       const resend = (
         correlationId: string,
         submission: ReturnSubmission
       ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
         Effect.gen(function* () {
-          yield* remove(RETURN, correlationId)
+          const resent = (yield* heldSubmissions(submission.id)).find(
+            (held) => held.correlationId !== correlationId && held.status !== "SUBMISSION_ERROR"
+          )
+          if (resent !== undefined)
+            return { _tag: "Resent", correlationId: resent.correlationId, retryAfterMs: 0 } as const
           const sent = yield* sendReturn(submission)
           if (sent._tag === "Rejected") return sent
           const next = (yield* Ref.get(nextPoll)).get(sent.correlationId)
