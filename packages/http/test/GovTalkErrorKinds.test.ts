@@ -1,5 +1,6 @@
 import { SANDBOX_SENDER } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
+import { transactionIdOf } from "@cisbook/adapters/taxauthority/cis300/Cis300Return"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
@@ -67,6 +68,16 @@ const deleted = `<?xml version="1.0"?>
 <GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
 <Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>delete</Function><CorrelationID>C0FFEE</CorrelationID></MessageDetails></Header><Body/></GovTalkMessage>`
 
+/** HMRC's list of the return's submissions: the failed one, and with `held` a later one HMRC took. */
+const listed = (held: boolean) => {
+  const record = (correlationId: string, status: string) =>
+    `<StatusRecord><TimeStamp>01/07/2026 10:00:00</TimeStamp><CorrelationID>${correlationId}</CorrelationID><TransactionID>${transactionIdOf(submission.id)}</TransactionID><Status>${status}</Status></StatusRecord>`
+  return `<?xml version="1.0"?>
+<GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
+<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>list</Function><CorrelationID></CorrelationID></MessageDetails></Header>
+<GovTalkDetails><Keys/></GovTalkDetails><Body><StatusReport><SenderID>sender</SenderID>${record("C0FFEE", "SUBMISSION_ERROR")}${held ? record("BEEF", "SUBMISSION_ACKNOWLEDGEMENT") : ""}</StatusReport></Body></GovTalkMessage>`
+}
+
 const answers: Record<string, string> = {
   fatal: errorDocument([["1020", "fatal", "Forced fatal error"]]),
   business: errorDocument(
@@ -104,9 +115,11 @@ const testEndpoint = Effect.acquireRelease(
         const answer =
           fn === "delete"
             ? deleted
-            : rest[0] === "later" && qualifier === "request"
-              ? acknowledgementTo(`${base}/${kind}/poll`)
-              : answers[kind]!
+            : fn === "list"
+              ? listed(rest[0] === "held")
+              : (rest[0] === "later" || rest[0] === "held") && qualifier === "request"
+                ? acknowledgementTo(`${base}/${kind}/poll`)
+                : answers[kind]!
         response.writeHead(200, { "content-type": "text/xml" }).end(answer)
       })
     })
@@ -134,24 +147,28 @@ const verification = {
 }
 
 describe("HMRC's error kinds", () => {
-  it.scopedLive("fatal and business errors refuse the return with every error's text, and the answer is deleted", () =>
-    Effect.gen(function* () {
-      const endpoint = yield* testEndpoint
-      const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
-      expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
-      expect(endpoint.received).toEqual(["request submit", "request delete"])
+  it.scopedLive(
+    "fatal and business errors refuse the return with every error's text; a polled answer is deleted when asked",
+    () =>
+      Effect.gen(function* () {
+        const endpoint = yield* testEndpoint
+        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
+        expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
+        expect(endpoint.received).toEqual(["request submit", "request delete"])
 
-      const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
-      expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
-      yield* Effect.sleep("1 second")
-      const polled = yield* hmrc.pollReturn("C0FFEE", submission)
-      expect(polled).toEqual({
-        _tag: "Rejected",
-        reason:
-          "Your submission failed due to business validation errors. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
+        const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
+        expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
+        yield* Effect.sleep("1 second")
+        const polled = yield* hmrc.pollReturn("C0FFEE", submission)
+        expect(polled).toEqual({
+          _tag: "Rejected",
+          reason:
+            "Your submission failed due to business validation errors. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
+        })
+        expect(endpoint.received.slice(2)).toEqual(["request submit", "poll submit"])
+        yield* hmrc.deleteReturnAnswer("C0FFEE")
+        expect(endpoint.received.slice(4)).toEqual(["request delete"])
       })
-      expect(endpoint.received.slice(2)).toEqual(["request submit", "poll submit", "request delete"])
-    })
   )
 
   for (const kind of ["1000", "2005", "3000"]) {
@@ -163,15 +180,29 @@ describe("HMRC's error kinds", () => {
         expect(sent).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
         const verified = yield* Effect.exit(hmrc.verify(verification))
         expect(verified).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-        // As the answer to a poll: HMRC failed the submission, so the failed one is deleted and the
-        // return submitted afresh, under a correlation id for the filer to record.
+        // As the answer to a poll: HMRC failed the submission, so the return is submitted afresh,
+        // under a correlation id for the filer to record (the failed one is left for the filer to
+        // delete once it recorded the new one).
         const later = yield* adapterAt(`${endpoint.base}/${kind}/later/submission`)
         yield* later.sendReturn(submission)
         yield* Effect.sleep("1 second")
         const before = endpoint.received.length
         const polled = yield* later.pollReturn("C0FFEE", submission)
         expect(polled).toMatchObject({ _tag: "Resent", correlationId: "C0FFEE" })
-        expect(endpoint.received.slice(before)).toEqual(["poll submit", "request delete", "request submit"])
+        expect(endpoint.received.slice(before)).toEqual(["poll submit", "request list", "request submit"])
+
+        // A filer that died after sending afresh, before recording it: HMRC holds the later
+        // submission, which is taken rather than sent a third time.
+        const held = yield* adapterAt(`${endpoint.base}/${kind}/held/submission`)
+        yield* held.sendReturn(submission)
+        yield* Effect.sleep("1 second")
+        const then = endpoint.received.length
+        expect(yield* held.pollReturn("C0FFEE", submission)).toEqual({
+          _tag: "Resent",
+          correlationId: "BEEF",
+          retryAfterMs: 0
+        })
+        expect(endpoint.received.slice(then)).toEqual(["poll submit", "request list"])
       })
     )
   }

@@ -75,7 +75,7 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
   excludeTestServices: true,
   timeout: "60 seconds"
 })("the GovTalk adapter and the local Transaction Engine over HTTP", (it) => {
-  it.effect("a return: acknowledged, polled no sooner than the PollInterval, accepted, then deleted", () =>
+  it.effect("a return: acknowledged, polled no sooner than the PollInterval, accepted, then deleted when asked", () =>
     Effect.gen(function* () {
       const hmrc = yield* adapter
       const submission = aReturn(100_000)
@@ -98,9 +98,16 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
 
       yield* Effect.sleep(Duration.millis(waiting._tag === "Pending" ? waiting.retryAfterMs : 0))
       expect(yield* hmrc.pollReturn(correlationId, submission)).toEqual({ _tag: "Accepted" })
+      // The answer stays until the filer, having recorded it, deletes it: a poll gets it again.
+      expect((yield* engineReceived(submission.id))[0]?.deletedAt).toBeNull()
+      expect(yield* (yield* adapter).pollReturn(correlationId, submission)).toEqual({ _tag: "Accepted" })
+      yield* hmrc.deleteReturnAnswer(correlationId)
       const [held] = yield* engineReceived(submission.id)
       expect(held?.deletedAt).not.toBeNull()
       expect(yield* hmrc.findSentReturn(submission.id)).toEqual(Option.none())
+      // Deleted twice: HMRC knows the correlation id no more, which the filer only logs.
+      const again = yield* Effect.flip(hmrc.deleteReturnAnswer(correlationId))
+      expect(again.message).toContain("Unknown CorrelationID (2000)")
     })
   )
 
@@ -128,6 +135,8 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
       const reason = answer._tag === "Rejected" ? answer.reason : ""
       expect(reason).toContain("Your submission failed due to business validation errors")
       expect(reason).toContain("The total deducted (£999.99) does not agree with the payments made.")
+      expect((yield* engineReceived(submission.id))[0]?.deletedAt).toBeNull()
+      yield* hmrc.deleteReturnAnswer(correlationId)
       expect((yield* engineReceived(submission.id))[0]?.deletedAt).not.toBeNull()
     })
   )

@@ -37,29 +37,33 @@ const unavailable = (tries: Ref.Ref<number>) =>
           Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
         ),
       findSentReturn: () => Effect.succeed(Option.none()),
-      pollReturn: () => Effect.die("never sent")
+      pollReturn: () => Effect.die("never sent"),
+      deleteReturnAnswer: () => Effect.die("never sent")
     })
   )
 
 /**
  * The GovTalk adapter over the local Transaction Engine. With `stallOnce`, the first call of
  * that kind does its work and then never answers the filer: a filer stopped there has sent the
- * return (or polled it) without learning what came of it.
+ * return (or polled it, or got its final answer) without learning what came of it. `stalled`
+ * turns true when a call stalled.
  */
-const sandbox = (stallOnce: "send" | "poll" | null = null) =>
+const sandbox = (stallOnce: "send" | "poll" | "answer" | null = null, stalled?: Ref.Ref<boolean>) =>
   Effect.gen(function* () {
     const authority = yield* TaxAuthority
-    const stalled = yield* Ref.make(false)
+    const once = stalled ?? (yield* Ref.make(false))
+    /** Whether a call of this kind, with this result, is where the filer stops. */
+    const stopsAt = (kind: "send" | "poll", result: { readonly _tag: string }) =>
+      stallOnce === kind ||
+      (stallOnce === "answer" && kind === "poll" && (result._tag === "Accepted" || result._tag === "Rejected"))
     const stall =
       (kind: "send" | "poll") =>
-      <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-        stallOnce !== kind
-          ? call
-          : Effect.flatMap(call, (result) =>
-              Effect.flatMap(Ref.getAndSet(stalled, true), (already) =>
-                already ? Effect.succeed(result) : Effect.never
-              )
-            )
+      <A extends { readonly _tag: string }, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+        Effect.flatMap(call, (result) =>
+          !stopsAt(kind, result)
+            ? Effect.succeed(result)
+            : Effect.flatMap(Ref.getAndSet(once, true), (already) => (already ? Effect.succeed(result) : Effect.never))
+        )
     return Layer.succeed(
       TaxAuthority,
       TaxAuthority.of({
@@ -231,6 +235,35 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
   )
 
+  it.scoped(
+    "a filer killed after HMRC's answer, before recording it: the answer is still held, the next filer records Accepted and only then deletes it",
+    () =>
+      Effect.gen(function* () {
+        const { code, filed, owner, tenant } = yield* aContractor
+        const answered = yield* Ref.make(false)
+        const authority = yield* sandbox("answer", answered)
+        const lease = Duration.seconds(1)
+        const stopFirst = yield* startFiler(authority, { ...fast, lease })
+        yield* eventually(Ref.get(answered), (stalled) => stalled)
+        yield* stopFirst
+        expect(yield* statusOf(owner, code, filed.id)).toBe("Submitted")
+        // HMRC answered the first filer, which recorded nothing: the answer must still be there.
+        const [held] = yield* engineReceived(filed.id)
+        expect(held?.deletedAt).toBeNull()
+
+        const stopSecond = yield* startFiler(authority, { ...fast, lease })
+        yield* eventually(statusOf(owner, code, filed.id), (status) => status !== "Submitted")
+        expect(yield* statusOf(owner, code, filed.id)).toBe("Accepted")
+        // Deleted right after the record: the engine holds nothing more for the correlation id.
+        yield* eventually(engineReceived(filed.id), ([row]) => row?.deletedAt !== null)
+        yield* stopSecond
+        const received = yield* engineReceived(filed.id)
+        expect(received).toHaveLength(1)
+        expect(received[0]?.correlationId).toBe(held?.correlationId)
+        expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
+      })
+  )
+
   it.scoped("records HMRC's answer to a return whose deductions total £999.99: Rejected with every error's text", () =>
     Effect.gen(function* () {
       const owner = yield* aContractor
@@ -284,6 +317,8 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         const recorded = (yield* sentRecord(filed.id)).correlationId
         expect(recorded).not.toBe(received[0]!.correlationId)
         expect(received.map((r) => r.correlationId)).toContain(recorded)
+        // The failed submission is deleted once the new correlation id was recorded, the new one once answered.
+        expect(received.map((r) => r.deletedAt !== null)).toEqual([true, true])
       })
   )
 

@@ -12,7 +12,8 @@ export const matchedNet: VerificationAnswer = {
 
 /**
  * Stands in for the tax authority: keeps the verifications asked for, and answers them as a test
- * says (matched, Net, by default); takes every return under its id and accepts it when polled.
+ * says (matched, Net, by default); takes every return under its id and accepts it when polled,
+ * until its answer is deleted (then, as HMRC, it knows the correlation id no more).
  */
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
   effect: Effect.gen(function* () {
@@ -40,16 +41,26 @@ export const TaxAuthorityMemory = Layer.effect(
   TaxAuthority,
   Effect.gen(function* () {
     const fake = yield* TaxAuthorityFake
-    const sent = yield* Ref.make<ReadonlySet<string>>(new Set())
+    /** The correlation ids whose answer is held (sent and not yet deleted), as HMRC holds them. */
+    const held = yield* Ref.make<ReadonlySet<string>>(new Set())
     return TaxAuthority.of({
       verify: fake.verify,
       sendReturn: (submission) =>
-        Ref.update(sent, (ids) => new Set([...ids, submission.id])).pipe(
+        Ref.update(held, (ids) => new Set([...ids, correlationOf(submission.id)])).pipe(
           Effect.as({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) } as const)
         ),
       findSentReturn: (id) =>
-        Effect.map(Ref.get(sent), (ids) => (ids.has(id) ? Option.some(correlationOf(id)) : Option.none())),
-      pollReturn: () => Effect.succeed({ _tag: "Accepted" })
+        Effect.map(Ref.get(held), (ids) =>
+          ids.has(correlationOf(id)) ? Option.some(correlationOf(id)) : Option.none()
+        ),
+      pollReturn: (correlationId) =>
+        Effect.map(Ref.get(held), (ids) =>
+          ids.has(correlationId)
+            ? ({ _tag: "Accepted" } as const)
+            : ({ _tag: "Rejected", reason: "Unknown CorrelationID (2000)" } as const)
+        ),
+      deleteReturnAnswer: (correlationId) =>
+        Ref.update(held, (ids) => new Set([...ids].filter((id) => id !== correlationId)))
     })
   })
 ).pipe(Layer.provideMerge(TaxAuthorityFake.Default))

@@ -14,13 +14,16 @@ import type { ReturnPoll, ReturnSent } from "../taxauthority/ReturnSubmission.js
 export interface SubmittedReturn {
   readonly claimed: ClaimedReturn
   readonly outcome: ReturnOutcome
+  /** The correlation id whose answer the outcome is, to be deleted at the tax authority once recorded. */
+  readonly answeredUnder: string | null
 }
 
 /**
  * What a return filer does: lease due returns, send each to the tax authority outside any
  * transaction (once: see TaxAuthority), record its correlation id, poll for the answer, and record
- * the answer. A filer that dies on the way leaves the lease to run out; the next one polls the
- * return it finds recorded or at the tax authority, and sends only a return the authority lacks.
+ * the answer, and only then delete the answer at the tax authority. A filer that dies on the way
+ * leaves the lease to run out; the next one polls the return it finds recorded or at the tax
+ * authority (which still holds an answer not recorded), and sends only a return the authority lacks.
  */
 export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFiling", {
   dependencies: [StatementMail.Default],
@@ -57,33 +60,62 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       )
     }
 
-    /** What came of a poll; a return sent again has its new correlation id recorded at once. */
-    const outcomeOfPoll = (claimed: ClaimedReturn, poll: ReturnPoll) =>
+    /**
+     * Deletes a recorded answer at the tax authority. One that could not be deleted is left there
+     * (the authority drops old answers itself); the return's record does not depend on it.
+     */
+    const deleteAnswer = (claimed: ClaimedReturn, correlationId: string) =>
+      taxAuthority.deleteReturnAnswer(correlationId).pipe(
+        Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
+          Effect.logWarning("The tax authority's answer to a monthly return could not be deleted").pipe(
+            Effect.annotateLogs({
+              monthlyReturn: claimed.monthlyReturn.id,
+              correlationId,
+              reason: unavailable.message
+            })
+          )
+        )
+      )
+
+    /**
+     * What came of a poll under `polled`; a return sent again has its new correlation id recorded
+     * at once, and only then the failed submission's answer deleted.
+     */
+    const outcomeOfPoll = (claimed: ClaimedReturn, polled: string, poll: ReturnPoll) =>
       Effect.gen(function* () {
         const now = yield* clock.now
         if (poll._tag === "Accepted") return { _tag: "Accepted", at: now } as const
         if (poll._tag === "Rejected") return poll
-        if (poll._tag === "Resent") yield* transaction(repo.recordSent(claimed, poll.correlationId, now))
+        if (poll._tag === "Resent" && (yield* transaction(repo.recordSent(claimed, poll.correlationId, now))))
+          yield* deleteAnswer(claimed, polled)
         return { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) } as const
       })
 
-    /** Sends (or finds) one leased return and polls for its answer; what came of it. */
-    const outcomeOf = (claimed: ClaimedReturn): Effect.Effect<ReturnOutcome> =>
+    /** Sends (or finds) one leased return and polls for its answer, to be recorded. */
+    const attempt = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
       sentReturn(claimed).pipe(
         Effect.flatMap((sent) =>
           sent._tag === "Rejected"
-            ? Effect.succeed<ReturnOutcome>(sent)
+            ? Effect.succeed<SubmittedReturn>({ claimed, outcome: sent, answeredUnder: null })
             : Effect.flatMap(taxAuthority.pollReturn(sent.correlationId, claimed.monthlyReturn), (poll) =>
-                outcomeOfPoll(claimed, poll)
+                Effect.map(outcomeOfPoll(claimed, sent.correlationId, poll), (outcome): SubmittedReturn => ({
+                  claimed,
+                  outcome,
+                  answeredUnder: outcome._tag === "Accepted" || outcome._tag === "Rejected" ? sent.correlationId : null
+                }))
               )
         ),
         Effect.catchTag("TaxAuthorityUnavailable", (unavailable) =>
           Effect.logWarning("The tax authority did not take a monthly return; it will be tried again").pipe(
             Effect.annotateLogs({ monthlyReturn: claimed.monthlyReturn.id, reason: unavailable.message }),
             Effect.zipRight(clock.now),
-            Effect.map((now): ReturnOutcome => ({
-              _tag: "Retry",
-              nextAttemptAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts + 1)))
+            Effect.map((now): SubmittedReturn => ({
+              claimed,
+              outcome: {
+                _tag: "Retry",
+                nextAttemptAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts + 1)))
+              },
+              answeredUnder: null
             }))
           )
         ),
@@ -93,14 +125,16 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
     /**
      * Records the outcome and, with an answer, the event that announces it (and for an accepted
      * return the statements to mail), in one transaction; nothing when the lease was taken over.
+     * Only an answer so recorded is then deleted at the tax authority: until then, it is what a
+     * filer taking over the return polls for.
      */
-    const recordOne = ({ claimed, outcome }: SubmittedReturn) =>
+    const recordOne = ({ answeredUnder, claimed, outcome }: SubmittedReturn) =>
       Effect.gen(function* () {
         if (outcome._tag === "Retry" || outcome._tag === "Pending")
           return yield* transaction(repo.record(claimed, outcome))
         const result = answered(claimed.monthlyReturn, outcome)
         const toMail = outcome._tag === "Accepted" ? yield* statements.prepare(result) : []
-        return yield* transaction(
+        const recorded = yield* transaction(
           Effect.gen(function* () {
             const recorded = yield* repo.record(claimed, outcome)
             if (!recorded) return false
@@ -110,11 +144,9 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
             return true
           })
         )
+        if (recorded && answeredUnder !== null) yield* deleteAnswer(claimed, answeredUnder)
+        return recorded
       })
-
-    /** Sends (or finds) one leased return and polls for its answer, to be recorded. */
-    const attempt = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
-      Effect.map(outcomeOf(claimed), (outcome) => ({ claimed, outcome }))
 
     /** Records submissions, one transaction each (an accepted return may carry many statements). */
     const record = (submitted: ReadonlyArray<SubmittedReturn>) =>

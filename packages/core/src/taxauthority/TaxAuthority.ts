@@ -14,7 +14,9 @@ export class TaxAuthorityUnavailable extends Schema.TaggedError<TaxAuthorityUnav
  *
  * Returns go as GovTalk does it: sent once, acknowledged with a correlation id, and polled for the
  * answer. A filer that may have sent a return before (its lease ran out) first asks whether the
- * authority already has it, so that a return is sent once however often its filer dies.
+ * authority already has it, so that a return is sent once however often its filer dies. The
+ * authority keeps a return's answer until it is deleted, which the filer does only once it has
+ * recorded the answer: a filer that dies before that polls again and gets the same answer.
  */
 export class TaxAuthority extends Context.Tag("core/TaxAuthority")<
   TaxAuthority,
@@ -32,5 +34,10 @@ export class TaxAuthority extends Context.Tag("core/TaxAuthority")<
       correlationId: string,
       submission: ReturnSubmission
     ) => Effect.Effect<ReturnPoll, TaxAuthorityUnavailable>
+    /**
+     * Deletes the answer the authority holds under a return's correlation id (GovTalk's `delete`),
+     * once it was recorded. Deleting it again is harmless; one never deleted the authority drops in time.
+     */
+    readonly deleteReturnAnswer: (correlationId: string) => Effect.Effect<void, TaxAuthorityUnavailable>
   }
 >() {}

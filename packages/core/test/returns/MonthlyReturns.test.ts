@@ -38,13 +38,16 @@ type Said = "Accepted" | "Unavailable" | "Pending" | string
 /**
  * A tax authority that works as GovTalk does: a sent return is acknowledged with a correlation
  * id, found again by its id, and answered when polled. `answer` says, for each poll, what to
- * answer; "Unavailable" at sending refuses to take the return. Keeps every return sent.
+ * answer; "Unavailable" at sending refuses to take the return. Keeps every return sent and every
+ * answer deleted (or, with `deleteFails`, deletes none).
  */
 const taxAuthority = (
   answer: (submission: ReturnSubmission) => Said,
-  refuse?: (s: ReturnSubmission) => string | null
+  refuse?: (s: ReturnSubmission) => string | null,
+  deleteFails = false
 ) => {
   const submitted: Array<ReturnSubmission> = []
+  const deleted: Array<string> = []
   const correlationOf = (id: string) => `C-${id}`
   const layer = Layer.succeed(
     TaxAuthority,
@@ -70,10 +73,14 @@ const taxAuthority = (
             : said === "Pending"
               ? Effect.succeed({ _tag: "Pending", retryAfterMs: 10_000 })
               : Effect.succeed({ _tag: "Rejected", reason: said })
-      }
+      },
+      deleteReturnAnswer: (correlationId) =>
+        deleteFails
+          ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
+          : Effect.sync(() => deleted.push(correlationId))
     })
   )
-  return { submitted, layer }
+  return { submitted, deleted, layer }
 }
 
 /** Email settings with automatic statements on or off; nothing else of them is read here. */
@@ -288,6 +295,8 @@ describe("ReturnFiling", () => {
         rejectionReason: "Deductions do not add up"
       })
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+      // Both answers, once recorded, are deleted at the tax authority.
+      expect([...authority.deleted].sort()).toEqual([`C-${accepted.id}`, `C-${rejected.id}`].sort())
       const tenantId = (yield* returns.get(owner, TENANT, accepted.id)).tenantId
       const events = (yield* Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenantId))).filter((e) =>
         e.type.startsWith("monthly-return.")
@@ -413,6 +422,31 @@ describe("ReturnFiling", () => {
 
   it.effect("mails no statement for a rejected return", () => noStatements("UTR unknown", true))
 
+  it.effect("deletes the tax authority's answer only once it is recorded, and a failed delete changes nothing", () => {
+    const deleting = taxAuthority(() => "Accepted")
+    return Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filing = yield* ReturnFiling
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const submitted = yield* Effect.forEach(yield* filing.claim(10, Duration.minutes(1)), filing.attempt)
+      expect(submitted.map((s) => s.outcome._tag)).toEqual(["Accepted"])
+      // Answered, not yet recorded: a filer dying now must find the answer at the tax authority.
+      expect(deleting.deleted).toEqual([])
+      yield* filing.record(submitted)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect(deleting.deleted).toEqual([`C-${filed.id}`])
+    }).pipe(Effect.provide(app(deleting)))
+  })
+
+  it.effect("records the answer although the tax authority would not delete it", () =>
+    Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
+      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+    }).pipe(Effect.provide(app(taxAuthority(() => "Accepted", undefined, true))))
+  )
+
   it.effect(
     "polls again for an answer not ready yet, without sending the return again or counting a failed attempt",
     () => {
@@ -428,6 +462,7 @@ describe("ReturnFiling", () => {
         // Due again only when the poll interval the authority gave has passed.
         yield* clock.advance(9_999)
         expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
+        expect(slow.deleted).toEqual([])
         yield* clock.advance(1)
         said = "Accepted"
         expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)

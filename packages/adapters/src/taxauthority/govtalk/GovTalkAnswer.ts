@@ -86,11 +86,14 @@ export const govTalkAnswer = (xml: string): GovTalkAnswer => {
   throw new Error(`The answer's qualifier ${qualifier || "(none)"} is not one GovTalk answers with`)
 }
 
-/** A `list` answer's records: which correlation id HMRC holds each TransactionID under. */
-export const statusRecords = (body: Xml): ReadonlyArray<{ transactionId: string; correlationId: string }> =>
+/** A `list` answer's records: which correlation id HMRC holds each TransactionID under, and its status. */
+export const statusRecords = (
+  body: Xml
+): ReadonlyArray<{ transactionId: string; correlationId: string; status: string }> =>
   ((record(body["StatusReport"])["StatusRecord"] as Array<unknown> | undefined) ?? []).map((r) => ({
     transactionId: text(record(r)["TransactionID"]),
-    correlationId: text(record(r)["CorrelationID"])
+    correlationId: text(record(r)["CorrelationID"]),
+    status: text(record(r)["Status"])
   }))
 
 /** A verification response's subcontractor: HMRC's CISresponse, inside SuccessResponse/ResponseData. */

@@ -47,8 +47,8 @@ const treatments: Record<string, TaxTreatment> = { gross: "Gross", net: "Net", u
 /**
  * The tax authority over HMRC's Transaction Engine (GovTalk), for HMRC itself, its Test in Live
  * service, or the local Transaction Engine: a return is submitted once and acknowledged with a
- * correlation id, polled no sooner than the PollInterval HMRC named, and deleted once answered;
- * a verification runs the whole exchange within one call. HMRC's errors 1000, 2005 and 3000, a
+ * correlation id, polled no sooner than the PollInterval HMRC named, and its answer deleted when
+ * the filer asks, once it recorded it; a verification runs the whole exchange within one call. HMRC's errors 1000, 2005 and 3000, a
  * connection that fails and a 5xx are the authority being unavailable (tried again later); any
  * other error answer refuses the return or verification with every error's text.
  */
@@ -74,23 +74,32 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           )
         )
 
-      /** Deletes an answered message at HMRC; a failure to is only logged (HMRC removes it in time). */
-      const remove = (messageClass: GovTalkClass, correlationId: string) =>
+      /** Deletes an answered message at HMRC; unavailable when HMRC did not delete it. */
+      const deleteAnswer = (messageClass: GovTalkClass, correlationId: string) =>
         exchange(
           options.url,
           govTalkMessage({ function: "delete", class: messageClass, correlationId }, options.sender)
         ).pipe(
-          Effect.zipRight(
+          Effect.tap(() =>
             Ref.update(nextPoll, (all) => {
               const rest = new Map(all)
               rest.delete(correlationId)
               return rest
             })
           ),
+          Effect.flatMap((answer) =>
+            answer._tag === "Error"
+              ? Effect.fail(unavailable(`HMRC did not delete ${correlationId}: ${reasonOf(answer.errors)}`))
+              : Effect.void
+          )
+        )
+
+      /** Deletes an answered message at HMRC; a failure to is only logged (HMRC removes it in time). */
+      const remove = (messageClass: GovTalkClass, correlationId: string) =>
+        deleteAnswer(messageClass, correlationId).pipe(
           Effect.catchAll((error) =>
             Effect.logWarning(`HMRC's answer to ${correlationId} could not be deleted: ${error.message}`)
-          ),
-          Effect.asVoid
+          )
         )
 
       /** The final answer's errors: recoverable ones make it unavailable, others refuse it (after deleting it). */
@@ -132,7 +141,8 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           }
         })
 
-      const findSentReturn = (id: MonthlyReturnId) =>
+      /** What HMRC holds of a return (`list`): its submissions not yet deleted, oldest first. */
+      const heldSubmissions = (id: MonthlyReturnId) =>
         Effect.gen(function* () {
           const answer = yield* exchange(
             options.url,
@@ -145,10 +155,11 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
               )
             )
           const transactionId = transactionIdOf(id)
-          return Option.fromNullable(
-            statusRecords(answer.body).find((r) => r.transactionId === transactionId)?.correlationId
-          )
+          return statusRecords(answer.body).filter((r) => r.transactionId === transactionId)
         })
+
+      const findSentReturn = (id: MonthlyReturnId) =>
+        Effect.map(heldSubmissions(id), (held) => Option.fromNullable(held[0]?.correlationId))
 
       const pollOnce = (messageClass: GovTalkClass, correlationId: string) =>
         Effect.gen(function* () {
@@ -168,14 +179,20 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
 
       /**
        * A submission HMRC failed with a recoverable error (1000, 2005, 3000) is sent again, as HMRC
-       * asks: the failed one deleted, the return submitted afresh under a new correlation id.
+       * asks: the return submitted afresh under a new correlation id, unless HMRC already holds a
+       * later submission of it that did not fail (sent by a filer that died before recording it).
+       * The failed one is left for the filer to delete once it recorded the new correlation id.
        */
       const resend = (
         correlationId: string,
         submission: ReturnSubmission
       ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
         Effect.gen(function* () {
-          yield* remove(RETURN, correlationId)
+          const resent = (yield* heldSubmissions(submission.id)).find(
+            (held) => held.correlationId !== correlationId && held.status !== "SUBMISSION_ERROR"
+          )
+          if (resent !== undefined)
+            return { _tag: "Resent", correlationId: resent.correlationId, retryAfterMs: 0 } as const
           const sent = yield* sendReturn(submission)
           if (sent._tag === "Rejected") return sent
           const next = (yield* Ref.get(nextPoll)).get(sent.correlationId)
@@ -196,12 +213,12 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           switch (polled._tag) {
             case "Wait":
               return { _tag: "Pending", retryAfterMs: polled.ms } as const
+            // The answer stays at HMRC until the filer, having recorded it, deletes it (deleteReturnAnswer).
             case "Response":
-              yield* remove(RETURN, correlationId)
               return { _tag: "Accepted" } as const
             case "Error":
               if (isRecoverable(polled.errors)) return yield* resend(correlationId, submission)
-              return { _tag: "Rejected", reason: yield* refusal(RETURN, polled) } as const
+              return { _tag: "Rejected", reason: reasonOf(polled.errors) } as const
           }
         })
 
@@ -260,6 +277,8 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           })
         )
 
-      return TaxAuthority.of({ verify, sendReturn, findSentReturn, pollReturn })
+      const deleteReturnAnswer = (correlationId: string) => deleteAnswer(RETURN, correlationId)
+
+      return TaxAuthority.of({ verify, sendReturn, findSentReturn, pollReturn, deleteReturnAnswer })
     })
   ).pipe(Layer.provide(FetchHttpClient.layer))
