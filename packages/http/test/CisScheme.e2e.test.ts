@@ -133,7 +133,16 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
       const doc = (yield* Effect.flatMap(http.get("/openapi.json"), (r) => r.json)) as Record<string, any>
       const operations = doc.paths["/tenants/{tenant}/settings/cis-scheme"]
       expect(Object.keys(operations).sort()).toEqual(["get", "put"])
-      expect(Object.keys(operations.put.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "415", "429"])
+      expect(Object.keys(operations.put.responses).sort()).toEqual([
+        "200",
+        "400",
+        "401",
+        "403",
+        "404",
+        "413",
+        "415",
+        "429"
+      ])
       expect(operations.put.summary).toBe("Set the tenant's CIS scheme registration")
       expect(operations.get.description).toContain("accountsOfficeReference")
       const request = operations.put.requestBody.content["application/json"].schema
