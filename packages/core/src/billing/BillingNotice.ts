@@ -25,7 +25,7 @@ export const paymentFailedNotice = (to: Email, invoice: BillingInvoice, action: 
     `The direct debit payment of ${formatMoney(invoice.total)} for invoice ${invoice.number} ` +
     `${paymentHappened(action)}.\n\n` +
     `What to do: make sure your bank account can pay it and that your mandate is still active ` +
-    `(GET /me/billing/mandate, or your billing page). If the mandate was cancelled, set up a new ` +
+    `(on your billing page). If the mandate was cancelled, set up a new ` +
     `one: every unpaid invoice is then collected on it. Until then ${formatMoney(invoice.total)} ` +
     `remains due on invoice ${invoice.number}.` +
     SIGN_OFF
@@ -57,8 +57,7 @@ export const mandateEndedNotice = (
     body:
       `Your direct debit mandate ${reference} ${mandateHappened[status] ?? `is now ${status}`}, so no ` +
       `further payments can be collected with it.\n\n${owed}\n\n` +
-      `What to do: set up a new direct debit mandate (POST /me/billing/mandate-setups, or your ` +
-      `billing page). Every unpaid invoice is then collected on the new mandate.` +
+      `What to do: set up a new direct debit mandate on your billing page. Every unpaid invoice is then collected on the new mandate.` +
       SIGN_OFF
   }
 }
