@@ -61,10 +61,11 @@ const start = (env: Readonly<Record<string, string>>) =>
       clearTimeout(timer)
       resume(outcome)
     }
+    // Generous: tsx compiles the server at every start, which takes long on a loaded machine.
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      settle(Effect.fail(new Error(`The server did not listen within 60 s:\n${output}`)))
-    }, 60_000)
+      settle(Effect.fail(new Error(`The server did not listen within 120 s:\n${output}`)))
+    }, 120_000)
     const read = (chunk: Buffer) => {
       output += chunk.toString("utf8")
       const listening = /Listening on (http:\/\/[^\s"]+)/.exec(output)

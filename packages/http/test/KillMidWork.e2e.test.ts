@@ -160,7 +160,7 @@ describe("kill -9 of the server process", () => {
         expect(stored.events).toBe(count)
         expect(stored.deliveries).toBe(count)
       }),
-    { timeout: 90_000 }
+    { timeout: 300_000 }
   )
 
   it.scopedLive(
@@ -235,7 +235,7 @@ describe("kill -9 of the server process", () => {
         expect(all.length).toBeGreaterThan(events)
         expect(new Set(all.map((r) => r.headers["webhook-id"])).size).toBe(events)
       }),
-    { timeout: 120_000 }
+    { timeout: 300_000 }
   )
 
   it.scopedLive(
@@ -356,6 +356,6 @@ describe("kill -9 of the server process", () => {
         // Each event applied once: no duplicate, each invoice failed once, one notice each.
         expect(after).toEqual({ applied: count, pending: 0, other: 0, failed: count, count, subjects: count })
       }),
-    { timeout: 150_000 }
+    { timeout: 300_000 }
   )
 })
