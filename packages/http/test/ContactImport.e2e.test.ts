@@ -642,8 +642,18 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
         expect(Object.keys(template.responses["200"].content)).toEqual(["text/csv"])
         const analyze = doc.paths[`${base}/analyze`].post
         const imports = doc.paths[base].post
-        expect(Object.keys(analyze.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "429"])
-        expect(Object.keys(imports.responses).sort()).toEqual(["201", "400", "401", "403", "404", "409", "413", "429"])
+        expect(Object.keys(analyze.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "415", "429"])
+        expect(Object.keys(imports.responses).sort()).toEqual([
+          "201",
+          "400",
+          "401",
+          "403",
+          "404",
+          "409",
+          "413",
+          "415",
+          "429"
+        ])
         // The import takes an Idempotency-Key; the analysis, which only reads the file, does not.
         const takesKey = (operation: any) =>
           (operation.parameters ?? []).some((p: any) => p.name === "Idempotency-Key" && p.in === "header")

@@ -406,6 +406,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
           "404",
           "409",
           "413",
+          "415",
           "429"
         ])
         expect(Object.keys(paths["/tenants/{tenant}/contacts/{code}"].delete.responses).sort()).toEqual([

@@ -151,7 +151,16 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("tenant CIS details over HTT
         const doc = (yield* Effect.flatMap(http.get("/openapi.json"), (r) => r.json)) as Record<string, any>
         const operations = doc.paths["/tenants/{tenant}/settings/cis-details"]
         expect(Object.keys(operations).sort()).toEqual(["get", "put"])
-        expect(Object.keys(operations.put.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "429"])
+        expect(Object.keys(operations.put.responses).sort()).toEqual([
+          "200",
+          "400",
+          "401",
+          "403",
+          "404",
+          "413",
+          "415",
+          "429"
+        ])
         expect(operations.put.summary).toBe("Replace the tenant's CIS details")
         expect(doc.components.schemas.TenantCisDetailsDto.properties.type).toBeDefined()
       })
