@@ -6,7 +6,10 @@ import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
-import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
+import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
+import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
+import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
+import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import type { Database } from "./Databases.js"
@@ -26,7 +29,10 @@ export const runOver =
           SqlPortsLive,
           IdentityVerifierLive,
           webhookTransport({ allowPrivateTargets: true }),
-          BillingProvidersFake,
+          DirectDebitFake,
+          ProviderWebhookSignatureFake,
+          BillingTermsFixed,
+          DocumentRendererFake,
           TaxAuthorityMemory,
           AppLinksLive
         )

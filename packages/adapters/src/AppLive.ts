@@ -1,5 +1,3 @@
-import { BillingUseCasesLive } from "@cisbook/core/billing/BillingUseCases"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import type { SqlClient } from "@effect/sql"
 import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
@@ -20,7 +18,8 @@ import { SystemLive } from "./system/SystemLive.js"
 import { TaxAuthorityLive } from "./taxauthority/TaxAuthorityLive.js"
 import { WebhookTransportLive } from "./webhooks/WebhookTransportLive.js"
 
-const DrivenPortsLive = Layer.mergeAll(
+/** Every driven port, from configuration, over the database the layer is given. */
+export const PortsLive = Layer.mergeAll(
   SqlPortsLive,
   IdentityVerifierLive,
   WebhookTransportLive,
@@ -31,15 +30,6 @@ const DrivenPortsLive = Layer.mergeAll(
   AppLinksLive,
   DocumentRendererPdf
 ).pipe(Layer.provideMerge(SystemLive))
-
-/**
- * Every driven port, from configuration, over the database the layer is given; with the billing
- * use cases, whose WaitingInvoices is the port a completed mandate puts waiting invoices forward through,
- * and the provider's events, which move mandates and invoices.
- */
-export const PortsLive = Layer.merge(BillingUseCasesLive, ProviderEvents.Default).pipe(
-  Layer.provideMerge(DrivenPortsLive)
-)
 
 const appOver = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
   UseCasesLive.pipe(

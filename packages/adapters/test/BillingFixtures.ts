@@ -5,7 +5,6 @@ import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
-import { BillingUseCasesLive } from "@cisbook/core/billing/BillingUseCases"
 import { Email } from "@cisbook/core/Email"
 import { ContactId, MonthlyReturnId, type TenantId } from "@cisbook/core/Ids"
 import {
@@ -19,6 +18,7 @@ import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
 import type { User } from "@cisbook/core/users/User"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
@@ -66,7 +66,6 @@ const FaultyDirectDebit = Layer.effect(
  * CISBOOK_TEST_DATABASE_URL is set), the in-memory provider behind ProviderFaults, real PDFs.
  */
 export const BillingOverSql = UseCasesLive.pipe(
-  Layer.provideMerge(BillingUseCasesLive),
   Layer.provideMerge(
     Layer.mergeAll(
       SqlPortsLive,
@@ -75,6 +74,7 @@ export const BillingOverSql = UseCasesLive.pipe(
       TaxAuthorityMemory,
       AppLinksFake,
       FaultyDirectDebit,
+      ProviderWebhookSignatureFake,
       BillingTermsLive,
       DocumentRendererPdf
     )

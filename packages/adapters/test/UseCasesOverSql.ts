@@ -5,7 +5,10 @@ import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
-import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
+import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
+import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
+import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
+import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
@@ -20,7 +23,10 @@ export const useCasesOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient
         webhookTransport({ allowPrivateTargets: false }),
         TaxAuthorityMemory,
         AppLinksFake,
-        BillingProvidersFake
+        DirectDebitFake,
+        ProviderWebhookSignatureFake,
+        BillingTermsFixed,
+        DocumentRendererFake
       )
     ),
     Layer.provideMerge(SystemLive),

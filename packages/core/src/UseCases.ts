@@ -1,6 +1,10 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./apikeys/ApiKeys.js"
+import { BillingInvoices } from "./billing/BillingInvoices.js"
 import { BillingProfiles } from "./billing/BillingProfiles.js"
+import { BillingRun } from "./billing/BillingRun.js"
+import { ProviderEvents } from "./billing/ProviderEvents.js"
+import { WaitingInvoicesLive } from "./billing/WaitingInvoicesLive.js"
 import { Mandates } from "./billing/Mandates.js"
 import { Connections } from "./connections/Connections.js"
 import { Authentication } from "./users/Authentication.js"
@@ -36,10 +40,13 @@ export const UseCasesLive = Layer.mergeAll(
   MonthlyReturns.Default,
   BillingProfiles.Default,
   Mandates.Default,
+  BillingInvoices.Default,
+  BillingRun.Default,
+  ProviderEvents.Default,
   VerificationWork.Default,
   Connections.Default
 ).pipe(
-  Layer.provideMerge(Layer.mergeAll(Contacts.Default, Verifications.Default)),
+  Layer.provideMerge(Layer.mergeAll(Contacts.Default, Verifications.Default, WaitingInvoicesLive)),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),
   Layer.provideMerge(Users.Default)

@@ -12,8 +12,6 @@ import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendere
 import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
 import type { BillingInvoiceRepo } from "@cisbook/core/billing/BillingInvoiceRepo"
 import type { DocumentRenderer } from "@cisbook/core/system/DocumentRenderer"
-import { BillingUseCasesLive } from "@cisbook/core/billing/BillingUseCases"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
 import type { ProviderEventInbox } from "@cisbook/core/billing/ProviderEventInbox"
 import type { ProviderWebhookSignature } from "@cisbook/core/billing/ProviderWebhookSignature"
 import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
@@ -161,14 +159,7 @@ export const ServerUnderTest = HttpServer.layerTestClient.pipe(
 export const e2e = <P extends Ports, E>(ports: Layer.Layer<P, E, HttpServer.HttpServer>) =>
   HttpAppLive.pipe(
     Layer.provideMerge(
-      Layer.merge(
-        RateLimitsOff,
-        UseCasesLive.pipe(
-          Layer.provideMerge(Layer.merge(BillingUseCasesLive, ProviderEvents.Default)),
-          Layer.provideMerge(VerifierLive),
-          Layer.provideMerge(ports)
-        )
-      )
+      Layer.merge(RateLimitsOff, UseCasesLive.pipe(Layer.provideMerge(VerifierLive), Layer.provideMerge(ports)))
     ),
     Layer.provideMerge(IdentityProviderLive),
     Layer.provideMerge(ServerUnderTest)

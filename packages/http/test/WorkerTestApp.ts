@@ -3,11 +3,11 @@ import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
-import { BillingInvoices } from "@cisbook/core/billing/BillingInvoices"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
 import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
 import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
-import { BillingProvidersFake } from "@cisbook/testkit/BillingProvidersFake"
+import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
+import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
+import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { Clock } from "@cisbook/core/system/Clock"
 import type { Crypto } from "@cisbook/core/system/Crypto"
@@ -17,7 +17,7 @@ import { Effect, Layer, Redacted, Schedule } from "effect"
 import { GovTalkSandbox } from "./GovTalkSandbox.js"
 
 /**
- * The use cases (and the billing invoices the HTTP handlers read) over the SQL ports and the real
+ * The use cases over the SQL ports and the real
  * HTTP sender; private targets allowed (receivers are on loopback); the tax authority is the GovTalk
  * adapter over a local Transaction Engine of its own. `system` gives the clock, ids
  * and crypto: the real ones unless a test says.
@@ -27,13 +27,14 @@ export const appOver = <A, E>(
   system: Layer.Layer<Clock | IdGenerator | Crypto> = SystemLive
 ) =>
   UseCasesLive.pipe(
-    Layer.provideMerge(Layer.merge(BillingInvoices.Default, ProviderEvents.Default)),
     Layer.provideMerge(
       Layer.mergeAll(
         SqlPortsLive,
         webhookTransport({ allowPrivateTargets: true }),
         identityVerifierFake({}),
-        BillingProvidersFake,
+        DirectDebitFake,
+        BillingTermsFixed,
+        DocumentRendererFake,
         goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
         GovTalkSandbox,
         AppLinksFake

@@ -4,7 +4,8 @@ import { BillingInvoiceRepoMemory } from "./BillingInvoiceRepoMemory.js"
 import { BillingProfileRepoMemory } from "./BillingProfileRepoMemory.js"
 import { DirectDebitFake } from "./DirectDebitFake.js"
 import { MandateRepoMemory } from "./MandateRepoMemory.js"
-import { WaitingInvoicesRecording } from "./WaitingInvoicesRecording.js"
+import { BillingTermsFixed } from "./BillingTermsFixed.js"
+import { DocumentRendererFake } from "./DocumentRendererFake.js"
 import { AppLinksFake } from "./AppLinksFake.js"
 import { ConnectionRepoMemory, ConnectionStore } from "./ConnectionRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
@@ -69,7 +70,8 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       MandateRepoMemory,
       BillingInvoiceRepoMemory,
       DirectDebitFake,
-      WaitingInvoicesRecording,
+      BillingTermsFixed,
+      DocumentRendererFake,
       IdempotencyKeysMemory,
       StorageHealthMemory,
       ProviderEventInboxMemory,

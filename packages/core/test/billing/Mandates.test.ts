@@ -1,10 +1,14 @@
 import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
-import { PutForwardLog } from "@cisbook/testkit/WaitingInvoicesRecording"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Ref } from "effect"
 import { Conflict, NotFound, Refused } from "../../src/Errors.js"
+import { BillingInvoiceRepo } from "../../src/billing/BillingInvoiceRepo.js"
+import { waitingForMandate } from "../../src/billing/Collect.js"
+import { draftInvoice } from "../../src/billing/InvoiceDraft.js"
 import { MandateRepo } from "../../src/billing/MandateRepo.js"
+import { BillingInvoiceId, MonthlyReturnId, TenantId } from "../../src/Ids.js"
+import type { User } from "../../src/users/User.js"
 import { BillingProfiles } from "../../src/billing/BillingProfiles.js"
 import { Mandates } from "../../src/billing/Mandates.js"
 import { Users } from "../../src/users/Users.js"
@@ -28,6 +32,27 @@ const finishedSetup = (email = "ada@example.com") =>
     const setup = yield* mandates.setup(user, { successRedirectUrl })
     yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
     return { user, mandates, complete: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken } }
+  })
+
+/** A finished invoice of the user's, for one return of two subcontractors, waiting for a mandate. */
+const invoiceWaitingForMandate = (user: User) =>
+  Effect.gen(function* () {
+    const repo = yield* BillingInvoiceRepo
+    const id = BillingInvoiceId.make("0f9d5a4e-5b1a-4c55-9d0e-3b8a6f1c2d10")
+    const usage = {
+      returnId: MonthlyReturnId.make("7c1e2f3a-9b8d-4e6f-a1b2-c3d4e5f60718"),
+      tenantId: TenantId.make("2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"),
+      tenant: "lovelace",
+      tenantName: "Lovelace Builders Ltd",
+      periodEnd: "2026-06-05",
+      subcontractors: 2
+    }
+    const invoice = yield* repo.insert(
+      draftInvoice({ id, userId: user.id, issueDate: "2026-07-01" }, [usage], 100),
+      new Date(0)
+    )
+    yield* repo.recordCollection(user.id, id, waitingForMandate, true)
+    return invoice
   })
 
 describe("Mandates.setup", () => {
@@ -125,6 +150,7 @@ describe("Mandates.complete", () => {
   it.effect("needs the customer to have finished the page, then stores the mandate and puts invoices forward", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com")
+      const waiting = yield* invoiceWaitingForMandate(user)
       const mandates = yield* Mandates
       const setup = yield* mandates.setup(user, { successRedirectUrl })
       const complete = { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
@@ -137,11 +163,16 @@ describe("Mandates.complete", () => {
         bankName: "BARCLAYS BANK PLC"
       })
       expect(mandate.reference).toMatch(/^MD/)
-      const { log } = yield* PutForwardLog
-      expect(yield* Ref.get(log)).toEqual([{ userId: user.id, mandateReference: mandate.reference }])
-      // Idempotent: the same mandate again, and nothing put forward twice.
+      const collected = Option.getOrThrow(yield* (yield* BillingInvoiceRepo).find(user.id, waiting.id)).invoice
+      expect(collected).toMatchObject({ paymentStatus: "Pending", mandateReference: mandate.reference })
+      const { state } = yield* DirectDebitControl
+      const payments = () => Effect.map(Ref.get(state), (s) => [...s.payments.values()])
+      expect(yield* payments()).toEqual([
+        expect.objectContaining({ id: collected.paymentReference, amount: waiting.total, mandateId: mandate.reference })
+      ])
+      // Idempotent: the same mandate again, and nothing collected twice.
       expect((yield* mandates.complete(user, complete)).reference).toBe(mandate.reference)
-      expect(yield* Ref.get(log)).toHaveLength(1)
+      expect(yield* payments()).toHaveLength(1)
     }).pipe(Effect.provide(testApp()))
   )
 
