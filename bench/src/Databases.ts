@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto"
 import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { CopyInPg } from "@cisbook/adapters/sql/CopyIn"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer } from "effect"
 import { PGlite } from "@electric-sql/pglite"
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
@@ -12,8 +15,17 @@ const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.
 export interface Database {
   readonly label: string
   readonly pool: pg.Pool
+  /** Whether it has COPY FROM STDIN (a PostgreSQL server; PGlite has not). */
+  readonly copyIn: boolean
   readonly close: () => Promise<void>
 }
+
+/** The @effect/sql client over the database's pool, with COPY where the server has it, as the service's own database layer gives them. */
+export const sqlOver = (database: Database) =>
+  Layer.merge(
+    PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions }),
+    database.copyIn ? CopyInPg : Layer.empty
+  )
 
 /** A fresh database on the PostgreSQL server at BENCH_DATABASE_URL, dropped when closed. */
 export const postgres = async (): Promise<Database> => {
@@ -28,6 +40,7 @@ export const postgres = async (): Promise<Database> => {
   return {
     label: "PostgreSQL 15",
     pool,
+    copyIn: true,
     close: async () => {
       await pool.end()
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
@@ -43,6 +56,7 @@ export const pglite = async (): Promise<Database> => {
   return {
     label: "PGlite (embedded)",
     pool,
+    copyIn: false,
     close: async () => {
       await pool.end()
       await db.close()

@@ -1,6 +1,5 @@
 import { AppLinksLive } from "@cisbook/adapters/AppLinksLive"
 import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVerifier"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
@@ -10,9 +9,8 @@ import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
 import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import type { Database } from "./Databases.js"
+import { type Database, sqlOver } from "./Databases.js"
 
 /**
  * Runs a worker benchmark over the use cases and SQL ports on the database (private webhook
@@ -22,7 +20,7 @@ import type { Database } from "./Databases.js"
 export const runOver =
   (database: Database) =>
   <A, E, R>(measure: Effect.Effect<A, E, R>) => {
-    const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+    const Sql = sqlOver(database)
     const App = UseCasesLive.pipe(
       Layer.provideMerge(
         Layer.mergeAll(

@@ -1,6 +1,5 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
 import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -10,21 +9,24 @@ import { Users } from "@cisbook/core/users/Users"
 import { HttpAppLive } from "@cisbook/http/HttpAppLive"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
 import * as net from "node:net"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import { chosenDatabases, type Database } from "../Databases.js"
+import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import { loadTest, type LoadResult } from "../LoadTest.js"
-import { seedBilling } from "./Seed.js"
+import { seedBilling, seedLaterReturn } from "./Seed.js"
 
 const MiB = 1024 * 1024
 const USERS = Number(process.env["BENCH_BILLING_USERS"] ?? 2_000)
 const MONTHS = Number(process.env["BENCH_BILLING_MONTHS"] ?? 5)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 16)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5)
+/** Invoices of the user whose list refreshes many Pending invoices on one mandate. */
+const PENDING_INVOICES = Number(process.env["BENCH_BILLING_PENDING_INVOICES"] ?? 12)
+/** That user: even, so with a mandate; not one of the two other lists' users. */
+const MANY_PENDING_USER = 4
 
 // The heap a run leaves behind is read after a full collection, which needs gc() exposed.
 v8.setFlagsFromString("--expose-gc")
@@ -94,11 +96,23 @@ const measure = (database: Database, port: number) =>
     if (stats?.invoices !== USERS || left?.returns !== 0)
       return yield* Effect.dieMessage("the run did not bill everyone")
 
-    // GET /me/billing/invoices of a user collecting by direct debit (its mandate's payments are
+    // One user gets more invoices, each collected on the same mandate: one run a later month.
+    for (let month = MONTHS + 1; month < MONTHS + PENDING_INVOICES; month++) {
+      yield* seedLaterReturn(MANY_PENDING_USER, month)
+      yield* (yield* BillingRun).run(`2027-${String(month - MONTHS).padStart(2, "0")}-01`, () => Effect.void)
+    }
+    const [pending] = yield* sql<{ readonly invoices: number }>`
+      SELECT count(*) AS invoices FROM billing_invoices
+      WHERE user_id = md5(${`user${MANY_PENDING_USER}`})::uuid AND payment_status = 'Pending'`
+    if (pending?.invoices !== PENDING_INVOICES)
+      return yield* Effect.dieMessage(`user ${MANY_PENDING_USER} has ${pending?.invoices} Pending invoices`)
+
+    // GET /me/billing/invoices of users collecting by direct debit (their mandate's payments are
     // listed by the provider on every request) and of a user waiting for a mandate (no provider call).
     const lists: Array<readonly [string, LoadResult]> = []
     for (const [label, n] of [
-      ["invoices list, Pending (one provider call a mandate)", 2],
+      ["invoices list, 1 Pending", 2],
+      [`invoices list, ${PENDING_INVOICES} Pending on one mandate`, MANY_PENDING_USER],
       ["invoices list, WaitingForMandate", 1]
     ] as const) {
       const user = yield* (yield* Users).byEmail(`payer${n}@bench.example` as Email)
@@ -133,7 +147,7 @@ const run = async (database: Database) => {
   const port = await freePort()
   // The sandbox provider is this server's own: DirectDebitLive reads where it is from PUBLIC_BASE_URL.
   process.env["PUBLIC_BASE_URL"] = `http://127.0.0.1:${port}`
-  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const Sql = sqlOver(database)
   const App = HttpAppLive.pipe(
     Layer.provide(RateLimitsOff),
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),

@@ -71,3 +71,22 @@ export const seedBilling = (users: number, months: number) =>
     yield* sql`ANALYZE monthly_returns`
     yield* sql`ANALYZE memberships`
   })
+
+/**
+ * One more accepted return for user `n`'s tenant, for the tax month `month` months after
+ * January 2026 (so the 6th ends 5 June 2026): a later run bills it as an invoice of its own.
+ */
+export const seedLaterReturn = (n: number, month: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.unsafe(
+      `INSERT INTO monthly_returns (tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at)
+       SELECT md5('tenant' || n)::uuid, md5('return' || n || '-' || m)::uuid, period_end, 'Accepted',
+         jsonb_build_object('name', 'Builder ' || n || ' Ltd', 'utr', '8456789123'),
+         jsonb_build_array(jsonb_build_object('contactId', md5('contact' || n || '-1')::uuid,
+           'contactCode', 'SUB1', 'name', 'Subcontractor 1', 'utr', '2234567890',
+           'verificationNumber', null, 'taxTreatment', 'Gross', 'grossAmount', 100000, 'materials', 0, 'deducted', 0)),
+         period_end + 5, period_end + 5
+       FROM (SELECT $1::int AS n, $2::int AS m, (date '2026-01-05' + make_interval(months => $2::int - 1))::date AS period_end) later`,
+      [n, month]
+    )
+  )

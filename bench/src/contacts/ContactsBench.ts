@@ -1,5 +1,4 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
@@ -11,10 +10,9 @@ import { HttpAppLive } from "@cisbook/http/HttpAppLive"
 import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
-import { chosenDatabases, type Database } from "../Databases.js"
+import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import { loadTest } from "../LoadTest.js"
 import { withCpuProfile } from "../CpuProfile.js"
 import { checkClean, markdownTable, type Row } from "../Report.js"
@@ -91,7 +89,7 @@ const measure = (database: Database) =>
   })
 
 const run = (database: Database) => {
-  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const Sql = sqlOver(database)
   // Unthrottled: the benchmark's one user sends far more requests than a user's budget.
   const App = HttpAppLive.pipe(
     Layer.provide(RateLimitsOff),

@@ -1,7 +1,6 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
 import { startCpuProfile } from "../CpuProfile.js"
-import { chosenDatabases, type Database } from "../Databases.js"
-import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
+import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
@@ -14,7 +13,6 @@ import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import { largeImportCsv } from "@cisbook/testkit/ImportFixtures"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
@@ -122,7 +120,7 @@ const measure = (database: Database, rows: number) =>
   })
 
 const run = (database: Database, rows: number) => {
-  const Sql = PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions })
+  const Sql = sqlOver(database)
   // Unthrottled: the benchmark's one user sends far more requests than a user's budget.
   const App = HttpAppLive.pipe(
     Layer.provide(RateLimitsOff),

@@ -5,6 +5,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { contactColumns, contactListSql } from "./ContactListQuery.js"
 import { contactFromRow, ContactRow, contactValues } from "./ContactRows.js"
+import { CopyIn } from "./CopyIn.js"
 import { uniqueWrite } from "./UniqueWrite.js"
 
 const CodeKey = Schema.Struct({ tenantId: Schema.String, code: Schema.String })
@@ -100,9 +101,19 @@ export const ContactRepoSql = Layer.effect(
         sql`SELECT ${sql.literal(contactColumns)} FROM contacts WHERE tenant_id = ${tenantId} AND code = ${code}`
     })
 
-    // One array a column through unnest: a batch of 1,000 would otherwise bind 31,000 parameters.
+    const copyIn = yield* Effect.serviceOption(CopyIn)
+
+    // On PostgreSQL with COPY; elsewhere one array a column through unnest (a batch of 1,000
+    // would otherwise bind 31,000 parameters).
     const insertContacts = (contacts: ReadonlyArray<Contact>) => {
       const rows = contacts.map(newContactRow)
+      if (Option.isSome(copyIn)) {
+        return copyIn.value.rows(
+          "contacts",
+          newContactColumns,
+          rows.map((row) => newContactColumns.map((column) => row[column]))
+        )
+      }
       const arrays = newContactColumns.map(
         (column) => sql`${rows.map((row) => row[column])}::${sql.literal(newContactColumnTypes[column])}[]`
       )

@@ -1,13 +1,14 @@
 import * as fs from "node:fs"
 import { Effect, Layer, Redacted } from "effect"
+import { CopyInPg } from "./CopyIn.js"
 import { DatabaseConfig } from "./DatabaseConfig.js"
 import { pooledPgClient } from "./DatabasePool.js"
 import { lockDataDir } from "./DataDirLock.js"
 import { pgliteSocketClient, servePglite, socketPath } from "./PgliteSocket.js"
 
-/** A PostgreSQL server (15 or later). */
+/** A PostgreSQL server (15 or later), and its COPY for bulk loads. */
 export const postgresDatabase = (url: Redacted.Redacted) =>
-  pooledPgClient({ connectionString: Redacted.value(url), max: 10 })
+  Layer.merge(pooledPgClient({ connectionString: Redacted.value(url), max: 10 }), CopyInPg)
 
 /** Holds `dataDir`, opens its database and serves it on its socket; a client of our own through that socket. */
 const openEmbedded = (dataDir: string) =>

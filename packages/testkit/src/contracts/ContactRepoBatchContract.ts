@@ -88,7 +88,15 @@ export const contactRepoBatchContract = (it: ContractIt) => {
       const batch = yield* Effect.all([
         newContact(tenant, { code: "FULLB", ...everyMember }),
         newContact(tenant, { code: "BAREB" }),
-        newContact(tenant, { code: "FULLC", ...everyMember, name: "Full 'Quoted' \"Contact\", {Ltd}", email: null })
+        newContact(tenant, { code: "FULLC", ...everyMember, name: "Full 'Quoted' \"Contact\", {Ltd}", email: null }),
+        // What a bulk load's text format must escape, kept as it was written.
+        newContact(tenant, {
+          code: "ESCAPED",
+          name: "Tab\there, back\\slash \\N and \\t",
+          externalId: "line one\nline two\r\n\\N"
+        }),
+        newContact(tenant, { code: "NULLTEXT", name: "\\N", externalId: "NULL" }),
+        newContact(tenant, { code: "UNICODE", name: "Łódź Bau GmbH — Zoë’s 🏗", externalId: "" })
       ])
       yield* repo.insertAll(batch)
       for (const contact of batch) expect(yield* repo.findByCode(tenant.id, contact.code)).toEqual(Option.some(contact))

@@ -118,6 +118,48 @@ export const eventOutboxContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("writes and queues hundreds of events at once (an import's batch) as it does a few", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const deliveries = yield* DeliveryRepo
+      const recorded = yield* RecordedEvents
+      const { transaction } = yield* Transactor
+      const tenant = yield* storedTenant
+      const everyKind = yield* storedWebhook(tenant)
+      const created = yield* storedWebhook(tenant, { eventTypes: ["contact.created"] })
+      yield* storedWebhook(yield* storedTenant)
+      const many = Array.from({ length: 300 }, (_, i) => ({
+        type: i % 2 === 0 ? ("contact.created" as const) : ("subcontractor.created" as const),
+        data: { code: `BULK${i}`, name: `Tab\tand new\nline \\N ${i}`, nested: { n: i, none: null } }
+      }))
+      const refused = yield* Effect.flip(
+        transaction(Effect.zipRight(outbox.record(tenant.id, many), Effect.fail("refused" as const)))
+      )
+      expect(refused).toBe("refused")
+      expect(yield* recorded.list(tenant.id)).toEqual([])
+
+      yield* transaction(outbox.record(tenant.id, many))
+      const events = yield* recorded.list(tenant.id)
+      expect(typesAndData(events)).toEqual(many)
+      const all = yield* deliveries.list(tenant.id, { webhookId: null, status: null, offset: 0, limit: 1 })
+      expect(all.totalCount).toBe(300 + 150)
+      const toCreated = yield* deliveries.list(tenant.id, {
+        webhookId: created.webhook.id,
+        status: null,
+        offset: 0,
+        limit: 1
+      })
+      expect(toCreated.totalCount).toBe(150)
+      const toEvery = yield* deliveries.list(tenant.id, {
+        webhookId: everyKind.webhook.id,
+        status: "Pending",
+        offset: 0,
+        limit: 1
+      })
+      expect(toEvery.totalCount).toBe(300)
+    })
+  )
+
   it.effect("queues no delivery for an event of a transaction that fails", () =>
     Effect.gen(function* () {
       const outbox = yield* EventOutbox
