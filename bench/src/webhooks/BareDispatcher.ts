@@ -16,14 +16,18 @@ const CLAIM = `
     LIMIT $3
     FOR UPDATE OF d SKIP LOCKED
   )
-  UPDATE webhook_deliveries d SET lease_token = $4, leased_until = $2
-  FROM due, events e, webhooks w
-  WHERE d.tenant_id = due.tenant_id AND d.id = due.id
-    AND e.tenant_id = d.tenant_id AND e.id = d.event_id AND w.tenant_id = d.tenant_id AND w.id = d.webhook_id
-  RETURNING d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at,
+  , leased AS (
+    UPDATE webhook_deliveries d SET lease_token = $4, leased_until = $2
+    FROM due
+    WHERE d.tenant_id = due.tenant_id AND d.id = due.id
+    RETURNING d.*
+  )
+  SELECT d.tenant_id, d.id, d.event_id, d.event_type, e.data AS event_data, e.occurred_at,
     w.id AS webhook_id, w.url, w.failing_since, w.secret,
     CASE WHEN w.previous_secret_until > $1 THEN w.previous_secret END AS previous_secret,
-    d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at`
+    d.status, d.attempts, d.automatic_attempts, d.next_attempt_at, d.retry_requested_at
+  FROM leased d, events e, webhooks w
+  WHERE e.tenant_id = d.tenant_id AND e.id = d.event_id AND w.tenant_id = d.tenant_id AND w.id = d.webhook_id`
 
 /** The service's record statement (DeliveryRepoSql's recordAll), the attempts as a JSON array of rows. */
 const RECORD = `

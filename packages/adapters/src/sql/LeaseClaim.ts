@@ -25,7 +25,7 @@ export interface LeasedRows {
   readonly set?: Statement.Fragment
   /** Tables what is returned also reads (`events e, webhooks w`), and how they meet the claimed row. */
   readonly from?: { readonly tables: string; readonly where: Statement.Fragment }
-  /** What a claimed row returns (qualify with `alias`: the statement's FROM has the key columns twice). */
+  /** What a claimed row returns (qualify with `alias`: the statement's FROM has the key columns twice, and `from`'s tables may too). */
   readonly returning: (now: Date) => Statement.Fragment
 }
 
@@ -76,23 +76,40 @@ export function leaseClaim(sql: SqlClient.SqlClient, rows: LeasedRows): LeaseCla
   const sameKey = sql.literal(key.map((c) => `${alias}.${c} = due.${c}`).join(" AND "))
   const join = rows.join ?? empty
   const set = rows.set === undefined ? empty : sql`, ${rows.set}`
-  const alsoFrom = rows.from === undefined ? empty : sql.literal(`, ${rows.from.tables}`)
-  const alsoWhere = rows.from === undefined ? empty : sql` AND ${rows.from.where}`
   const lease = ({ leaseUntil, token }: Lease<string | null>) =>
     token === null ? sql`leased_until = ${leaseUntil}` : sql`lease_token = ${token}, leased_until = ${leaseUntil}`
+  const due = (l: Lease<string | null>) => sql`
+    due AS (
+      SELECT ${keys} FROM ${leased} ${join}
+      WHERE (${rows.due(l.now)}) AND (${leasedUntil} IS NULL OR ${leasedUntil} <= ${l.now})
+      ORDER BY ${orderBy}
+      LIMIT ${l.limit}
+      FOR UPDATE OF ${aliased} SKIP LOCKED
+    )`
+  const { from } = rows
   return {
-    claim: (l) => sql`
-      WITH due AS (
-        SELECT ${keys} FROM ${leased} ${join}
-        WHERE (${rows.due(l.now)}) AND (${leasedUntil} IS NULL OR ${leasedUntil} <= ${l.now})
-        ORDER BY ${orderBy}
-        LIMIT ${l.limit}
-        FOR UPDATE OF ${aliased} SKIP LOCKED
-      )
-      UPDATE ${leased} SET ${lease(l)}${set}
-      FROM due${alsoFrom}
-      WHERE ${sameKey}${alsoWhere}
-      RETURNING ${rows.returning(l.now)}`,
+    // With other tables to read, the leased rows are updated by their key alone and joined after:
+    // joined in the UPDATE, the planner could reach them from the other tables (every delivery
+    // of a webhook, scanned for each one claimed).
+    claim: (l) =>
+      from === undefined
+        ? sql`
+          WITH ${due(l)}
+          UPDATE ${leased} SET ${lease(l)}${set}
+          FROM due
+          WHERE ${sameKey}
+          RETURNING ${rows.returning(l.now)}`
+        : sql`
+          WITH ${due(l)},
+          leased AS (
+            UPDATE ${leased} SET ${lease(l)}${set}
+            FROM due
+            WHERE ${sameKey}
+            RETURNING ${aliased}.*
+          )
+          SELECT ${rows.returning(l.now)}
+          FROM leased ${aliased}, ${sql.literal(from.tables)}
+          WHERE ${from.where}`,
     release: Statement.unsafeFragment(rows.token ? "lease_token = NULL, leased_until = NULL" : "leased_until = NULL")
   }
 }
