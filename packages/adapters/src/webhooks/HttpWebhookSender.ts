@@ -49,7 +49,7 @@ const post = (
   body: string,
   timeout: Duration.Duration
 ) =>
-  Effect.async<Answer, Error>((resume, signal) => {
+  Effect.async<Answer, Error>((resume) => {
     const secure = url.protocol === "https:"
     const request = (secure ? https : http).request({
       method: "POST",
@@ -59,8 +59,7 @@ const post = (
       path: `${url.pathname}${url.search}`,
       headers: { ...headers, host: url.host, "content-length": Buffer.byteLength(body) },
       agent: secure ? agents.https : agents.http,
-      ...(secure && isIP(url.hostname) === 0 ? { servername: url.hostname } : {}),
-      signal
+      ...(secure && isIP(url.hostname) === 0 ? { servername: url.hostname } : {})
     })
     const timer = setTimeout(
       () => request.destroy(new Error(`No answer within ${seconds(timeout)} s`)),
@@ -78,6 +77,12 @@ const post = (
     )
     request.on("error", (error) => settle(Effect.fail(error)))
     request.end(body)
+    // Interrupted (the dispatcher stops): the request is abandoned, its socket with it.
+    return Effect.sync(() => {
+      settled = true
+      clearTimeout(timer)
+      request.destroy()
+    })
   })
 
 const describeError = (error: Error, url: URL) => {

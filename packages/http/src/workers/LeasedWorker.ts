@@ -79,7 +79,7 @@ export const runLeasedWorker = <Claimed, Done>(
           })
         ),
         // Each attempt is a trace of its own (its SQL and provider calls under it).
-        Effect.withSpan(`job ${job}`, { root: true, attributes: { "cisbook.job": job } })
+        Effect.withSpan(`job ${job}`, { root: true, attributes: { "cisbook.job": job }, captureStackTrace: false })
       )
 
     const run = (claimed: Claimed) =>
