@@ -24,7 +24,7 @@ const EVENT_COLUMNS = ["tenantId", "id", "type", "data", "occurredAt"] as const
 export const insertEventsAndDeliveries = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const copyIn = yield* Effect.serviceOption(CopyIn)
-  const DELIVERY_COLUMNS = sql.literal(
+  const deliveryColumns = sql.literal(
     "tenant_id, id, webhook_id, event_id, event_type, status, attempts, automatic_attempts, next_attempt_at, created_at"
   )
   const deliveryOf = sql.literal(
@@ -55,7 +55,7 @@ export const insertEventsAndDeliveries = Effect.gen(function* () {
           rows.map((row) => EVENT_COLUMNS.map((column) => row[column]))
         )
         const queued = sql<{ readonly id: string }>`
-          INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+          INSERT INTO webhook_deliveries (${deliveryColumns})
           SELECT ${deliveryOf}
           FROM events e JOIN webhooks w ON w.tenant_id = e.tenant_id
           WHERE e.tenant_id = ${tenantId} AND e.id = ANY(${rows.map((row) => row.id)}::uuid[]) AND ${picked}
@@ -64,7 +64,7 @@ export const insertEventsAndDeliveries = Effect.gen(function* () {
       }
       return yield* sql<{ readonly id: string }>`
         WITH e AS (INSERT INTO events ${sql.insert(rows)} RETURNING tenant_id, id, type, occurred_at)
-        INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+        INSERT INTO webhook_deliveries (${deliveryColumns})
         SELECT ${deliveryOf}
         FROM e JOIN webhooks w ON w.tenant_id = e.tenant_id
         WHERE ${picked}
