@@ -11,12 +11,12 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
-import * as net from "node:net"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import { loadTest, type LoadResult } from "../LoadTest.js"
 import { seedBilling, seedLaterReturn } from "./Seed.js"
+import { freePort } from "../FreePort.js"
 
 const MiB = 1024 * 1024
 const USERS = Number(process.env["BENCH_BILLING_USERS"] ?? 2_000)
@@ -35,17 +35,6 @@ const heapAfterCollection = () => {
   collectGarbage()
   return process.memoryUsage().heapUsed
 }
-
-/** A free TCP port: the sandbox provider is served by this server, so the adapter must know its address before it starts. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 interface BillingResult {
   readonly database: string

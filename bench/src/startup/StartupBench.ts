@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import pg from "pg"
+import { freePort } from "../FreePort.js"
 
 // `pnpm bench startup`: time from spawning the server to its first `GET /health/ready` 200, and
 // its resident memory after 5 s idle, started the two ways (`pnpm start` through tsx, and
@@ -47,14 +47,6 @@ const stores: Record<string, () => Promise<Store>> = {
     }
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolvePort) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolvePort(port))
-    })
-  })
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms))
 

@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { exitOf, freePort } from "./ChildProcesses.js"
 
 const root = resolve(import.meta.dirname, "../../..")
 const run = promisify(execFile)
@@ -12,27 +12,6 @@ const run = promisify(execFile)
 const BUILD_BOUND_MS = 120_000
 const READY_BOUND_MS = 60_000
 const EXIT_BOUND_MS = 20_000
-
-/** A port nothing listens on now (PORT must name one: 0 is refused). */
-const freePort = () =>
-  new Promise<number>((resolvePromise) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolvePromise(port))
-    })
-  })
-
-const exitOf = (child: ChildProcess, ms: number) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      return resolvePromise({ code: child.exitCode, signal: child.signalCode })
-    }
-    const timer = setTimeout(() => reject(new Error(`The server did not exit within ${ms} ms`)), ms)
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer)
-      resolvePromise({ code, signal })
-    })
-  })
 
 /** Polls `url` until it answers 200, failing with what the server wrote if it never does. */
 const waitForReady = async (url: string, server: ChildProcess, output: () => string) => {

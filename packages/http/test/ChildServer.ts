@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
+import { freePort } from "./ChildProcesses.js"
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url))
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url))
@@ -25,15 +25,6 @@ export const killNine = (child: ChildProcess) =>
     child.kill("SIGKILL")
   })
 
-/** A port of loopback that nothing listens on just now (the server refuses PORT=0). */
-const freePort = Effect.async<number>((resume) => {
-  const probe = createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const { port } = probe.address() as { port: number }
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
-
 /**
  * The real server, `packages/http/src/main.ts` through tsx as `pnpm start` runs it, in a child
  * process with `env` (on a free port of loopback); ready once it logs where it listens (within
@@ -41,7 +32,7 @@ const freePort = Effect.async<number>((resume) => {
  */
 export const startServerProcess = (env: Readonly<Record<string, string>>) =>
   Effect.acquireRelease(
-    Effect.flatMap(freePort, (port) => start({ ...env, PORT: String(port) })),
+    Effect.flatMap(Effect.promise(freePort), (port) => start({ ...env, PORT: String(port) })),
     ({ child }) => killNine(child)
   )
 

@@ -1,41 +1,19 @@
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
-import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { HttpClient, HttpServer } from "@effect/platform"
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { e2e, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
+import { e2e, ownerOfNewTenant, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 
 const unset = { employerReference: null, accountsOfficeReference: null }
 
-/** An owner signed up with a tenant of their own. */
-const ownerWithTenant = Effect.gen(function* () {
-  const owner = yield* signUp("schemeowner")
-  const tenant = uniqueTenantCode("scheme")
-  yield* owner.api.tenants.createTenant({ payload: { code: tenant, name: "Lovelace Builders Ltd" } })
-  return { ...owner, tenant } as const
-})
-
+/** A PUT of any JSON body, as a client in another language would send it. */
 const putRaw = (key: string, tenant: string, body: unknown) =>
-  Effect.flatMap(HttpClient.HttpClient, (http) =>
-    http.execute(
-      HttpClientRequest.put(`/tenants/${tenant}/settings/cis-scheme`).pipe(
-        HttpClientRequest.setHeader("x-api-key", key),
-        HttpClientRequest.bodyUnsafeJson(body)
-      )
-    )
-  ).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.json, (json) => ({
-        status: response.status,
-        contentType: response.headers["content-type"] ?? "",
-        body: json as Record<string, any>
-      }))
-    )
-  )
+  raw(key, "PUT", `/tenants/${tenant}/settings/cis-scheme`, body)
 
 layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration over HTTP", (it) => {
   it.effect("is null until set; a PUT answers and stores the references upper case without spaces", () =>
     Effect.gen(function* () {
-      const { api, tenant } = yield* ownerWithTenant
+      const { api, tenant } = yield* ownerOfNewTenant("schemeowner")
       const path = { tenant }
       expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual(unset)
       const saved = yield* api.settings.updateCisScheme({
@@ -57,7 +35,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
 
   it.effect("may be set by a Member as well as an Owner, through the Promise facade too", () =>
     Effect.gen(function* () {
-      const { api, tenant } = yield* ownerWithTenant
+      const { api, tenant } = yield* ownerOfNewTenant("schemeowner")
       const member = yield* signUp("schememember")
       yield* api.tenants.addMember({ path: { tenant }, payload: { email: member.user.email, role: "Member" } })
       const server = yield* HttpServer.HttpServer
@@ -78,7 +56,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
 
   it.effect("refuses anything else with 400 naming each member, and changes nothing", () =>
     Effect.gen(function* () {
-      const { api, key, tenant } = yield* ownerWithTenant
+      const { api, key, tenant } = yield* ownerOfNewTenant("schemeowner")
       const path = { tenant }
       const kept = yield* api.settings.updateCisScheme({
         path,
@@ -95,31 +73,34 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
       expect(badLetter.errors.accountsOfficeReference?.[0]).toContain("check letter")
       expect(badLetter.errors.employerReference?.[0]).toContain("for example 123/AB45678")
 
-      const raw = yield* putRaw(key, tenant, { employerReference: "123/AB45678", accountsOfficeReference: "123PW1234" })
-      expect(raw.status).toBe(400)
-      expect(raw.contentType).toMatch(/^application\/problem\+json/)
-      expect(Object.keys(raw.body.errors)).toEqual(["accountsOfficeReference"])
+      const answer = yield* putRaw(key, tenant, {
+        employerReference: "123/AB45678",
+        accountsOfficeReference: "123PW1234"
+      })
+      expect(answer.status).toBe(400)
+      expect(answer.contentType).toMatch(/^application\/problem\+json/)
+      expect(Object.keys(answer.body?.errors ?? {})).toEqual(["accountsOfficeReference"])
 
       const missing = yield* putRaw(key, tenant, { employerReference: "123/AB45678" })
       expect(missing.status).toBe(400)
-      expect(missing.body.errors).toEqual({ accountsOfficeReference: ["Required"] })
+      expect(missing.body?.errors).toEqual({ accountsOfficeReference: ["Required"] })
       const wrongType = yield* putRaw(key, tenant, { employerReference: 123, accountsOfficeReference: null })
       expect(wrongType.status).toBe(400)
-      expect(Object.keys(wrongType.body.errors).sort()).toEqual(["accountsOfficeReference", "employerReference"])
+      expect(Object.keys(wrongType.body?.errors ?? {}).sort()).toEqual(["accountsOfficeReference", "employerReference"])
       expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual({ ...kept })
     })
   )
 
   it.effect("is 403 for a non-member and 404 for an unknown tenant", () =>
     Effect.gen(function* () {
-      const { api, tenant } = yield* ownerWithTenant
+      const { api, tenant } = yield* ownerOfNewTenant("schemeowner")
       const stranger = yield* signUp("schemestranger")
       const path = { tenant }
       const payload = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
       expect((yield* Effect.flip(stranger.api.settings.getCisScheme({ path })))._tag).toBe("Forbidden")
       expect((yield* Effect.flip(stranger.api.settings.updateCisScheme({ path, payload })))._tag).toBe("Forbidden")
-      const raw = yield* putRaw(stranger.key, tenant, payload)
-      expect([raw.status, raw.contentType.split(";")[0]]).toEqual([403, "application/problem+json"])
+      const answer = yield* putRaw(stranger.key, tenant, payload)
+      expect([answer.status, answer.contentType.split(";")[0]]).toEqual([403, "application/problem+json"])
       expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual(unset)
       const unknown = { tenant: uniqueTenantCode("nowhere") }
       expect((yield* Effect.flip(api.settings.getCisScheme({ path: unknown })))._tag).toBe("NotFound")

@@ -6,7 +6,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
-import { e2e, raw, SqlTestPorts, tenantOwner } from "./E2E.js"
+import { e2e, raw, SqlTestPorts, ownerOfNewTenant } from "./E2E.js"
 
 /** Four rows that all import. */
 const csv = fs.readFileSync(importFixture("excel-bom-crlf.csv"))
@@ -52,7 +52,7 @@ const keyedImport = (
 layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("Idempotency-Key on the contact import (an upload)", (it) => {
   it.effect("a retry with the same key and form answers the first answer again and imports once", () =>
     Effect.gen(function* () {
-      const { api, key, tenant } = yield* tenantOwner("importretry")
+      const { api, key, tenant } = yield* ownerOfNewTenant("importretry")
       const importAll = api.contactImport
         .importContacts({
           path: { tenant },
@@ -74,7 +74,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("Idempotency-Key on the cont
 
   it.effect("the same form under another multipart boundary is the same request", () =>
     Effect.gen(function* () {
-      const { key, tenant } = yield* tenantOwner("boundaries")
+      const { key, tenant } = yield* ownerOfNewTenant("boundaries")
       const idempotencyKey = randomUUID()
       const first = yield* keyedImport(key, idempotencyKey, tenant, {
         boundary: "first-boundary-1",
@@ -95,7 +95,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("Idempotency-Key on the cont
   describe("refusals", () => {
     it.effect("the same key with other rows chosen, or another file, is 409 and imports nothing more", () =>
       Effect.gen(function* () {
-        const { api, key, tenant } = yield* tenantOwner("importmismatch")
+        const { api, key, tenant } = yield* ownerOfNewTenant("importmismatch")
         const idempotencyKey = randomUUID()
         const importRows = (file: Uint8Array, rowIds: ReadonlyArray<number>) =>
           api.contactImport
@@ -113,7 +113,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("Idempotency-Key on the cont
 
     it.effect("a blank key is 400 and imports nothing", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("importbadkey")
+        const { key, tenant } = yield* ownerOfNewTenant("importbadkey")
         const res = yield* keyedImport(key, " ", tenant, { boundary: "b", file: csv, rowIds: [1] })
         expect(res.status).toBe(400)
         expect(res.body["detail"]).toContain("Idempotency-Key")
@@ -124,7 +124,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("Idempotency-Key on the cont
 
   it.effect("two imports racing with one key import once; each gets the answer or a 409 to retry", () =>
     Effect.gen(function* () {
-      const { key, tenant } = yield* tenantOwner("importrace")
+      const { key, tenant } = yield* ownerOfNewTenant("importrace")
       const idempotencyKey = randomUUID()
       const answers = yield* Effect.all(
         ["race-a", "race-b"].map((boundary) =>

@@ -221,12 +221,3 @@ export const rawText = (
   Effect.flatMap(HttpClient.HttpClient, (http) =>
     http.execute(HttpClientRequest.bodyText(requestAs(key, method, url), body, contentType))
   ).pipe(Effect.flatMap(statusAndJson))
-
-/** A signed-up user with a client, owning a new tenant. */
-export const tenantOwner = (name: string) =>
-  Effect.gen(function* () {
-    const user = yield* signUp(name)
-    const tenant = uniqueTenantCode(name)
-    yield* user.api.tenants.createTenant({ payload: { code: tenant, name: `${name} Ltd` } })
-    return { ...user, tenant }
-  })

@@ -6,7 +6,7 @@ import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
 import { randomUUID } from "node:crypto"
-import { e2e, raw, SqlTestPorts, tenantOwner, uniqueTenantCode } from "./E2E.js"
+import { e2e, raw, SqlTestPorts, ownerOfNewTenant, uniqueTenantCode } from "./E2E.js"
 
 const onPostgres = process.env["CISBOOK_TEST_DATABASE_URL"] !== undefined
 
@@ -81,7 +81,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
   describe("a retry with the same key and body", () => {
     it.effect("answers the first answer again, marked as replayed, and creates once", () =>
       Effect.gen(function* () {
-        const { api, key, tenant } = yield* tenantOwner("retry")
+        const { api, key, tenant } = yield* ownerOfNewTenant("retry")
         const create = api.contacts
           .createContact({ path: { tenant }, payload: contact("Ada Lovelace Builders"), withResponse: true })
           .pipe(withIdempotencyKey(randomUUID()))
@@ -99,7 +99,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
     it.effect("without a key, the same request twice does the work twice", () =>
       Effect.gen(function* () {
-        const { api, key, tenant } = yield* tenantOwner("nokey")
+        const { api, key, tenant } = yield* ownerOfNewTenant("nokey")
         const create = api.contacts.createContact({ path: { tenant }, payload: contact("Twice Builders") })
         const first = yield* create
         const second = yield* create
@@ -110,7 +110,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
     it.effect("replays a refusal the endpoint made (a 404) the same way", () =>
       Effect.gen(function* () {
-        const { key } = yield* tenantOwner("missing")
+        const { key } = yield* ownerOfNewTenant("missing")
         const idempotencyKey = randomUUID()
         const url = `/tenants/${uniqueTenantCode("nobody")}/contacts`
         const first = yield* keyedPost(key, idempotencyKey, url, contact("Nobody"))
@@ -124,7 +124,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
   describe("refusals", () => {
     it.effect("the same key with another body is 409, and nothing is created", () =>
       Effect.gen(function* () {
-        const { api, key, tenant } = yield* tenantOwner("mismatch")
+        const { api, key, tenant } = yield* ownerOfNewTenant("mismatch")
         const idempotencyKey = randomUUID()
         const create = (name: string) =>
           api.contacts
@@ -140,7 +140,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
     it.effect("the same key on another path is 409 too", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("otherpath")
+        const { key, tenant } = yield* ownerOfNewTenant("otherpath")
         const idempotencyKey = randomUUID()
         const first = yield* keyedPost(key, idempotencyKey, `/tenants/${tenant}/contacts`, contact("Path Builders"))
         const other = yield* keyedPost(key, idempotencyKey, "/me/api-keys", { name: "Path Builders" })
@@ -153,7 +153,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
     it.effect("a key longer than 255 characters, or blank, is 400 and creates nothing", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("badkey")
+        const { key, tenant } = yield* ownerOfNewTenant("badkey")
         for (const idempotencyKey of ["k".repeat(256), " "]) {
           const res = yield* keyedPost(key, idempotencyKey, `/tenants/${tenant}/contacts`, contact("Bad Key Builders"))
           expect(res.status).toBe(400)
@@ -168,8 +168,8 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
   it.effect("keys belong to the caller: another user's request with the same key and body is their own", () =>
     Effect.gen(function* () {
       const idempotencyKey = randomUUID()
-      const ada = yield* tenantOwner("ada")
-      const bob = yield* tenantOwner("bob")
+      const ada = yield* ownerOfNewTenant("ada")
+      const bob = yield* ownerOfNewTenant("bob")
       const createKey = (api: typeof ada.api) =>
         api.me.createApiKey({ payload: { name: "ci" } }).pipe(withIdempotencyKey(idempotencyKey))
       const adas = yield* createKey(ada.api)
@@ -184,7 +184,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
   it.effect("a 5xx answer is not kept: the retry does the work, and its answer is the one replayed", () =>
     Effect.gen(function* () {
-      const { key } = yield* tenantOwner("flaky")
+      const { key } = yield* ownerOfNewTenant("flaky")
       const idempotencyKey = randomUUID()
       const body = { code: uniqueTenantCode("flaky"), name: FLAKY }
       const failed = yield* keyedPost(key, idempotencyKey, "/tenants", body)
@@ -199,7 +199,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
   it.effect("requests racing with one key do the work once; each gets the answer or a 409 to retry", () =>
     Effect.gen(function* () {
-      const { key, tenant } = yield* tenantOwner("race")
+      const { key, tenant } = yield* ownerOfNewTenant("race")
       const idempotencyKey = randomUUID()
       const answers = yield* Effect.all(
         Array.from({ length: 8 }, () =>
@@ -226,7 +226,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
     "while the first request is still running, a retry with its key is 409; after it, the answer",
     () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("inflight")
+        const { key, tenant } = yield* ownerOfNewTenant("inflight")
         const idempotencyKey = randomUUID()
         const url = `/tenants/${tenant}/contacts`
         const base = yield* HttpServer.addressFormattedWith(Effect.succeed)
@@ -259,7 +259,7 @@ layer(e2e(Ports), { timeout: "60 seconds" })("Idempotency-Key over HTTP", (it) =
 
   it.effect("the Promise client takes an idempotency key per call", () =>
     Effect.gen(function* () {
-      const { key } = yield* tenantOwner("promise")
+      const { key } = yield* ownerOfNewTenant("promise")
       const baseUrl = yield* HttpServer.addressFormattedWith(Effect.succeed)
       const cisbook = yield* Effect.promise(() => createPromiseClient({ baseUrl, credentials: { apiKey: key } }))
       const idempotencyKey = randomUUID()

@@ -2,7 +2,7 @@ import { HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Net from "node:net"
-import { e2e, raw, rawText, SqlTestPorts, tenantOwner } from "./E2E.js"
+import { e2e, raw, rawText, SqlTestPorts, ownerOfNewTenant } from "./E2E.js"
 
 /** Sends the bytes as they are on a connection of its own and answers everything the server sent until it closed. */
 const rawBytes = (bytes: string) =>
@@ -24,7 +24,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
   describe("text no store can hold", () => {
     it.effect("refuses a NUL character in a body member or a query parameter with a 400 naming it", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("nul")
+        const { key, tenant } = yield* ownerOfNewTenant("nul")
         const body = yield* rawText(key, "POST", `/tenants/${tenant}/contacts`, '{"name":"a\\u0000b"}')
         expect(body).toMatchObject({
           status: 400,
@@ -41,7 +41,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("refuses a lone surrogate in any member, nested ones too, and keeps well-formed pairs", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("surrogate")
+        const { key, tenant } = yield* ownerOfNewTenant("surrogate")
         const lone = yield* rawText(
           key,
           "PUT",
@@ -73,7 +73,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
   describe("bounds", () => {
     it.effect("answers JSON nested 3,000 deep with a 400, not a stack overflow", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("deep")
+        const { key, tenant } = yield* ownerOfNewTenant("deep")
         const deep = yield* rawText(key, "POST", `/tenants/${tenant}/contacts`, "[".repeat(3000) + "]".repeat(3000))
         expect(deep.status).toBe(400)
         expect(Object.values(deep.body?.errors ?? {})).toEqual([["Must not nest deeper than 32 levels"]])
@@ -84,7 +84,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
       "screens a body sent without Content-Type, which is read as JSON: 3,000 deep is a 400, not a stack overflow",
       () =>
         Effect.gen(function* () {
-          const { key, tenant } = yield* tenantOwner("untyped")
+          const { key, tenant } = yield* ownerOfNewTenant("untyped")
           const deep = "[".repeat(3000) + "]".repeat(3000)
           const answer = yield* rawBytes(
             `PUT /tenants/${tenant}/settings/email?junk2=true HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`
@@ -100,7 +100,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("refuses a string over the global bound, and a CIS name over its own, storing nothing", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("long")
+        const { key, tenant } = yield* ownerOfNewTenant("long")
         const huge = yield* rawText(
           key,
           "POST",
@@ -126,7 +126,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers a body of a type the operation does not take with 415 at once, naming the types it takes", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("mediatype")
+        const { key, tenant } = yield* ownerOfNewTenant("mediatype")
         const cases: ReadonlyArray<readonly [string, "POST" | "PUT", string, string]> = [
           ["/me/api-keys", "POST", '{"name":"x"}', "application/merge-patch+json"],
           [`/tenants/${tenant}/settings/email`, "PUT", '{"signature":null,"autoEmailStatements":true}', "text/plain"],
@@ -196,7 +196,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers 20 MB of JSON with 413 before closing, chunked or not, signed in or not", () =>
       Effect.gen(function* () {
-        const { key } = yield* tenantOwner("flood")
+        const { key } = yield* ownerOfNewTenant("flood")
         const json = Buffer.alloc(20_000_000, " ")
         const chunked = Buffer.concat([
           Buffer.from(`${json.length.toString(16)}\r\n`),
@@ -224,7 +224,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers an empty boundary with a 400", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("boundary")
+        const { key, tenant } = yield* ownerOfNewTenant("boundary")
         const res = yield* rawText(
           key,
           "POST",
@@ -238,7 +238,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
 
     it.effect("answers a body cut short, in a file or in a part's headers, with a 400 at once", () =>
       Effect.gen(function* () {
-        const { key, tenant } = yield* tenantOwner("truncated")
+        const { key, tenant } = yield* ownerOfNewTenant("truncated")
         for (const body of [
           `${head}Name,Email\r\nA,a@example.com\r\n`,
           "--abc\r\nContent-Dispos",

@@ -5,7 +5,7 @@ import { ConfigProvider, Duration, Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
 import { MetricsAddress, metricsListener } from "../src/metrics/MetricsListener.js"
 import { runLeasedWorker } from "../src/workers/LeasedWorker.js"
-import { e2e, raw, ServerUnderTest, SqlTestPorts, tenantOwner } from "./E2E.js"
+import { e2e, raw, ServerUnderTest, SqlTestPorts, ownerOfNewTenant } from "./E2E.js"
 
 /** METRICS_PORT set, as it turns the request metrics on; the listener itself is on a port the system chooses. */
 const MetricsOn = Layer.setConfigProvider(
@@ -46,7 +46,7 @@ const sample = (text: string, series: string) => {
 layer(App, { excludeTestServices: true, timeout: "120 seconds" })("GET /metrics", (it) => {
   it.scoped("counts requests by route template, jobs, provider calls and the pool; promtool accepts it", () =>
     Effect.gen(function* () {
-      const { api, key, tenant } = yield* tenantOwner("metrics")
+      const { api, key, tenant } = yield* ownerOfNewTenant("metrics")
       // A webhook and an event for it: one delivery falls due, and no dispatcher runs here.
       yield* api.webhooks.createWebhook({ path: { tenant }, payload: { url: "https://example.com/hooks" } })
       const contact = yield* api.contacts.createContact({

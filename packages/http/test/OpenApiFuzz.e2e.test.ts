@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import * as Net from "node:net"
-import { e2e, SqlTestPorts, tenantOwner } from "./E2E.js"
+import { e2e, SqlTestPorts, ownerOfNewTenant } from "./E2E.js"
 
 /** Requests per run: enough to reach every operation many times in CI; FUZZ_RUNS raises it. */
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 2000)
@@ -207,7 +207,7 @@ const INTERNALS =
 layer(e2e(SqlTestPorts), { timeout: "600 seconds" })("the API under fuzzing", (it) => {
   it.effect(`answers ${RUNS} malformed requests over every operation: no 5xx, problem+json errors, no internals`, () =>
     Effect.gen(function* () {
-      const { key, tenant } = yield* tenantOwner("fuzz")
+      const { key, tenant } = yield* ownerOfNewTenant("fuzz")
       const http = yield* HttpClient.HttpClient
       const doc = (yield* Effect.flatMap(http.get("/openapi.json"), (res) => res.json)) as Json
       const operations = operationsOf(doc)

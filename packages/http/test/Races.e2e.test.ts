@@ -1,7 +1,16 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { e2e, IdentityProvider, raw, signUp, sqlTestPorts, tenantOwner, uniqueEmail, uniqueTenantCode } from "./E2E.js"
+import {
+  e2e,
+  IdentityProvider,
+  raw,
+  signUp,
+  sqlTestPorts,
+  ownerOfNewTenant,
+  uniqueEmail,
+  uniqueTenantCode
+} from "./E2E.js"
 
 /** `requests` first requests at once, each bearing `token`, and the status and user id each got. */
 const concurrentFirstRequests = (token: string, requests: number) =>
@@ -24,7 +33,7 @@ layer(e2e(sqlTestPorts({ allowPrivateTargets: true })), { timeout: "120 seconds"
   describe("webhooks", () => {
     it.effect("of 20 DELETEs of one webhook at once, exactly one answers 204, the others 404", () =>
       Effect.gen(function* () {
-        const { api, key, tenant } = yield* tenantOwner("race-delete")
+        const { api, key, tenant } = yield* ownerOfNewTenant("race-delete")
         const webhook = yield* api.webhooks.createWebhook({
           path: { tenant },
           payload: { url: "http://127.0.0.1:9/never-called" }

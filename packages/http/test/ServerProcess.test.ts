@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { exitOf, freePort } from "./ChildProcesses.js"
 
 const root = resolve(import.meta.dirname, "../../..")
 const tsx = join(root, "node_modules/.bin/tsx")
@@ -35,27 +36,6 @@ const waitForOutput = (child: ChildProcess, pattern: RegExp, ms: number) =>
     child.once("exit", () => {
       clearTimeout(timer)
       reject(new Error(`The process exited before ${pattern}; it wrote:\n${seen}`))
-    })
-  })
-
-/** A port nothing listens on now (PORT must name one: 0 is refused). */
-const freePort = () =>
-  new Promise<number>((resolvePromise) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolvePromise(port))
-    })
-  })
-
-const exitOf = (child: ChildProcess, ms: number) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      return resolvePromise({ code: child.exitCode, signal: child.signalCode })
-    }
-    const timer = setTimeout(() => reject(new Error(`The server did not exit within ${ms} ms`)), ms)
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer)
-      resolvePromise({ code, signal })
     })
   })
 

@@ -1,6 +1,6 @@
-import { BillingInvoice, type BillingInvoiceLine, invoiceNumber } from "@cisbook/core/billing/BillingInvoice"
+import { BillingInvoice, type BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
 import { BillingUsage, UsageSubcontractor } from "@cisbook/core/billing/BillingUsage"
-import type { ClaimedUsage } from "@cisbook/core/billing/InvoiceDraft"
+import { type ClaimedUsage, numberedInvoice } from "@cisbook/core/billing/InvoiceDraft"
 import type { BillingInvoiceId, UserId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo, type Collection } from "@cisbook/core/billing/BillingInvoiceRepo"
 import { MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
@@ -116,23 +116,7 @@ export const BillingInvoiceRepoMemory = Layer.effect(
       insert: (draft, _at) =>
         Effect.gen(function* () {
           const seq = yield* Ref.updateAndGet(sequence, (n) => n + 1)
-          const invoice = new BillingInvoice({
-            id: draft.id,
-            userId: draft.userId,
-            number: invoiceNumber(seq),
-            issueDate: draft.issueDate,
-            periodStart: draft.periodStart,
-            periodEnd: draft.periodEnd,
-            currency: "GBP",
-            subtotal: draft.subtotal,
-            vat: draft.vat,
-            total: draft.total,
-            paymentStatus: "WaitingForMandate",
-            paymentReference: null,
-            mandateReference: null,
-            hasPdf: false,
-            finished: false
-          })
+          const invoice = numberedInvoice(draft, seq)
           yield* Ref.update(rows, (all) => [...all, { invoice, seq, lines: draft.lines, pdf: null, leasedUntil: null }])
           return invoice
         }),

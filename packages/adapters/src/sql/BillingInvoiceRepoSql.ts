@@ -1,4 +1,5 @@
-import { BillingInvoice, BillingInvoiceLine, invoiceNumber } from "@cisbook/core/billing/BillingInvoice"
+import { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
+import { numberedInvoice } from "@cisbook/core/billing/InvoiceDraft"
 import { BillingUsage, UsageSubcontractor } from "@cisbook/core/billing/BillingUsage"
 import { InvoicePaymentStatus } from "@cisbook/core/billing/InvoicePaymentStatus"
 import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "@cisbook/core/Ids"
@@ -151,30 +152,13 @@ export const BillingInvoiceRepoSql = Layer.effect(
           RETURNING r.id AS return_id, r.tenant_id, t.code AS tenant, t.name AS tenant_name,
             r.period_end::text AS period_end, jsonb_array_length(r.lines) AS subcontractors`.pipe(
           Effect.flatMap(decodeClaimed),
-          Effect.map((rows) => rows.map(({ subcontractors, ...row }) => ({ ...row, subcontractors }))),
           Effect.orDie
         ),
       insert: (draft, at) =>
         Effect.gen(function* () {
           const [next] = yield* sql<{ readonly seq: number }>`SELECT nextval('billing_invoice_number_seq') AS seq`
           const seq = next!.seq
-          const invoice = new BillingInvoice({
-            id: draft.id,
-            userId: draft.userId,
-            number: invoiceNumber(seq),
-            issueDate: draft.issueDate,
-            periodStart: draft.periodStart,
-            periodEnd: draft.periodEnd,
-            currency: "GBP",
-            subtotal: draft.subtotal,
-            vat: draft.vat,
-            total: draft.total,
-            paymentStatus: "WaitingForMandate",
-            paymentReference: null,
-            mandateReference: null,
-            hasPdf: false,
-            finished: false
-          })
+          const invoice = numberedInvoice(draft, seq)
           yield* sql`INSERT INTO billing_invoices ${sql.insert({
             userId: invoice.userId,
             id: invoice.id,

@@ -1,6 +1,6 @@
 import type { BillingInvoiceId, UserId } from "../Ids.js"
 import { formatDate } from "../mail/MailFormat.js"
-import { BillingInvoiceLine } from "./BillingInvoice.js"
+import { BillingInvoice, BillingInvoiceLine, invoiceNumber } from "./BillingInvoice.js"
 
 /** The VAT rate on the service's invoices, in percent. */
 export const VAT_PERCENT = 20
@@ -74,3 +74,23 @@ export const draftInvoice = (
     lines
   }
 }
+
+/** The invoice a stored draft becomes as the `sequence`-th of the service: unfinished, waiting for a mandate. */
+export const numberedInvoice = (draft: InvoiceDraft, sequence: number): BillingInvoice =>
+  new BillingInvoice({
+    id: draft.id,
+    userId: draft.userId,
+    number: invoiceNumber(sequence),
+    issueDate: draft.issueDate,
+    periodStart: draft.periodStart,
+    periodEnd: draft.periodEnd,
+    currency: "GBP",
+    subtotal: draft.subtotal,
+    vat: draft.vat,
+    total: draft.total,
+    paymentStatus: "WaitingForMandate",
+    paymentReference: null,
+    mandateReference: null,
+    hasPdf: false,
+    finished: false
+  })
