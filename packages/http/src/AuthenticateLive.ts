@@ -38,8 +38,8 @@ const tooManyRequests = (limited: RateLimited) => {
  * The platform runs one handler per security scheme, each after the one before failed. The API
  * key's handler only hands on, and the bearer's (the last) authenticates from both headers, so
  * that each request is counted once by the rate limits: a blocked client address is refused
- * before its credential is looked at, a failed authentication counts against its address, and
- * an authenticated request against its user's budget.
+ * before its credential is looked at, a credential presented and refused counts against its
+ * address (a request without any does not), and an authenticated request against its user's budget.
  */
 export const AuthenticateLive = Layer.effect(
   Authenticate,
@@ -67,7 +67,10 @@ export const AuthenticateLive = Layer.effect(
       const request = yield* HttpServerRequest.HttpServerRequest
       const address = clientAddress(request.remoteAddress, request.headers["x-forwarded-for"], trustedProxies)
       yield* limits.mayAuthenticate(address)
-      const user = yield* byHeaders(request).pipe(Effect.tapError(() => limits.authenticationFailed(address)))
+      // Only a credential presented and refused counts: a request that brings none has tried nothing.
+      const user = yield* byHeaders(request).pipe(
+        Effect.tapError((error) => (error === noCredentials ? Effect.void : limits.authenticationFailed(address)))
+      )
       yield* limits.request(user.id)
       return user
     }).pipe(Effect.catchTag("RateLimited", tooManyRequests))

@@ -2,43 +2,14 @@ import { draftInvoice } from "@cisbook/core/billing/InvoiceDraft"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/billing/BillingInvoiceRepo"
 import { BillingRun } from "@cisbook/core/billing/BillingRun"
-import { ReturnFiling } from "@cisbook/core/returns/ReturnFiling"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { assert, expect, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
+import { acceptedJuneReturn } from "./AcceptedReturn.js"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
-import { eventually } from "./WorkerTestApp.js"
-
-/** The June return of the tenant, filed through the API and answered by the sandbox tax authority. */
-const acceptedJuneReturn = (owner: Effect.Effect.Success<ReturnType<typeof contractor>>) =>
-  Effect.gen(function* () {
-    const filed = yield* owner.api.monthlyReturns.createMonthlyReturn({
-      path: { tenant: owner.tenant },
-      payload: {
-        periodEnd: "2026-06-05",
-        lines: [
-          { contact: "JOHNSMIT", grossAmount: 100000, materials: 40000, deducted: 12000 },
-          { contact: "ACMEROOF", grossAmount: 50050, materials: 50, deducted: 15000 }
-        ]
-      }
-    })
-    const fileDue = Effect.flatMap(ReturnFiling, (filing) => filing.fileDue(100, Duration.minutes(1))).pipe(
-      Effect.provide(ReturnFiling.Default)
-    )
-    // Filed over GovTalk: acknowledged, then answered at a poll after the engine's PollInterval.
-    const answered = yield* eventually(
-      Effect.zipRight(
-        fileDue,
-        owner.api.monthlyReturns.getMonthlyReturn({ path: { tenant: owner.tenant, id: filed.id } })
-      ),
-      (r) => r.status !== "Submitted"
-    )
-    expect(answered.status).toBe("Accepted")
-    return filed.id
-  })
 
 const billingRun = (date: string) => Effect.flatMap(BillingRun, (run) => run.run(date))
 

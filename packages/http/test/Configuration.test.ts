@@ -7,7 +7,8 @@ import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessW
 import { WebhookSecretConfig } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
-import { RateLimitSettingsConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
+import { RateLimitSettingsConfig, SandboxRateLimitConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
+import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
 import { GovTalkConfig } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLive"
 import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
@@ -77,13 +78,28 @@ describe("the settings the README documents", () => {
         expect(yield* refused({ RATE_LIMIT_REQUESTS: "many" }, RateLimitSettingsConfig)).toContain(
           "RATE_LIMIT_REQUESTS"
         )
+        // The sandboxes' own budget per address: 1,000 a minute, GoCardless's own limit.
+        expect(yield* withEnv({})(SandboxRateLimitConfig)).toEqual({ points: 1000, window: Duration.seconds(60) })
+        expect(
+          yield* withEnv({ RATE_LIMIT_SANDBOX_REQUESTS: "0", RATE_LIMIT_SANDBOX_REQUESTS_WINDOW_SECONDS: "10" })(
+            SandboxRateLimitConfig
+          )
+        ).toEqual({ points: 0, window: Duration.seconds(10) })
+        expect(yield* refused({ RATE_LIMIT_SANDBOX_REQUESTS: "-5" }, SandboxRateLimitConfig)).toContain(
+          "RATE_LIMIT_SANDBOX_REQUESTS"
+        )
       })
   )
 
   it.effect("DIRECT_DEBIT_PROVIDER: the sandbox under PUBLIC_BASE_URL by default, or GoCardless with its token", () =>
     Effect.gen(function* () {
       const sandbox = yield* withEnv({})(DirectDebitConfig)
-      expect(sandbox).toMatchObject({ provider: "sandbox", baseUrl: "http://localhost:3000/sandbox/gocardless" })
+      // Its calls to the sandbox this process serves carry the process's mark, and count against no budget.
+      expect(sandbox).toMatchObject({
+        provider: "sandbox",
+        baseUrl: "http://localhost:3000/sandbox/gocardless",
+        headers: ownCallHeaders
+      })
       expect(yield* withEnv({ PORT: "8080" })(DirectDebitConfig)).toMatchObject({
         baseUrl: "http://localhost:8080/sandbox/gocardless"
       })
@@ -96,6 +112,7 @@ describe("the settings the README documents", () => {
         DirectDebitConfig
       )
       expect(live).toMatchObject({ provider: "gocardless", baseUrl: "https://api-sandbox.gocardless.com" })
+      expect(live.headers).toBeUndefined()
       expect(Redacted.value(live.accessToken)).toBe("live_token")
       expect(
         yield* withEnv({
@@ -434,7 +451,7 @@ describe("the settings the README documents", () => {
 
   it.effect("TAX_AUTHORITY is sandbox, the default; any other value stops the start", () =>
     Effect.gen(function* () {
-      expect(yield* withEnv({})(GovTalkConfig)).toMatchObject({ authority: "sandbox" })
+      expect(yield* withEnv({})(GovTalkConfig)).toMatchObject({ authority: "sandbox", headers: ownCallHeaders })
       expect(yield* withEnv({ TAX_AUTHORITY: "sandbox" })(GovTalkConfig)).toMatchObject({ authority: "sandbox" })
       expect(yield* refused({ TAX_AUTHORITY: "hmrc" }, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(
         "TAX_AUTHORITY"
@@ -460,6 +477,7 @@ describe("the settings the README documents", () => {
           GOVTALK_TEST: "true"
         }
         const config = yield* withEnv(all)(GovTalkConfig)
+        expect(config.headers).toBeUndefined()
         expect(config).toMatchObject({
           authority: "govtalk",
           url: "https://test-transaction-engine.tax.service.gov.uk/submission",

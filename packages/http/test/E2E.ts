@@ -7,6 +7,7 @@ import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
+import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import type { BillingTerms } from "@cisbook/core/billing/BillingTerms"
@@ -115,7 +116,8 @@ export const SandboxDirectDebit = Layer.unwrapEffect(
     Effect.succeed(
       goCardlessDirectDebit({
         baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
-        accessToken: Redacted.make("sandbox")
+        accessToken: Redacted.make("sandbox"),
+        headers: ownCallHeaders
       })
     )
   )

@@ -257,17 +257,20 @@ layer(
       authenticationFailures: { points: 5, window: Duration.minutes(1) },
       requests: { points: 0, window: Duration.minutes(1), shared: false }
     })
-  ),
+  ).pipe(Layer.provide(withSettings({ RATE_LIMIT_SANDBOX_REQUESTS: "5" }))),
   { timeout: "60 seconds" }
 )("the sandbox and the per-address rate limit", (it) => {
-  it.effect("each request counts against the address; past the limit GoCardless's 429, and the API refuses too", () =>
-    Effect.gen(function* () {
-      for (let i = 0; i < 5; i++) expect((yield* sandbox("GET", "/mandates")).status).toBe(200)
-      const refused = yield* sandbox("GET", "/mandates")
-      expect(refused.status).toBe(429)
-      expect(refused.body?.error).toMatchObject({ code: 429, errors: [{ reason: "rate_limit_exceeded" }] })
-      expect((yield* sandbox("GET", "/flow/RE0000NOPE00")).status).toBe(429)
-      expect((yield* raw("not-a-key", "GET", "/me")).status).toBe(429)
-    })
+  it.effect(
+    "each request counts against the address's sandbox budget; past it GoCardless's 429, and the API is not touched",
+    () =>
+      Effect.gen(function* () {
+        for (let i = 0; i < 5; i++) expect((yield* sandbox("GET", "/mandates")).status).toBe(200)
+        const refused = yield* sandbox("GET", "/mandates")
+        expect(refused.status).toBe(429)
+        expect(refused.body?.error).toMatchObject({ code: 429, errors: [{ reason: "rate_limit_exceeded" }] })
+        expect((yield* sandbox("GET", "/flow/RE0000NOPE00")).status).toBe(429)
+        // The sandbox's budget is not the failure budget: a refused key is 401, not 429.
+        expect((yield* raw("not-a-key", "GET", "/me")).status).toBe(401)
+      })
   )
 })

@@ -4,6 +4,7 @@ import {
   GOVTALK_ENGINE_SUBMISSION,
   SANDBOX_SENDER
 } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -30,7 +31,8 @@ export const GovTalkOverServedEngine = Layer.unwrapEffect(
     Effect.succeed(
       govTalkTaxAuthority({
         url: `${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`,
-        sender: SANDBOX_SENDER
+        sender: SANDBOX_SENDER,
+        headers: ownCallHeaders
       })
     )
   )

@@ -4,7 +4,12 @@ import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
+import { BillingRun } from "@cisbook/core/billing/BillingRun"
+import { OWN_CALL_HEADER } from "@cisbook/adapters/system/OwnCalls"
+import { acceptedJuneReturn } from "./AcceptedReturn.js"
+import { contractorTenant } from "./ContractorTenant.js"
 import { e2e, raw, signUp, sqlTestPorts } from "./E2E.js"
+import { postBankDetails, withSettings } from "./SandboxHttp.js"
 
 const FAILURES = 20
 const REQUESTS = 30
@@ -15,7 +20,7 @@ const limits = {
 }
 
 /** A client that sends from `localAddress` (any 127/8 address is this machine), a connection a request. */
-const clientAt = (localAddress: string) =>
+const senderAt = (localAddress: string) =>
   Effect.gen(function* () {
     const address = yield* HttpServer.addressWith(Effect.succeed)
     const port = address._tag === "TcpAddress" ? address.port : 0
@@ -24,25 +29,36 @@ const clientAt = (localAddress: string) =>
         Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false, localAddress }))
       )
     )
-    const http = Context.get(context, HttpClient.HttpClient)
-    /** GET `path` with the API key `key`. */
-    return (key: string, path = "/me") =>
-      http
-        .execute(
-          HttpClientRequest.get(`http://127.0.0.1:${port}${path}`).pipe(HttpClientRequest.setHeader("x-api-key", key))
-        )
-        .pipe(
-          Effect.flatMap((response) =>
-            Effect.map(response.text, (text) => ({
-              status: response.status,
-              retryAfter: response.headers["retry-after"],
-              contentType: response.headers["content-type"] ?? "",
-              body: JSON.parse(text) as Record<string, unknown>
-            }))
-          ),
-          Effect.scoped
-        )
+    const http = Context.get(context, HttpClient.HttpClient).pipe(
+      HttpClient.mapRequest(HttpClientRequest.prependUrl(`http://127.0.0.1:${port}`))
+    )
+    /** Sends the request, answering its status, Retry-After, content type and body. */
+    return (request: HttpClientRequest.HttpClientRequest) =>
+      http.execute(request).pipe(
+        Effect.flatMap((response) =>
+          Effect.map(response.text, (text) => ({
+            status: response.status,
+            retryAfter: response.headers["retry-after"],
+            contentType: response.headers["content-type"] ?? "",
+            text
+          }))
+        ),
+        Effect.scoped
+      )
   })
+
+/** GETs with an API key from `localAddress`, answering JSON bodies. */
+const clientAt = (localAddress: string) =>
+  Effect.map(
+    senderAt(localAddress),
+    (send) =>
+      /** GET `path` with the API key `key`. */
+      (key: string, path = "/me") =>
+        Effect.map(send(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeader("x-api-key", key))), (answer) => ({
+          ...answer,
+          body: JSON.parse(answer.text) as Record<string, unknown>
+        }))
+  )
 
 const randomKey = () => formatApiKey(randomBytes(32))
 
@@ -122,3 +138,98 @@ layer(e2e(sqlTestPorts(undefined, limits)), { excludeTestServices: true, timeout
     )
   }
 )
+
+const SANDBOX_REQUESTS = 20
+
+/** A small failure budget, a user budget out of the way, and a small budget for the sandboxes. */
+const sandboxed = e2e(
+  sqlTestPorts(undefined, {
+    authenticationFailures: { points: 10, window: Duration.minutes(1) },
+    requests: { points: 10_000, window: Duration.minutes(1), shared: false }
+  })
+).pipe(Layer.provide(withSettings({ RATE_LIMIT_SANDBOX_REQUESTS: String(SANDBOX_REQUESTS) })))
+
+const govTalkSubmission = HttpClientRequest.post("/sandbox/govtalk/submission").pipe(
+  HttpClientRequest.bodyText("<GovTalkMessage/>", "text/xml; charset=UTF-8")
+)
+
+layer(sandboxed, { excludeTestServices: true, timeout: "180 seconds" })("the sandboxes' budget", (it) => {
+  it.effect(
+    "a mandate setup, 50 invoice listings and the hosted page from one address, then a signed-in request: 200",
+    () =>
+      Effect.gen(function* () {
+        // Everything from the test client's address, which is also where the server's adapters call
+        // its sandboxes from: filing the return polls the tax sandbox, each listing asks GoCardless's.
+        const owner = yield* contractorTenant("sandboxed")
+        yield* acceptedJuneReturn(owner)
+        yield* Effect.flatMap(BillingRun, (run) => run.run("2026-07-01"))
+        const setup = yield* owner.api.billing.createMandateSetup({
+          payload: { successRedirectUrl: "https://app.cisbook.example/billing/done" }
+        })
+        const page = HttpClientRequest.get(new URL(setup.redirectUrl).pathname)
+        for (let i = 0; i < 3; i++) {
+          expect((yield* Effect.flatMap(HttpClient.HttpClient, (http) => http.execute(page))).status).toBe(200)
+        }
+        expect((yield* postBankDetails(setup.redirectUrl)).status).toBe(303)
+        yield* owner.api.billing.completeMandateSetup({
+          payload: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
+        })
+        for (let i = 0; i < 50; i++) {
+          const [invoice] = yield* owner.api.billing.listBillingInvoices()
+          expect(invoice).toMatchObject({ paymentStatus: "Pending", paymentReference: expect.stringMatching(/^PM/) })
+        }
+
+        expect((yield* raw(owner.key, "GET", "/me")).status).toBe(200)
+        // Of the sandboxes' budget the address used only the hosted page's four requests: none of
+        // the server's own calls counted.
+        const mandates = yield* Effect.forEach(Array.from({ length: SANDBOX_REQUESTS - 4 + 1 }), () =>
+          raw(undefined, "GET", "/sandbox/gocardless/mandates")
+        )
+        expect(mandates.slice(0, -1).every((answer) => answer.status === 200)).toBe(true)
+        expect(mandates.at(-1)?.status).toBe(429)
+        expect((yield* raw(owner.key, "GET", "/me")).status).toBe(200)
+      })
+  )
+
+  it.scoped(
+    "sandbox traffic has its own budget per address, for both sandboxes; it refuses no signed-in request; only a refused credential counts as a failure",
+    () =>
+      Effect.gen(function* () {
+        const send = yield* senderAt("127.0.0.7")
+        const get = yield* clientAt("127.0.0.7")
+        const elsewhere = yield* senderAt("127.0.0.8")
+        const { key } = yield* signUp("sandbox-user")
+
+        // Requests without a credential are not failed authentications (the failure budget is 10).
+        for (let i = 0; i < 30; i++) expect((yield* send(HttpClientRequest.get("/me"))).status).toBe(401)
+        expect((yield* get(key)).status).toBe(200)
+
+        // One budget for both sandboxes: GoCardless's and the Transaction Engine's requests add up.
+        const mandates = HttpClientRequest.get("/sandbox/gocardless/mandates")
+        for (let i = 0; i < SANDBOX_REQUESTS; i++) {
+          const answer = yield* send(i % 2 === 0 ? mandates : govTalkSubmission)
+          expect(answer.status).not.toBe(429)
+        }
+        const goCardless = yield* send(mandates)
+        expect(goCardless.status).toBe(429)
+        expect(Number(goCardless.retryAfter)).toBeGreaterThanOrEqual(1)
+        // GoCardless's own error body, which its clients read.
+        expect(JSON.parse(goCardless.text)).toMatchObject({
+          error: { code: 429, type: "invalid_api_usage", errors: [{ reason: "rate_limit_exceeded" }] }
+        })
+        const engine = yield* send(govTalkSubmission)
+        expect(engine.status).toBe(429)
+        expect(engine.contentType).toMatch(/^application\/problem\+json/)
+        expect(JSON.parse(engine.text)).toMatchObject({ status: 429, retryAfter: Number(engine.retryAfter) })
+        // A made-up mark of the server's own calls is no way round it.
+        const forged = yield* send(mandates.pipe(HttpClientRequest.setHeader(OWN_CALL_HEADER, "x".repeat(43))))
+        expect(forged.status).toBe(429)
+
+        // The address's signed-in requests are served, its refused credentials are 401 (not 429),
+        // and another address still reaches the sandbox.
+        expect((yield* get(key)).status).toBe(200)
+        expect((yield* get(randomKey())).status).toBe(401)
+        expect((yield* elsewhere(mandates)).status).toBe(200)
+      })
+  )
+})

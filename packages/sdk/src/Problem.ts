@@ -151,7 +151,7 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooM
   retryAfter: Schema.Int
 }) {}
 
-const TOO_MANY_REQUESTS_TYPE = "https://www.rfc-editor.org/rfc/rfc6585#section-4"
+export const TOO_MANY_REQUESTS_TYPE = "https://www.rfc-editor.org/rfc/rfc6585#section-4"
 
 /** 429, with the wait in the Retry-After header and, for clients that read only the body, in `retryAfter`. */
 export const TooManyRequestsProblem = ProblemJson(

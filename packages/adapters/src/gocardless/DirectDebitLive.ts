@@ -1,5 +1,6 @@
 import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
 import { goCardlessDirectDebit, type GoCardlessOptions } from "./GoCardlessDirectDebit.js"
+import { ownCallHeaders } from "../system/OwnCalls.js"
 import { SANDBOX_PATH } from "./SandboxPath.js"
 
 /**
@@ -28,7 +29,9 @@ export const DirectDebitConfig: Effect.Effect<
     provider,
     baseUrl: `${publicBaseUrl.replace(/\/+$/, "")}${SANDBOX_PATH}`,
     // The sandbox accepts any bearer token.
-    accessToken: Redacted.make("sandbox")
+    accessToken: Redacted.make("sandbox"),
+    // Calls to the sandbox this process serves count against no client's budget.
+    headers: ownCallHeaders
   }
 })
 

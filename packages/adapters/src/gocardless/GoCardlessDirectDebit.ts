@@ -19,6 +19,8 @@ export interface GoCardlessOptions {
   readonly accessToken: Redacted.Redacted<string>
   /** How many items a list asks for a page (1 to 500); 500 unless given. */
   readonly pageLimit?: number
+  /** Headers sent on every call besides GoCardless's own: the server's mark on calls to its own sandbox. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 type Method = "GET" | "POST"
@@ -53,7 +55,8 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
           HttpClientRequest.setHeaders({
             "GoCardless-Version": GOCARDLESS_VERSION,
             Accept: "application/json",
-            "GoCardless-Client-Library": "cisbook"
+            "GoCardless-Client-Library": "cisbook",
+            ...options.headers
           })
         )
         const withBody =

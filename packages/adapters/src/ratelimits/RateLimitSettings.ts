@@ -42,3 +42,10 @@ export const RateLimitSettingsConfig: Config.Config<RateLimitSettings> = Config.
     shared: Config.withDefault(Config.boolean("RATE_LIMIT_REQUESTS_SHARED"), false)
   }).pipe(Config.map(({ limit, shared }) => ({ ...limit, shared })))
 })
+
+/**
+ * Requests per client address to the sandboxes the server serves (`/sandbox/gocardless`,
+ * `/sandbox/govtalk`): RATE_LIMIT_SANDBOX_REQUESTS per RATE_LIMIT_SANDBOX_REQUESTS_WINDOW_SECONDS
+ * (1,000 a minute, GoCardless's own limit); 0 turns it off.
+ */
+export const SandboxRateLimitConfig: Config.Config<RateLimit> = rateLimit("RATE_LIMIT_SANDBOX_REQUESTS", 1000, 60)

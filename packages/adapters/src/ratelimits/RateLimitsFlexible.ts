@@ -69,6 +69,21 @@ const consume = (limiter: RateLimiterAbstract, key: string, limit: RateLimited["
     )
   )
 
+/**
+ * A budget of requests per client address (its key as `addressKey` makes it), counted in this
+ * process's memory: RateLimited past it; 0 points is no limit.
+ */
+export const addressRequestLimit = (keyPrefix: string, limit: RateLimit) =>
+  Effect.sync(() => {
+    if (limit.points === 0) return (_address: string): Effect.Effect<void, RateLimited> => Effect.void
+    const limiter = new RateLimiterMemory({
+      keyPrefix,
+      points: limit.points,
+      duration: Math.ceil(Duration.toSeconds(limit.window))
+    })
+    return (address: string) => consume(limiter, addressKey(address), "Requests")
+  })
+
 export const rateLimitsFlexible = (settings: RateLimitSettings) =>
   Layer.effect(
     RateLimits,

@@ -2,12 +2,11 @@ import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { leaseClaim } from "@cisbook/adapters/sql/LeaseClaim"
 import { Clock } from "@cisbook/core/system/Clock"
-import { RateLimits } from "@cisbook/core/system/RateLimits"
-import { FetchHttpClient, type HttpServerRequest } from "@effect/platform"
+import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Option } from "effect"
-import { clientAddress, TrustedProxiesConfig } from "../ClientAddress.js"
 import { runLeasedWorker } from "../workers/LeasedWorker.js"
+import { SandboxAdmission, SandboxAdmissionLive } from "./SandboxAdmission.js"
 import { SandboxConfig } from "./SandboxConfig.js"
 
 /** GoCardless retries a webhook about 8 times, starting a minute after the first failure. */
@@ -18,8 +17,8 @@ const WEBHOOK_MAX_ATTEMPTS = 8
  * The GoCardless-compatible sandbox, only when DIRECT_DEBIT_PROVIDER=sandbox: loaded then (a
  * dynamic import, so that a server talking to GoCardless itself never holds the fake), with
  * its routes under /sandbox/gocardless, the sender of its webhooks and the sweeper of its state.
- * Its requests carry no credential, so each counts against the per-address limit of
- * unauthenticated requests. Without a database (an in-memory test app) there is no sandbox.
+ * Its requests count against the sandboxes' own per-address budget (SandboxAdmission), the
+ * server's own calls excepted. Without a database (an in-memory test app) there is no sandbox.
  */
 export const GoCardlessSandboxLive = Layer.unwrapEffect(
   Effect.gen(function* () {
@@ -27,23 +26,11 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
     const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
     if (provider !== "sandbox" || Option.isNone(sql)) return Layer.empty
     const config = yield* SandboxConfig
-    const trustedProxies = yield* TrustedProxiesConfig
-    const limits = yield* RateLimits
     const clock = yield* Clock
+    const admit = yield* SandboxAdmission
     const { goCardlessSandboxLive } = yield* Effect.promise(
       () => import("@cisbook/fakes/gocardless/GoCardlessSandboxLive")
     )
-
-    const admit = (request: HttpServerRequest.HttpServerRequest) => {
-      const address = clientAddress(request.remoteAddress, request.headers["x-forwarded-for"], trustedProxies)
-      return limits.mayAuthenticate(address).pipe(
-        Effect.zipRight(limits.authenticationFailed(address)),
-        Effect.as(undefined),
-        Effect.catchTag("RateLimited", (limited) =>
-          Effect.succeed(Math.max(1, Math.ceil(Duration.toSeconds(limited.retryAfter))))
-        )
-      )
-    }
 
     return goCardlessSandboxLive(
       {
@@ -76,4 +63,4 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
       Layer.provide(Layer.succeed(Clock, clock))
     )
   })
-)
+).pipe(Layer.provide(SandboxAdmissionLive))

@@ -6,7 +6,10 @@ import {
 } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { TOO_MANY_REQUESTS_TYPE } from "@cisbook/sdk/Problem"
+import { Effect, Layer, Option } from "effect"
+import { problemResponse } from "../Problems.js"
+import { SandboxAdmission, SandboxAdmissionLive } from "./SandboxAdmission.js"
 
 /** Seconds between an acknowledgement and the answer, as the local engine's PollInterval says. */
 const POLL_INTERVAL_SECONDS = 1
@@ -37,10 +40,21 @@ export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
     })
   })
 
+/** Over the sandboxes' budget: 429 problem+json with Retry-After (the engine's client takes any non-GovTalk answer as "try later"). */
+const tooMany = (seconds: number) =>
+  problemResponse(
+    429,
+    "Too Many Requests",
+    `Too many requests to the sandbox from your address; try again in ${seconds} seconds.`,
+    { type: TOO_MANY_REQUESTS_TYPE, retryAfter: seconds },
+    { "retry-after": String(seconds) }
+  )
+
 /**
  * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission and poll
  * endpoints), served only when TAX_AUTHORITY=sandbox, so that a server filing with HMRC never
- * holds it (the path is then unknown, 404).
+ * holds it (the path is then unknown, 404). Its requests count against the sandboxes' own
+ * per-address budget (SandboxAdmission), the server's own calls excepted.
  */
 export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
@@ -48,8 +62,14 @@ export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
     const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
     // A composition without a database (an in-memory test app) serves no engine.
     if (authority !== "sandbox" || Option.isNone(sql)) return
-    const answer = yield* govTalkEngineHandler(sql.value)
+    const admit = yield* SandboxAdmission
+    const handle = yield* govTalkEngineHandler(sql.value)
+    const answer = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.flatMap(admit(request), (retryAfter) =>
+        retryAfter === undefined ? handle : Effect.succeed(tooMany(retryAfter))
+      )
+    )
     yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer)
     yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer)
   })
-)
+).pipe(Layer.provide(SandboxAdmissionLive))

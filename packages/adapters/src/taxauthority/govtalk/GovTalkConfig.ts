@@ -1,4 +1,5 @@
 import { Config, ConfigError, Effect, Either, Redacted } from "effect"
+import { ownCallHeaders } from "../../system/OwnCalls.js"
 import type { GovTalkSender } from "./GovTalkMessage.js"
 import type { GovTalkOptions } from "./GovTalkTaxAuthority.js"
 
@@ -61,5 +62,6 @@ export const GovTalkConfig: Effect.Effect<
   }
   const port = yield* Config.withDefault(Config.port("PORT"), 3000)
   const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
-  return { authority, url: sandboxGovTalkUrl(publicBaseUrl), sender: SANDBOX_SENDER }
+  // Calls to the engine this process serves count against no client's budget.
+  return { authority, url: sandboxGovTalkUrl(publicBaseUrl), sender: SANDBOX_SENDER, headers: ownCallHeaders }
 })

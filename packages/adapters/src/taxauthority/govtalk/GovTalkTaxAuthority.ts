@@ -4,7 +4,7 @@ import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthorit
 import type { ReturnPoll, ReturnSent, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
-import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Layer, Option, Ref } from "effect"
 import { cis300Return, type PayeScheme, transactionIdOf } from "../cis300/Cis300Return.js"
 import { cis300Problems } from "../cis300/Cis300Rules.js"
@@ -28,6 +28,8 @@ export interface GovTalkOptions {
   readonly sender: GovTalkSender
   /** The longest a verification's submit → poll → delete may take in one attempt. */
   readonly verificationTimeout?: Duration.Duration
+  /** Headers sent on every exchange: the server's mark on calls to its own Transaction Engine. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 const RETURN: GovTalkClass = "IR-CIS-CIS300MR"
@@ -56,7 +58,10 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
   Layer.effect(
     TaxAuthority,
     Effect.gen(function* () {
-      const http = yield* HttpClient.HttpClient
+      const http = HttpClient.mapRequest(
+        yield* HttpClient.HttpClient,
+        HttpClientRequest.setHeaders(options.headers ?? {})
+      )
       /** When, and where, each correlation id may be polled next (as the last acknowledgement said). */
       const nextPoll = yield* Ref.make(new Map<string, { readonly at: number; readonly url: string }>())
       const verificationTimeout = options.verificationTimeout ?? Duration.seconds(60)
