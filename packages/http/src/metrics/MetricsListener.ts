@@ -16,6 +16,9 @@ import { MetricsPortConfig } from "./MetricsConfig.js"
 const scrapedRegistry = (runtime: Runtime.Runtime<SqlClient.SqlClient>, pool: Option.Option<DatabasePool["Type"]>) => {
   const registry = new Prometheus.Registry()
   Prometheus.collectDefaultMetrics({ register: registry })
+  // prom-client names three gauges with a counter's suffix, which promtool refuses: each is the
+  // sum over the `type` label of the gauge named without it (`sum(nodejs_active_handles)`).
+  for (const kind of ["handles", "requests", "resources"]) registry.removeSingleMetric(`nodejs_active_${kind}_total`)
   // One query a job for both gauges: prom-client collects the metrics of a scrape at once, so
   // both gauges wait for the same reading (kept a second, shorter than any scrape interval).
   let reading: { readonly at: number; readonly backlogs: Promise<ReadonlyArray<JobBacklog>> } | undefined
