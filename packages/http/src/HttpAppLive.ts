@@ -23,6 +23,7 @@ import { idempotency } from "./IdempotencyMiddleware.js"
 import { ProblemDetailsMiddleware } from "./ProblemDetailsMiddleware.js"
 import { requestLogger } from "./RequestLogger.js"
 import { ShuttingDownLive } from "./ShuttingDown.js"
+import { closeUnlessBodyRead } from "./UnreadBodyCloses.js"
 import { GoCardlessSandboxLive } from "./sandbox/GoCardlessSandboxLive.js"
 import { GovTalkEngineRoutes } from "./sandbox/GovTalkEngineRoutes.js"
 
@@ -63,7 +64,7 @@ export const HttpAppLive = Layer.unwrapEffect(
   Effect.map(Config.all([MetricsPortConfig, TracingConfig]), ([metricsPort, { endpoint }]) => {
     const measured = Option.isSome(metricsPort)
     const app = HttpApiBuilder.serve((app) => {
-      const served = requestLogger(idempotency(app))
+      const served = closeUnlessBodyRead(requestLogger(idempotency(app)))
       return measured ? requestMetrics(served) : served
     }).pipe(
       Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

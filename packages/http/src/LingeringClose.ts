@@ -12,13 +12,16 @@ export const LINGER_MS = 2_000
  * client closes its side or after `lingerMs`, whichever comes first.
  */
 export const lingerOnClose = (socket: Net.Socket, lingerMs: number = LINGER_MS) => {
+  let lingering = false
   socket.destroySoon = function (this: Net.Socket) {
     if (this.writable) this.end()
-    if (this.destroyed) return
+    if (this.destroyed || lingering) return
     if (this.readableEnded) {
       this.destroy()
       return
     }
+    // Once: a parser failing on each later chunk of an unread body asks again and again.
+    lingering = true
     const cut = setTimeout(() => this.destroy(), lingerMs).unref()
     this.once("end", () => this.destroy())
     this.once("close", () => clearTimeout(cut))

@@ -49,12 +49,26 @@ const problemOutsideTheApplication = (status: number, detail: string) => {
   return { title, text: JSON.stringify({ type: typeFor(status), title, status, detail }) }
 }
 
+/** The answer Node is writing on the socket, if any (Node's own handler of parse errors looks at it too). */
+const answerOnTheWay = (socket: Net.Socket) =>
+  (socket as Net.Socket & { readonly _httpMessage?: Http.ServerResponse | null })._httpMessage ?? undefined
+
 /**
  * A request Node's parser refuses (bad syntax, headers too large, a time-out) never reaches the
  * application: answer it here, as a problem like every other error, and close the connection.
+ * A request already answered gets no second answer when the parser then fails on the rest of
+ * its body (that answer says `Connection: close`, see UnreadBodyCloses): the connection closes
+ * after it, lingering (see LingeringClose), as it does when the server's side has already ended.
  */
 const answerClientError = (error: NodeJS.ErrnoException, socket: Net.Socket) => {
-  if (!socket.writable || (error.code === "ECONNRESET" && socket.destroyed)) return socket.destroy()
+  if (error.code === "ECONNRESET" && socket.destroyed) return socket.destroy()
+  const answering = answerOnTheWay(socket)
+  if (answering?.headersSent === true) {
+    if (answering.writableFinished) return socket.destroySoon()
+    answering.once("finish", () => socket.destroySoon())
+    return
+  }
+  if (!socket.writable) return socket.destroySoon()
   const { detail, status } = clientErrorProblem(error.code)
   const { text, title } = problemOutsideTheApplication(status, detail)
   socket.write(

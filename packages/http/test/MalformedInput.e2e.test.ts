@@ -172,6 +172,87 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("malformed input", (it) => 
     )
   })
 
+  describe("one answer per request", () => {
+    /**
+     * Sends `head` (with the first bytes of its body), then, once the server has answered or after
+     * `pauseMs`, the rest; answers everything the server sent until it closed the connection.
+     */
+    const inTwoParts = (head: string, rest: string, pauseMs: number) =>
+      Effect.flatMap(HttpServer.HttpServer, ({ address }) =>
+        Effect.async<string>((resume) => {
+          const port = address._tag === "TcpAddress" ? address.port : 0
+          const socket = Net.connect(port, "127.0.0.1", () => socket.write(head))
+          let text = ""
+          let sent = false
+          const sendRest = () => {
+            if (sent) return
+            sent = true
+            if (socket.writable) socket.write(rest)
+          }
+          const timer = setTimeout(sendRest, pauseMs)
+          socket.on("data", (data) => {
+            text += data.toString()
+            sendRest()
+          })
+          socket.on("error", () => undefined)
+          socket.on("close", () => {
+            clearTimeout(timer)
+            resume(Effect.succeed(text))
+          })
+        })
+      )
+
+    const statusLines = (text: string) => text.match(/HTTP\/1\.1 \d{3} /g) ?? []
+
+    it.effect(
+      "an answer sent before the body was read closes the connection: a malformed chunk after it gets no second answer",
+      () =>
+        Effect.gen(function* () {
+          const { tenant } = yield* ownerOfNewTenant("early")
+          const chunked = "Transfer-Encoding: chunked\r\n"
+          const cases: ReadonlyArray<readonly [number, string]> = [
+            // No such operation: answered before anything reads the body.
+            [404, `POST /no/such/operation HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n${chunked}\r\n`],
+            // A type the operation does not take.
+            [415, `POST /tenants/${tenant}/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n${chunked}\r\n`],
+            // A read, which takes no body and reads none.
+            [200, `GET /health HTTP/1.1\r\nHost: x\r\n${chunked}\r\n`],
+            // No credential: refused before the form is read.
+            [
+              401,
+              `POST /tenants/${tenant}/contacts/import HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n${chunked}\r\n`
+            ]
+          ]
+          const malformed = "zz\r\nnot a chunk\r\n0\r\n\r\n"
+          for (const [status, head] of cases) {
+            // All at once (the parser meets the bad chunk while the answer is being written), and
+            // the bad chunk only after the answer arrived.
+            for (const [first, rest, pauseMs] of [
+              [`${head}5\r\nhello\r\n${malformed}`, "", 0],
+              [`${head}5\r\nhello\r\n`, malformed, 1_000]
+            ] as const) {
+              const text = yield* inTwoParts(first, rest, pauseMs)
+              const where = `${status}, ${rest === "" ? "all at once" : "bad chunk after the answer"}`
+              expect(statusLines(text), where).toEqual([`HTTP/1.1 ${status} `])
+              expect(text.toLowerCase(), where).toContain("connection: close")
+            }
+          }
+        })
+    )
+
+    it.effect("a body read in full keeps the connection: the request sent after it on it is answered", () =>
+      Effect.gen(function* () {
+        // A JSON body is read (and screened) before the credential is looked at.
+        const text = yield* rawBytes(
+          "POST /tenants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
+            "2\r\n{}\r\n0\r\n\r\n" +
+            "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        expect(statusLines(text)).toEqual(["HTTP/1.1 401 ", "HTTP/1.1 200 "])
+      })
+    )
+  })
+
   describe("oversized bodies", () => {
     /**
      * Sends the head and `body` as fast as the server takes them, and reads only then, as a

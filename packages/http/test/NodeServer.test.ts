@@ -219,6 +219,26 @@ describe("the Node server", () => {
       }).pipe(Effect.scoped)
   )
 
+  it.live("answers no parse error of a body that its request's answer, already under way, did not wait for", () =>
+    Effect.gen(function* () {
+      // Answers at once without reading the body, in two parts 300 ms apart.
+      const { port } = yield* listening(
+        (_request, response) => {
+          response.writeHead(200, { connection: "close", "content-length": "10" }).write("hello")
+          setTimeout(() => response.end("world"), 300)
+        },
+        { ...limits, requestTimeoutMs: 10_000 }
+      )
+      const { text } = yield* exchange(
+        port,
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnot a chunk\r\n"
+      )
+      // Not a 400 written into the middle of the answer: one answer, whole.
+      expect(text.match(/HTTP\/1\.1 \d{3} /g)).toEqual(["HTTP/1.1 200 "])
+      expect(text).toMatch(/\r\n\r\nhelloworld$/)
+    }).pipe(Effect.scoped)
+  )
+
   it.live("closes a connection whose client goes on sending after its closing answer, after the linger", () =>
     Effect.gen(function* () {
       const { port } = yield* listening(
