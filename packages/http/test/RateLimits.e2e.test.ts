@@ -222,7 +222,9 @@ layer(sandboxed, { excludeTestServices: true, timeout: "180 seconds" })("the san
         expect(engine.contentType).toMatch(/^application\/problem\+json/)
         expect(JSON.parse(engine.text)).toMatchObject({ status: 429, retryAfter: Number(engine.retryAfter) })
         // A made-up mark of the server's own calls is no way round it.
-        const forged = yield* send(mandates.pipe(HttpClientRequest.setHeader(OWN_CALL_HEADER, "x".repeat(43))))
+        const forged = yield* send(
+          mandates.pipe(HttpClientRequest.setHeader(OWN_CALL_HEADER, `Bearer ${"x".repeat(43)}`))
+        )
         expect(forged.status).toBe(429)
 
         // The address's signed-in requests are served, its refused credentials are 401 (not 429),
