@@ -13,10 +13,13 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Vitest makes one pool a kind, with the root's options: threads (the unit project's) reuse
+    // a worker from file to file, forks (the integration project's) start a fresh one a file.
+    poolOptions: { threads: { isolate: false }, forks: { isolate: true } },
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: unit, pool: "threads", isolate: false }
+        test: { name: "unit", include: unit, pool: "threads" }
       },
       {
         extends: true,
