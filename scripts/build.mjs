@@ -25,12 +25,36 @@ const outdir = join(root, "dist")
 const isOurs = (specifier) => specifier.startsWith("@cisbook/")
 const isBare = (specifier) => !specifier.startsWith(".") && !specifier.startsWith("/")
 
+/**
+ * Packages left where they are: those that find files next to their own modules at run time
+ * (PGlite's WebAssembly, pdfkit's fonts), and pg with its own packages, which require one
+ * another by name under an ES module wrapper that a bundle would tear apart.
+ */
+const inPlace = [
+  /\/node_modules\/@electric-sql\//,
+  /\/node_modules\/(pdfkit|fontkit)\//,
+  /\/node_modules\/pg(-[a-z-]+)?\//
+]
+
+/** Optional native add-ons that their packages require inside a try (not installed here): left to fail at run time as they do. */
+const optional = new Set(["pg-native", "bufferutil", "utf-8-validate", "msgpackr-extract"])
+
+/**
+ * Whether a third-party module is bundled: all are but those of `inPlace`, so that effect and
+ * its family, and what they import, are a few files instead of about a thousand that Node would
+ * find, read and compile one by one at every start.
+ */
+const isBundled = (file) => !inPlace.some((pattern) => pattern.test(file))
+
 /** Leaves every third-party import external, as the relative path of the file it resolves to. */
 const thirdPartyExternal = {
   name: "third-party-external",
   setup(build) {
     build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData === "resolving" || !isBare(args.path) || isOurs(args.path)) return undefined
+      if (args.pluginData === "resolving" || isOurs(args.path)) return undefined
+      if (optional.has(args.path)) return { path: args.path, external: true }
+      // Our sources' own relative imports; a bundled package's relative ones are decided below.
+      if (!isBare(args.path) && !args.importer.includes(`${sep}node_modules${sep}`)) return undefined
       const resolved = await build.resolve(args.path, {
         kind: args.kind,
         importer: args.importer,
@@ -40,6 +64,7 @@ const thirdPartyExternal = {
       if (resolved.errors.length > 0) return { errors: resolved.errors }
       // Node's built-in modules (node:fs, ...), which esbuild already leaves as they are.
       if (resolved.external) return { path: args.path, external: true }
+      if (isBundled(resolved.path)) return { path: resolved.path }
       const fromDist = relative(outdir, resolved.path).split(sep).join("/")
       return { path: fromDist.startsWith(".") ? fromDist : `./${fromDist}`, external: true }
     })
@@ -65,6 +90,10 @@ const result = await esbuild.build({
   sourcemap: "linked",
   plugins: [thirdPartyExternal],
   logLevel: "warning",
+  // The CommonJS modules bundled into these ES modules require Node's own modules by name.
+  banner: {
+    js: 'import { createRequire as __cisbookRequire } from "node:module"; const require = __cisbookRequire(import.meta.url);'
+  },
   metafile: true
 })
 

@@ -7,19 +7,49 @@ import pg from "pg"
 import { freePort } from "../FreePort.js"
 
 // `pnpm bench startup`: time from spawning the server to its first `GET /health/ready` 200, and
-// its resident memory after 5 s idle, started the two ways (`pnpm start` through tsx, and
-// `node dist/server.js` after `pnpm build`), on a fresh store (the first start migrates it) and
-// again on the same store (a restart: the schema is current). BENCH_DATABASES and
-// BENCH_DATABASE_URL as for the other benchmarks; BENCH_RUNS (default 3).
+// its resident memory after 5 s idle, started three ways (`pnpm start:tsx` through tsx, `pnpm
+// start`, which runs the build, and `node dist/server.js` after `pnpm build`), on a fresh store
+// (the first start migrates it) and again on the same store (a restart: the schema is current);
+// then the admin CLI's `tenants list` on that store, built (`node dist/cli.js`) and through
+// `pnpm cli`: wall time and CPU time (user + system, the process and its children). BENCH_WAYS
+// (default all three), BENCH_DATABASES and BENCH_DATABASE_URL as for the other benchmarks;
+// BENCH_RUNS (default 3).
 
 const root = resolve(import.meta.dirname, "../../..")
 const ADMIN_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const IDLE_MS = 5_000
 
 const ways = {
-  tsx: ["pnpm", ["start"]],
+  tsx: ["pnpm", ["start:tsx"]],
+  pnpm: ["pnpm", ["start"]],
   node: [process.execPath, ["dist/server.js"]]
 } as const satisfies Record<string, readonly [string, ReadonlyArray<string>]>
+
+const cliWays = {
+  node: [process.execPath, ["dist/cli.js", "tenants", "list"]],
+  pnpm: ["pnpm", ["--silent", "cli", "tenants", "list"]]
+} as const satisfies Record<string, readonly [string, ReadonlyArray<string>]>
+
+/** One admin command on the store: ms of wall time, and ms of CPU (user + system, children included). */
+const cliOnce = (way: keyof typeof cliWays, env: Record<string, string>) => {
+  const [command, args] = cliWays[way]
+  const started = performance.now()
+  // `sh -c 'cmd; times'`: the shell reports its children's CPU once the command is done.
+  const quoted = [command, ...args].map((word) => `'${word}'`).join(" ")
+  const out = execFileSync("sh", ["-c", `${quoted} >/dev/null; times`], {
+    cwd: root,
+    env: { ...process.env, ...env, LOG_LEVEL: "Warning" },
+    encoding: "utf8"
+  })
+  const wallMs = Math.round(performance.now() - started)
+  const seconds = (text: string) => {
+    const [, m = "0", s = "0"] = /(\d+)m([\d.]+)s/.exec(text) ?? []
+    return Number(m) * 60 + Number(s)
+  }
+  const [, children = ""] = out.trim().split("\n")
+  const [user = "", system = ""] = children.split(/\s+/)
+  return { wallMs, cpuMs: Math.round((seconds(user) + seconds(system)) * 1000) }
+}
 
 interface Store {
   readonly env: Record<string, string>
@@ -103,16 +133,22 @@ const startOnce = async (way: keyof typeof ways, env: Record<string, string>) =>
 export const main = async () => {
   const runs = Number(process.env["BENCH_RUNS"] ?? 3)
   const databases = (process.env["BENCH_DATABASES"] ?? "postgres,pglite").split(",")
+  const chosen = (process.env["BENCH_WAYS"] ?? Object.keys(ways).join(",")).split(",") as Array<keyof typeof ways>
   execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, stdio: "inherit" })
   for (let run = 1; run <= runs; run++) {
     for (const database of databases) {
-      for (const way of Object.keys(ways) as Array<keyof typeof ways>) {
+      for (const way of chosen) {
         const store = await stores[database]!()
         try {
           const first = await startOnce(way, store.env)
           const restart = await startOnce(way, store.env)
           const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
           console.log(JSON.stringify({ run, database, way, first, restart, load }))
+          if (way === "node") {
+            // The store is migrated and no server holds it: the CLI opens it itself.
+            const cli = { node: cliOnce("node", store.env), pnpm: cliOnce("pnpm", store.env) }
+            console.log(JSON.stringify({ run, database, cli, load }))
+          }
         } finally {
           await store.drop()
         }

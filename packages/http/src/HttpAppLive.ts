@@ -1,6 +1,7 @@
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Config, Effect, Layer, Option } from "effect"
+import { openApiRoute } from "./OpenApiRoute.js"
 import { AuthenticateLive } from "./AuthenticateLive.js"
 import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ConnectionsHandlers } from "./handlers/ConnectionsHandlers.js"
@@ -70,7 +71,7 @@ export const HttpAppLive = Layer.unwrapEffect(
       Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
       Layer.provide(GoCardlessSandboxLive),
       Layer.provide(GovTalkEngineRoutes),
-      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+      Layer.provide(openApiRoute("/openapi.json")),
       Layer.provide(ProblemDetailsMiddleware),
       Layer.provide(ApiLive),
       // The same layer main.ts gives the graceful shutdown: built once, so both see one state.

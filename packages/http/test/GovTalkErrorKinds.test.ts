@@ -8,7 +8,7 @@ import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -147,7 +147,7 @@ const verification = {
 }
 
 describe("HMRC's error kinds", () => {
-  it.scopedLive(
+  it.scoped(
     "fatal and business errors refuse the return with every error's text; a polled answer is deleted when asked",
     () =>
       Effect.gen(function* () {
@@ -158,7 +158,7 @@ describe("HMRC's error kinds", () => {
 
         const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
         expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
-        yield* Effect.sleep("1 second")
+        yield* TestClock.adjust("1 second")
         const polled = yield* hmrc.pollReturn("C0FFEE", submission)
         expect(polled).toEqual({
           _tag: "Rejected",
@@ -172,7 +172,7 @@ describe("HMRC's error kinds", () => {
   )
 
   for (const kind of ["1000", "2005", "3000"]) {
-    it.scopedLive(`error ${kind} leaves the return and the verification to be sent again later`, () =>
+    it.scoped(`error ${kind} leaves the return and the verification to be sent again later`, () =>
       Effect.gen(function* () {
         const endpoint = yield* testEndpoint
         const hmrc = yield* adapterAt(`${endpoint.base}/${kind}/submission`)
@@ -185,7 +185,7 @@ describe("HMRC's error kinds", () => {
         // delete once it recorded the new one).
         const later = yield* adapterAt(`${endpoint.base}/${kind}/later/submission`)
         yield* later.sendReturn(submission)
-        yield* Effect.sleep("1 second")
+        yield* TestClock.adjust("1 second")
         const before = endpoint.received.length
         const polled = yield* later.pollReturn("C0FFEE", submission)
         expect(polled).toMatchObject({ _tag: "Resent", correlationId: "C0FFEE" })
@@ -195,7 +195,7 @@ describe("HMRC's error kinds", () => {
         // submission, which is taken rather than sent a third time.
         const held = yield* adapterAt(`${endpoint.base}/${kind}/held/submission`)
         yield* held.sendReturn(submission)
-        yield* Effect.sleep("1 second")
+        yield* TestClock.adjust("1 second")
         const then = endpoint.received.length
         expect(yield* held.pollReturn("C0FFEE", submission)).toEqual({
           _tag: "Resent",

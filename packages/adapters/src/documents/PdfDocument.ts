@@ -1,11 +1,20 @@
 import { Effect } from "effect"
-import PDFDocument from "pdfkit"
+import type PdfKit from "pdfkit"
+
+/** pdfkit (and its fonts), loaded when the first document is drawn rather than at every start. */
+const pdfKit = Effect.promise(() => import("pdfkit").then((module) => module.default))
 
 /** An A4 page with the service's margins, drawn by `draw`, as the bytes of a PDF file. */
 export const renderPdf = (
   info: { readonly title: string; readonly subject: string },
   draw: (doc: PDFKit.PDFDocument) => void
-): Effect.Effect<Uint8Array> =>
+): Effect.Effect<Uint8Array> => Effect.flatMap(pdfKit, (PDFDocument) => drawn(PDFDocument, info, draw))
+
+const drawn = (
+  PDFDocument: typeof PdfKit,
+  info: { readonly title: string; readonly subject: string },
+  draw: (doc: PDFKit.PDFDocument) => void
+) =>
   Effect.async<Uint8Array>((resume) => {
     const doc = new PDFDocument({
       size: "A4",

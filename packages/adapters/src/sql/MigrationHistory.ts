@@ -40,17 +40,25 @@ export const historyFault = (
         "or restore a backup; cisbook will not start on it as it is."
 }
 
-/** Fails with the {@link historyFault} of the database's applied migrations, if any; a fresh database has none. */
+/**
+ * The database's applied migrations; fails with their {@link historyFault}, if any. A fresh
+ * database has none.
+ */
 export const checkMigrationHistory = (known: ReadonlyArray<MigrationRow>, table = "effect_sql_migrations") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const [exists] = yield* sql<{ readonly found: string | null }>`SELECT to_regclass(${table})::text AS found`
-    if (exists?.found == null) return
+    if (exists?.found == null) return []
     const rows = yield* sql<{ readonly migrationId: number; readonly name: string }>`
       SELECT migration_id, name FROM ${sql(table)} ORDER BY migration_id`
-    const fault = historyFault(
-      rows.map((row) => [row.migrationId, row.name] as const),
-      known
-    )
-    if (fault !== undefined) yield* new Migrator.MigrationError({ reason: "bad-state", message: fault })
+    const applied = rows.map((row): MigrationRow => [row.migrationId, row.name])
+    const fault = historyFault(applied, known)
+    if (fault !== undefined) return yield* new Migrator.MigrationError({ reason: "bad-state", message: fault })
+    return applied
   })
+
+/** Whether every migration of `known` is among `applied` (then there is nothing to run). */
+export const isCurrent = (applied: ReadonlyArray<MigrationRow>, known: ReadonlyArray<MigrationRow>) => {
+  const ids = new Set(applied.map(([id]) => id))
+  return known.every(([id]) => ids.has(id))
+}

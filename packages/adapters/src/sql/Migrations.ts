@@ -19,7 +19,7 @@ import cisScheme from "./migrations/0016_cis_scheme.js"
 import govTalkEngine from "./migrations/0017_govtalk_engine.js"
 import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
-import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
+import { checkMigrationHistory, isCurrent, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
 export const KNOWN_MIGRATIONS = {
@@ -55,10 +55,16 @@ const run = Migrator.make({})({ loader: Migrator.fromRecord(KNOWN_MIGRATIONS) })
  * Brings the schema up to date; the migrations that ran, as [id, name]. Safe to run from any
  * number of processes at once: the migrator locks its table, and a process that loses the
  * race to create that table on a fresh database tries again. Refuses a database whose applied
- * migrations the migrator cannot bring up to date (see checkMigrationHistory), naming them.
+ * migrations the migrator cannot bring up to date (see checkMigrationHistory), naming them. A
+ * database with every migration applied (every start but the first) costs the history's read
+ * alone: the migrator, with its table lock and transaction, runs only when there is work.
  */
 export const migrate = checkMigrationHistory(known).pipe(
-  Effect.zipRight(run.pipe(Effect.retry({ times: 1, while: (error) => error._tag === "SqlError" })))
+  Effect.flatMap((applied) =>
+    isCurrent(applied, known)
+      ? Effect.succeed<ReadonlyArray<MigrationRow>>([])
+      : run.pipe(Effect.retry({ times: 1, while: (error) => error._tag === "SqlError" }))
+  )
 )
 
 /** Migrates the database when the layer is built. */

@@ -9,26 +9,40 @@ import { clientOptions } from "./ClientOptions.js"
 import { pgClientOver } from "./DatabasePool.js"
 
 /**
- * The real @effect/sql-pg client over an embedded PGlite, through PGlite's node-postgres
- * compatible connection. PGlite is one session, so the pool holds one client: transactions
- * serialise. `dataDir` is a directory, or `memory://`.
+ * An embedded PGlite in `dataDir` (a directory, or `memory://`), closed with the scope; with
+ * `loadDataDir`, started from that dump of a data directory (PGlite's `dumpDataDir`) instead
+ * of an empty one, which skips initdb.
  */
-export const pgliteClient = (dataDir: string) =>
-  Layer.unwrapScoped(
-    Effect.gen(function* () {
-      const pglite = yield* Effect.acquireRelease(
-        Effect.tryPromise({
-          try: () => PGlite.create(dataDir, { extensions: { pg_trgm, btree_gin } }),
-          catch: (cause) => new SqlError({ cause, message: `Could not open the embedded database in ${dataDir}` })
+export const openPglite = (dataDir: string, loadDataDir?: Blob) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () =>
+        PGlite.create(dataDir, {
+          extensions: { pg_trgm, btree_gin },
+          ...(loadDataDir === undefined ? {} : { loadDataDir })
         }),
-        (pglite) => Effect.promise(() => pglite.close())
-      )
-      const pool = yield* Effect.acquireRelease(
+      catch: (cause) => new SqlError({ cause, message: `Could not open the embedded database in ${dataDir}` })
+    }),
+    (pglite) => Effect.promise(() => pglite.close())
+  )
+
+/**
+ * The real @effect/sql-pg client over an open PGlite, through PGlite's node-postgres compatible
+ * connection. PGlite is one session, so the pool holds one client: transactions serialise.
+ */
+export const pgliteClientOver = (pglite: PGlite) =>
+  Layer.unwrapScoped(
+    Effect.map(
+      Effect.acquireRelease(
         Effect.sync(
           () => new Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
         ),
         (pool) => Effect.promise(() => pool.end())
-      )
-      return pgClientOver(pool)
-    })
+      ),
+      pgClientOver
+    )
   )
+
+/** The client over a PGlite opened in `dataDir` (see {@link openPglite}) for the layer's life. */
+export const pgliteClient = (dataDir: string, loadDataDir?: Blob) =>
+  Layer.unwrapScoped(Effect.map(openPglite(dataDir, loadDataDir), pgliteClientOver))

@@ -1,9 +1,5 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { PGlite } from "@electric-sql/pglite"
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { pooledPgClient } from "./DatabasePool.js"
@@ -24,6 +20,16 @@ const failure = (message: string) => (cause: unknown) => new SqlError({ cause, m
  */
 export const servePglite = (dataDir: string) =>
   Effect.gen(function* () {
+    // Loaded here, by the process that holds the directory: a client through the socket (the
+    // admin CLI beside a running server) and a server on PostgreSQL never load PGlite.
+    const [{ PGlite }, { btree_gin }, { pg_trgm }, { PGLiteSocketServer }] = yield* Effect.promise(() =>
+      Promise.all([
+        import("@electric-sql/pglite"),
+        import("@electric-sql/pglite/contrib/btree_gin"),
+        import("@electric-sql/pglite/contrib/pg_trgm"),
+        import("@electric-sql/pglite-socket")
+      ])
+    )
     const pglite = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => PGlite.create(path.resolve(dataDir, "pg"), { extensions: { pg_trgm, btree_gin } }),
