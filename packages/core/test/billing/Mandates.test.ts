@@ -56,7 +56,7 @@ const invoiceWaitingForMandate = (user: User) =>
   })
 
 describe("Mandates.setup", () => {
-  it.effect("starts a redirect flow prefilled from the billing profile, and is InProgress", () =>
+  it.effect("starts a setup (a billing request) prefilled from the billing profile, and is InProgress", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com", "Ada King Lovelace")
       yield* (yield* BillingProfiles).put(user, address)
@@ -64,7 +64,7 @@ describe("Mandates.setup", () => {
       const { state } = yield* DirectDebitControl
       const flow = (yield* Ref.get(state)).flows.get(setup.redirectFlowId)
       expect(flow?.request).toMatchObject({
-        sessionToken: setup.sessionToken,
+        userId: user.id,
         successRedirectUrl,
         prefilledCustomer: {
           givenName: "Ada King",
@@ -98,6 +98,10 @@ describe("Mandates.setup", () => {
       expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
       const second = yield* mandates.setup(user, { successRedirectUrl })
       expect(second.redirectFlowId).not.toBe(first.redirectFlowId)
+      // The expired setup was cancelled with the provider when the new one started; the new one was not.
+      const { state } = yield* DirectDebitControl
+      expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(true)
+      expect((yield* Ref.get(state)).flows.get(second.redirectFlowId)?.cancelled).toBe(false)
       // The expired flow can no longer be completed.
       yield* (yield* DirectDebitControl).finish(first.redirectFlowId)
       const late = yield* Effect.flip(

@@ -10,7 +10,7 @@ export const ok = (body: unknown, status = 200): SandboxAnswer => ({ status, bod
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-/** A GoCardless-style id: the resource's two-letter prefix and ten upper-case characters (RE00012ABC...). */
+/** A GoCardless-style id: the resource's prefix and ten upper-case characters (MD00012ABC...). */
 export const sandboxId = (prefix: string): string =>
   prefix + Array.from(randomBytes(10), (byte) => ALPHABET[byte % ALPHABET.length]).join("")
 
@@ -45,8 +45,9 @@ export const notFound = () =>
     { reason: "resource_not_found", message: "Resource not found" }
   ])
 
+/** GoCardless answers a request its resource's state forbids 422 `invalid_state` (only a repeated create is 409). */
 export const invalidState = (reason: string, message: string) =>
-  failure(409, "invalid_state", message, [{ reason, message }])
+  failure(422, "invalid_state", message, [{ reason, message }])
 
 export const validationFailed = (
   errors: ReadonlyArray<{ readonly field: string; readonly message: string }>,
