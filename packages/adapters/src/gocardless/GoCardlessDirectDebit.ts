@@ -143,8 +143,9 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
                   },
                   links: { billing_request: request.id }
                 }
-              },
-              `${key}:billing_request_flow`
+              }
+              // A key of its own: GoCardless cannot answer a conflicting flow (flows have no GET),
+              // and a second flow of the same request is as good as the first.
             )
             return { id: request.id, redirectUrl: flow.authorisation_url }
           }),
