@@ -193,6 +193,35 @@ const lifeOfAMandate = async (base: string) => {
   for (const payment of [p0, p1, p2, p3, p4]) {
     for await (const event of client.events.all({ payment: payment!, limit: 2 })) ids.push(event.id!)
   }
+
+  // The simulators of GoCardless's later moves.
+  await client.scenarioSimulators.run("payment_late_failure_settled", { links: { resource: p2! } })
+  expect((await client.payments.find(p2!)).status).toBe("failed")
+  const [lateFailure] = (await client.events.list({ payment: p2!, limit: 1 })).events
+  expect(lateFailure?.action).toBe("late_failure_settled")
+  const replacedId = manualDone.links!.mandate_request_mandate!
+  await client.scenarioSimulators.run("mandate_replaced", { links: { resource: replacedId } })
+  const replaced = await client.mandates.find(replacedId)
+  expect(replaced.status).toBe("cancelled")
+  const newMandate = await client.mandates.find(replaced.links!.new_mandate!)
+  expect(newMandate).toMatchObject({
+    status: "pending_submission",
+    links: { customer_bank_account: replaced.links!.customer_bank_account }
+  })
+  const [replacedEvent] = (await client.events.list({ mandate: replacedId, action: "replaced" })).events
+  expect(replacedEvent?.links).toMatchObject({ mandate: replacedId, new_mandate: newMandate.id })
+  const retrying = await client.payments.create({ amount: 990, currency: "GBP", links: { mandate: newMandate.id! } })
+  await client.scenarioSimulators.run("payment_failed_will_retry", { links: { resource: retrying.id! } })
+  expect((await client.payments.find(retrying.id!)).status).toBe("pending_submission")
+  const willRetry = await client.events.list({ payment: retrying.id!, limit: 2 })
+  expect(willRetry.events.map((e) => [e.action, e.details?.will_attempt_retry])).toEqual([
+    ["resubmission_requested", undefined],
+    ["failed", true]
+  ])
+  await client.scenarioSimulators.run("mandate_reinstated", { links: { resource: mandateId! } })
+  expect((await client.mandates.find(mandateId!)).status).toBe("active")
+  const [reinstated] = (await client.events.list({ mandate: mandateId!, limit: 1 })).events
+  expect(reinstated?.action).toBe("reinstated")
   return ids
 }
 

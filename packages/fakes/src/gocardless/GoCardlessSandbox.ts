@@ -10,7 +10,14 @@ import {
   sandboxId,
   validationFailed
 } from "./SandboxAnswer.js"
-import { CANCELLED_WITH_MANDATE, type Change, eventsOf, webhooksOf } from "./SandboxEvents.js"
+import {
+  CANCELLED_WITH_MANDATE,
+  type Change,
+  eventsOf,
+  RETRIED_BY_GOCARDLESS,
+  WILL_ATTEMPT_RETRY,
+  webhooksOf
+} from "./SandboxEvents.js"
 import { type Page, pageOf, type Paged, type Query, queryValues } from "./SandboxPaging.js"
 import { type Kind, type ListFilter, makeSandboxStore, publicView, type Resource } from "./SandboxStore.js"
 
@@ -53,20 +60,58 @@ const reachedThrough: Record<string, string> = {
 }
 
 /** The statuses a resource passes through from `from` to `to`, each an event, as GoCardless's simulators do. */
-const stepsOf = (kind: "mandates" | "payments", from: string, to: string): ReadonlyArray<string> => {
+const stepsOf = (
+  kind: "mandates" | "payments",
+  from: string,
+  to: string,
+  through: string | null | undefined = reachedThrough[to]
+): ReadonlyArray<string> => {
   const path = lifecycle[kind]
-  const through = reachedThrough[to]
+  if (through === null) return [to]
   const start = path.indexOf(from)
   const end = through === undefined ? -1 : path.indexOf(through)
   return [...path.slice(start + 1, end + 1), to]
 }
 
-/** Scenario simulators: the statuses a resource may be in, and the one it moves to. */
+/**
+ * Scenario simulators: the statuses a resource may be in, the one it moves to (through the
+ * statuses before it, unless `through` says otherwise), the event's action when it is not the
+ * status, its details, and where GoCardless moves it back at once (a failure it will retry).
+ */
 const scenarios: Record<
   string,
-  { readonly kind: "mandates" | "payments"; readonly from: ReadonlyArray<string>; readonly to: string }
+  {
+    readonly kind: "mandates" | "payments"
+    readonly from: ReadonlyArray<string>
+    readonly to: string
+    readonly through?: string | null
+    readonly action?: string
+    readonly details?: Change["details"]
+    readonly back?: { readonly status: string; readonly action: string }
+  }
 > = {
   mandate_activated: { kind: "mandates", from: ["pending_submission", "submitted"], to: "active" },
+  mandate_reinstated: {
+    kind: "mandates",
+    from: ["cancelled", "expired"],
+    to: "active",
+    through: null,
+    action: "reinstated"
+  },
+  payment_failed_will_retry: {
+    kind: "payments",
+    from: ["pending_submission", "submitted"],
+    to: "failed",
+    details: WILL_ATTEMPT_RETRY,
+    back: { status: "pending_submission", action: "resubmission_requested" }
+  },
+  payment_late_failure_settled: {
+    kind: "payments",
+    from: ["pending_submission", "submitted", "confirmed", "paid_out"],
+    to: "failed",
+    through: "paid_out",
+    action: "late_failure_settled"
+  },
   mandate_failed: { kind: "mandates", from: ["pending_submission", "submitted"], to: "failed" },
   mandate_expired: { kind: "mandates", from: ["pending_submission", "submitted", "active"], to: "expired" },
   payment_confirmed: { kind: "payments", from: ["pending_submission", "submitted"], to: "confirmed" },
@@ -80,6 +125,7 @@ const scenarios: Record<
 }
 
 const CREDITOR = "CR000SANDBOX"
+const ORGANISATION = "OR000SANDBOX"
 
 /** A billing request's actions as GoCardless lists them, for a mandate request by bank details. */
 const actionsOf = (status: string) => {
@@ -154,12 +200,13 @@ const makeSandbox = Effect.gen(function* () {
     resourceType: "mandates" | "payments",
     resource: Resource,
     status: string,
-    details?: Change["details"]
+    details?: Change["details"],
+    action: string = status
   ) =>
     Effect.as(store.save({ ...resource, status }), {
       resourceType,
       resource,
-      action: status,
+      action,
       ...(details === undefined ? {} : { details })
     } satisfies Change)
 
@@ -229,12 +276,17 @@ const makeSandbox = Effect.gen(function* () {
           links: {}
         },
         payment_request: null,
+        subscription_request: null,
+        instalment_schedule_request: null,
+        purpose_code: null,
+        payment_purpose_code: null,
+        payment_context_code: null,
         metadata: asObject(request["metadata"]),
         fallback_enabled: false,
         fallback_occurred: false,
         actions: actionsOf("pending"),
         resources: {},
-        links: { creditor: CREDITOR, mandate_request: sandboxId("MRQ") }
+        links: { creditor: CREDITOR, organisation: ORGANISATION, mandate_request: sandboxId("MRQ") }
       }),
       (resource) => [{ resourceType: "billing_requests", resource, action: "created" }]
     )
@@ -379,6 +431,10 @@ const makeSandbox = Effect.gen(function* () {
         payments_require_approval: false,
         authorisation_source: "web",
         mandate_type: "bank_debit",
+        funds_settlement: "managed",
+        consent_type: null,
+        consent_parameters: null,
+        verified_at: null,
         metadata: asObject(asObject(request["mandate_request"])["metadata"]),
         links: {
           creditor: CREDITOR,
@@ -507,6 +563,10 @@ const makeSandbox = Effect.gen(function* () {
             currency: "GBP",
             status: "pending_submission",
             reference: null,
+            scheme: "bacs",
+            app_fee: null,
+            faster_ach: false,
+            fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
             metadata: asObject(payment["metadata"]),
             retry_if_possible: false,
             links: { creditor: CREDITOR, mandate: mandateId }
@@ -548,13 +608,48 @@ const makeSandbox = Effect.gen(function* () {
       })
     )
 
+  /** A new mandate on the same bank account; the old one cancelled, pointing at it (`links.new_mandate`). */
+  const replaceMandate = (mandateId: string) =>
+    find("mandates", mandateId, (old) =>
+      Effect.gen(function* () {
+        if (!liveMandate.includes(String(old["status"]))) {
+          return invalidState(
+            "invalid_resource_state",
+            `The mandate_replaced scenario cannot run on a mandate that is ${String(old["status"])}`
+          )
+        }
+        const now = yield* clock.now
+        const id = sandboxId("MD")
+        const replacement: Resource = {
+          ...old,
+          id,
+          created_at: now.toISOString(),
+          reference: `CISBOOK-${id.slice(2, 8)}`,
+          links: { ...asObject(old["links"]) }
+        }
+        yield* store.insert("mandates", replacement, now)
+        const replaced: Resource = {
+          ...old,
+          status: "cancelled",
+          links: { ...asObject(old["links"]), new_mandate: id }
+        }
+        yield* store.save(replaced)
+        yield* record([
+          { resourceType: "mandates", resource: replacement, action: "created" },
+          { resourceType: "mandates", resource: replaced, action: "replaced", links: { new_mandate: id } }
+        ])
+        return ok({ scenario_simulators: { id: "mandate_replaced" } })
+      })
+    )
+
   const runScenario = (type: string, body: unknown) => {
     const scenario = scenarios[type]
     const resourceId = text(asObject(asObject(asObject(body)["data"])["links"])["resource"])
-    if (scenario === undefined) return Effect.succeed(notFound())
+    if (scenario === undefined && type !== "mandate_replaced") return Effect.succeed(notFound())
     if (resourceId === undefined) {
       return Effect.succeed(validationFailed([{ field: "links.resource", message: "is required" }], "/data"))
     }
+    if (scenario === undefined) return replaceMandate(resourceId)
     return find(scenario.kind, resourceId, (resource) =>
       Effect.gen(function* () {
         if (!scenario.from.includes(String(resource["status"]))) {
@@ -565,9 +660,23 @@ const makeSandbox = Effect.gen(function* () {
         }
         let current = resource
         const changes: Array<Change> = []
-        for (const status of stepsOf(scenario.kind, String(resource["status"]), scenario.to)) {
-          changes.push(yield* moved(scenario.kind, current, status))
+        for (const status of stepsOf(scenario.kind, String(resource["status"]), scenario.to, scenario.through)) {
+          const last = status === scenario.to
+          changes.push(
+            yield* moved(
+              scenario.kind,
+              current,
+              status,
+              last ? scenario.details : undefined,
+              last ? (scenario.action ?? status) : status
+            )
+          )
           current = { ...current, status }
+        }
+        if (scenario.back !== undefined) {
+          changes.push(
+            yield* moved(scenario.kind, current, scenario.back.status, RETRIED_BY_GOCARDLESS, scenario.back.action)
+          )
         }
         yield* record(changes)
         return ok({ scenario_simulators: { id: type } })

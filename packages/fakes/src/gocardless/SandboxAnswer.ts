@@ -15,7 +15,8 @@ export const sandboxId = (prefix: string): string =>
   prefix + Array.from(randomBytes(10), (byte) => ALPHABET[byte % ALPHABET.length]).join("")
 
 export interface ErrorDetail {
-  readonly reason: string
+  /** Absent on a validation error, which names its field instead (as GoCardless's do). */
+  readonly reason?: string
   readonly message: string
   readonly field?: string
   readonly request_pointer?: string
@@ -49,6 +50,7 @@ export const notFound = () =>
 export const invalidState = (reason: string, message: string) =>
   failure(422, "invalid_state", message, [{ reason, message }])
 
+/** GoCardless's 422 `validation_failed`: one error per field, each with its field and pointer and no reason. */
 export const validationFailed = (
   errors: ReadonlyArray<{ readonly field: string; readonly message: string }>,
   pointer: string
@@ -58,7 +60,6 @@ export const validationFailed = (
     "validation_failed",
     "Validation failed",
     errors.map((e) => ({
-      reason: "validation_failed",
       field: e.field,
       message: e.message,
       request_pointer: `${pointer}/${e.field}`

@@ -67,7 +67,17 @@ const details: Record<EventResourceType, Record<string, Details>> = {
       cause: "mandate_expired",
       description: "The mandate expired due to inactivity."
     },
-    cancelled: { origin: "api", cause: "mandate_cancelled", description: "The mandate was cancelled at your request." }
+    cancelled: { origin: "api", cause: "mandate_cancelled", description: "The mandate was cancelled at your request." },
+    reinstated: {
+      origin: "gocardless",
+      cause: "mandate_reinstated",
+      description: "The mandate has been reinstated and is active again."
+    },
+    replaced: {
+      origin: "gocardless",
+      cause: "mandate_replaced",
+      description: "The mandate has been cancelled and replaced by a new mandate with a new creditor."
+    }
   },
   payments: {
     created: { origin: "api", cause: "payment_created", description: "Payment created via the API." },
@@ -97,12 +107,29 @@ const details: Record<EventResourceType, Record<string, Details>> = {
       "DDICA-1"
     ),
     cancelled: { origin: "api", cause: "payment_cancelled", description: "The payment was cancelled at your request." },
+    late_failure_settled: {
+      ...bank("insufficient_funds", "The payment failed after it was paid out; the amount was taken back.", "ARRUD-0"),
+      will_attempt_retry: false
+    },
     resubmission_requested: {
       origin: "api",
       cause: "payment_retried",
       description: "An attempt to collect this payment again has been requested."
     }
   }
+}
+
+/** A failure GoCardless will collect again by itself (its intelligent retries). */
+export const WILL_ATTEMPT_RETRY: Details = {
+  ...bank("insufficient_funds", "The customer's account had insufficient funds to make this payment.", "ARRUD-0"),
+  will_attempt_retry: true
+}
+
+/** The payment GoCardless put forward again after a failure it retries. */
+export const RETRIED_BY_GOCARDLESS: Details = {
+  origin: "gocardless",
+  cause: "payment_retried",
+  description: "The payment will be collected again, as GoCardless retries it."
 }
 
 /** A payment cancelled because its mandate was: GoCardless says so in the payment's event. */
