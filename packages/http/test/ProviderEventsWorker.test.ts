@@ -227,6 +227,59 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
     )
 
+    it.effect("a setup fulfilled after it expired here, while another mandate is live: the live one stays", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("late")}@example.com` as Email, name: "Ada" })
+        const repo = yield* MandateRepo
+        const provider = yield* DirectDebit
+        const now = new Date()
+        const late = yield* provider.startMandateSetup(
+          {
+            userId: user.id,
+            successRedirectUrl: "https://app.example/back",
+            prefilledCustomer: {
+              givenName: null,
+              familyName: null,
+              companyName: null,
+              email: `${unique("late")}@example.com`,
+              addressLine1: null,
+              addressLine2: null,
+              addressLine3: null,
+              postalCode: null,
+              countryCode: null
+            }
+          },
+          unique("late-key")
+        )
+        const row = (status: StoredMandateStatus, redirectFlowId: string, reference: string | null) =>
+          new Mandate({
+            id: MandateId.make(crypto.randomUUID()),
+            userId: user.id,
+            status,
+            sessionToken: unique("s"),
+            redirectFlowId,
+            redirectUrl: null,
+            reference,
+            accountHolderName: null,
+            bankName: null,
+            accountNumberEnding: null,
+            nextPossibleChargeDate: null,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + 1_800_000),
+            completedAt: null
+          })
+        yield* repo.reserve(row("Expired", late.id, null), now)
+        const kept = row("Active", unique("BRQKEPT"), "MDKEPT")
+        yield* repo.reserve(kept, now)
+        yield* (yield* DirectDebitControl).finish(late.id)
+        expect(yield* receiveAndHandle(event("billing_requests", "fulfilled", late.id))).toEqual(["applied"])
+        expect(yield* repo.live(user.id)).toEqual(Option.some(kept))
+        const ended = Option.getOrThrow(yield* repo.findBySetup(late.id))
+        expect(ended.status).toBe("Cancelled")
+        expect((yield* provider.getMandate(ended.reference ?? "")).status).toBe("cancelled")
+      })
+    )
+
     it.effect("a cancelled billing request ends the setup in progress Expired; a new one can start", () =>
       Effect.gen(function* () {
         const user = yield* (yield* Users).create({ email: `${unique("brq")}@example.com` as Email, name: "Ada" })

@@ -51,6 +51,25 @@ export class MandateCompletion extends Effect.Service<MandateCompletion>()("core
       )
 
     /**
+     * The setup's mandate once another live mandate of the user's was kept: cancelled with the
+     * provider, stored Cancelled; the user's live mandate is the answer.
+     */
+    const keptOther = (completed: Mandate, reference: string) =>
+      Effect.gen(function* () {
+        yield* provider.cancelMandate(reference).pipe(
+          Effect.catchIf(
+            (refused) => refused.reason === CANCELLATION_FAILED,
+            () => Effect.void
+          )
+        )
+        const cancelled = yield* repo
+          .completeSetup(new Mandate({ ...completed, status: "Cancelled" }))
+          .pipe(Effect.catchTag("DuplicateKey", (e) => Effect.die(e)))
+        if (!cancelled) return yield* stored(completed)
+        return Option.getOrElse(yield* repo.live(completed.userId), () => completed)
+      })
+
+    /**
      * Completes a setup with the provider's mandate and puts the user's waiting invoices forward
      * on it; a setup already complete answers its mandate. When the user meanwhile holds another
      * live mandate (a setup finished after it had expired here), that one is kept: the setup's
@@ -61,19 +80,10 @@ export class MandateCompletion extends Effect.Service<MandateCompletion>()("core
         if (setup.reference !== null || setup.redirectFlowId === null) return setup
         const reference = yield* provider.completeMandateSetup(setup.redirectFlowId)
         const completed = yield* refreshed(new Mandate({ ...setup, reference, completedAt: yield* clock.now }))
-        const won = yield* repo.completeSetup(completed).pipe(
-          Effect.catchTag("DuplicateKey", () =>
-            provider.cancelMandate(reference).pipe(
-              Effect.catchIf(
-                (refused) => refused.reason === CANCELLATION_FAILED,
-                () => Effect.void
-              ),
-              Effect.zipRight(repo.completeSetup(new Mandate({ ...completed, status: "Cancelled" }))),
-              Effect.catchTag("DuplicateKey", (e) => Effect.die(e)),
-              Effect.as(false)
-            )
-          )
-        )
+        const won = yield* repo
+          .completeSetup(completed)
+          .pipe(Effect.catchTag("DuplicateKey", () => Effect.succeed(null)))
+        if (won === null) return yield* keptOther(completed, reference)
         if (!won) return yield* stored(setup)
         yield* waiting.putForward(setup.userId, reference)
         return completed
