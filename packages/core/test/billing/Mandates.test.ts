@@ -5,6 +5,7 @@ import { Effect, Option, Ref } from "effect"
 import { Conflict, NotFound, Refused } from "../../src/Errors.js"
 import { BillingInvoiceRepo } from "../../src/billing/BillingInvoiceRepo.js"
 import { waitingForMandate } from "../../src/billing/Collect.js"
+import { DirectDebit } from "../../src/billing/DirectDebit.js"
 import { draftInvoice } from "../../src/billing/InvoiceDraft.js"
 import { MandateRepo } from "../../src/billing/MandateRepo.js"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "../../src/Ids.js"
@@ -177,6 +178,21 @@ describe("Mandates.complete", () => {
       // Idempotent: the same mandate again, and nothing collected twice.
       expect((yield* mandates.complete(user, complete)).reference).toBe(mandate.reference)
       expect(yield* payments()).toHaveLength(1)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("a setup cancelled with the provider cannot be completed: it ends Expired, a new one can start", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const mandates = yield* Mandates
+      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      yield* (yield* DirectDebit).cancelMandateSetup(setup.redirectFlowId)
+      const refused = yield* Effect.flip(
+        mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+      )
+      expect(refused).toMatchObject({ _tag: "Refused", detail: expect.stringMatching(/was cancelled/) })
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
+      yield* mandates.setup(user, { successRedirectUrl })
     }).pipe(Effect.provide(testApp()))
   )
 
