@@ -12,6 +12,7 @@ import { BillingProfileRepo } from "@cisbook/core/billing/BillingProfileRepo"
 import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
 import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
 import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
+import { Mandates } from "@cisbook/core/billing/Mandates"
 import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
 import { Users } from "@cisbook/core/users/Users"
 import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
@@ -47,11 +48,10 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
       now
     )
     const provider = yield* DirectDebit
-    const flow = yield* provider.createRedirectFlow(
+    const flow = yield* provider.startMandateSetup(
       {
-        sessionToken: n,
+        userId: user.id,
         successRedirectUrl: "https://app.example/back",
-        description: "cisbook",
         prefilledCustomer: {
           givenName: null,
           familyName: null,
@@ -67,7 +67,7 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
       `flow-${n}`
     )
     yield* (yield* DirectDebitControl).finish(flow.id)
-    const reference = yield* provider.completeRedirectFlow(flow.id, n)
+    const reference = yield* provider.completeMandateSetup(flow.id)
     const payment = yield* provider.createPayment(
       { amount: 240, currency: "GBP", mandateId: reference, description: "CB", chargeDate: null },
       `payment-${n}`
@@ -116,8 +116,13 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
 
 let eventCounter = 0
 /** A GoCardless event about the resource, `secondsAgo` before now. */
-const event = (resourceType: "mandates" | "payments", action: string, resource: string, secondsAgo = 0) => {
-  const link = resourceType === "mandates" ? "mandate" : "payment"
+const event = (
+  resourceType: "mandates" | "payments" | "billing_requests",
+  action: string,
+  resource: string,
+  secondsAgo = 0
+) => {
+  const link = resourceType === "mandates" ? "mandate" : resourceType === "payments" ? "payment" : "billing_request"
   return {
     id: `EV${process.pid}${Date.now().toString(36)}${++eventCounter}`.toUpperCase(),
     createdAt: new Date(Date.now() - secondsAgo * 1000),
@@ -192,6 +197,107 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           expect(yield* receiveAndHandle(event("mandates", action, customer.reference))).toEqual([handled])
           expect(yield* mandateStatus(customer.user.id)).toEqual(Option.some(to))
         }
+      })
+    )
+
+    it.effect("a fulfilled billing request completes the setup the customer never came back to; once", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("tab")}@example.com` as Email, name: "Ada" })
+        const mandates = yield* Mandates
+        const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        // Before the customer finished the page, nothing can come of it: tried again later.
+        const early = event("billing_requests", "fulfilled", setup.redirectFlowId)
+        expect(yield* receiveAndHandle(early)).toEqual(["pending"])
+        yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
+        const fulfilled = event("billing_requests", "fulfilled", setup.redirectFlowId)
+        expect(yield* receiveAndHandle(fulfilled)).toEqual(["applied"])
+        const stored = yield* (yield* MandateRepo).latest(user.id)
+        const reference = Option.getOrThrow(stored).reference
+        expect(reference).toMatch(/^MD/)
+        expect(Option.getOrThrow(stored)).toMatchObject({ status: "InProgress", accountHolderName: "Ada Lovelace" })
+        // The event again, and the browser coming back late: the same mandate.
+        expect(yield* receiveAndHandle(event("billing_requests", "fulfilled", setup.redirectFlowId))).toEqual([
+          "duplicate"
+        ])
+        const completed = yield* mandates.complete(user, {
+          redirectFlowId: setup.redirectFlowId,
+          sessionToken: setup.sessionToken
+        })
+        expect(completed.reference).toBe(reference)
+      })
+    )
+
+    it.effect("a setup fulfilled after it expired here, while another mandate is live: the live one stays", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("late")}@example.com` as Email, name: "Ada" })
+        const repo = yield* MandateRepo
+        const provider = yield* DirectDebit
+        const now = new Date()
+        const late = yield* provider.startMandateSetup(
+          {
+            userId: user.id,
+            successRedirectUrl: "https://app.example/back",
+            prefilledCustomer: {
+              givenName: null,
+              familyName: null,
+              companyName: null,
+              email: `${unique("late")}@example.com`,
+              addressLine1: null,
+              addressLine2: null,
+              addressLine3: null,
+              postalCode: null,
+              countryCode: null
+            }
+          },
+          unique("late-key")
+        )
+        const row = (status: StoredMandateStatus, redirectFlowId: string, reference: string | null) =>
+          new Mandate({
+            id: MandateId.make(crypto.randomUUID()),
+            userId: user.id,
+            status,
+            sessionToken: unique("s"),
+            redirectFlowId,
+            redirectUrl: null,
+            reference,
+            accountHolderName: null,
+            bankName: null,
+            accountNumberEnding: null,
+            nextPossibleChargeDate: null,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + 1_800_000),
+            completedAt: null
+          })
+        yield* repo.reserve(row("Expired", late.id, null), now)
+        const kept = row("Active", unique("BRQKEPT"), "MDKEPT")
+        yield* repo.reserve(kept, now)
+        yield* (yield* DirectDebitControl).finish(late.id)
+        expect(yield* receiveAndHandle(event("billing_requests", "fulfilled", late.id))).toEqual(["applied"])
+        expect(yield* repo.live(user.id)).toEqual(Option.some(kept))
+        const ended = Option.getOrThrow(yield* repo.findBySetup(late.id))
+        expect(ended.status).toBe("Cancelled")
+        expect((yield* provider.getMandate(ended.reference ?? "")).status).toBe("cancelled")
+      })
+    )
+
+    it.effect("a cancelled billing request ends the setup in progress Expired; a new one can start", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("brq")}@example.com` as Email, name: "Ada" })
+        const mandates = yield* Mandates
+        const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        expect(yield* receiveAndHandle(event("billing_requests", "cancelled", setup.redirectFlowId))).toEqual([
+          "applied"
+        ])
+        expect(yield* mandateStatus(user.id)).toEqual(Option.some("Expired"))
+        expect(yield* receiveAndHandle(event("billing_requests", "cancelled", setup.redirectFlowId))).toEqual([
+          "duplicate"
+        ])
+        const refused = yield* Effect.flip(
+          mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+        )
+        expect(refused._tag).toBe("Refused")
+        yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        expect(yield* mandateStatus(user.id)).toEqual(Option.some("InProgress"))
       })
     )
 

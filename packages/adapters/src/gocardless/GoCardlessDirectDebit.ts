@@ -1,16 +1,23 @@
-import { DirectDebit, DirectDebitRefused, type ProviderPayment } from "@cisbook/core/billing/DirectDebit"
+import {
+  DirectDebit,
+  DirectDebitRefused,
+  type ProviderPayment,
+  SETUP_CANCELLED,
+  SETUP_NOT_FINISHED
+} from "@cisbook/core/billing/DirectDebit"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import {
   BankAccountBody,
+  BillingRequestBody,
+  BillingRequestFlowBody,
   ErrorBody,
   GOCARDLESS_VERSION,
   MandateBody,
   MAX_PAGE_LIMIT,
   PaymentBody,
-  PaymentsPageBody,
-  RedirectFlowBody
+  PaymentsPageBody
 } from "./GoCardlessWire.js"
 
 export interface GoCardlessOptions {
@@ -98,45 +105,83 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
         })
 
       return DirectDebit.of({
-        createRedirectFlow: (flow, key) =>
-          call(
-            RedirectFlowBody,
-            "POST",
-            "/redirect_flows",
-            {
-              redirect_flows: {
-                description: flow.description,
-                session_token: flow.sessionToken,
-                success_redirect_url: flow.successRedirectUrl,
-                prefilled_customer: {
-                  given_name: flow.prefilledCustomer.givenName,
-                  family_name: flow.prefilledCustomer.familyName,
-                  company_name: flow.prefilledCustomer.companyName,
-                  email: flow.prefilledCustomer.email,
-                  address_line1: flow.prefilledCustomer.addressLine1,
-                  address_line2: flow.prefilledCustomer.addressLine2,
-                  address_line3: flow.prefilledCustomer.addressLine3,
-                  postal_code: flow.prefilledCustomer.postalCode,
-                  country_code: flow.prefilledCustomer.countryCode
+        startMandateSetup: (setup, key) =>
+          Effect.gen(function* () {
+            const { billing_requests: request } = yield* call(
+              BillingRequestBody,
+              "POST",
+              "/billing_requests",
+              {
+                billing_requests: {
+                  mandate_request: { scheme: "bacs", currency: "GBP" },
+                  metadata: { user_id: setup.userId }
+                }
+              },
+              `${key}:billing_request`
+            )
+            const redirectUri = new URL(setup.successRedirectUrl)
+            redirectUri.searchParams.set("redirect_flow_id", request.id)
+            const customer = setup.prefilledCustomer
+            const { billing_request_flows: flow } = yield* call(
+              BillingRequestFlowBody,
+              "POST",
+              "/billing_request_flows",
+              {
+                billing_request_flows: {
+                  redirect_uri: redirectUri.toString(),
+                  exit_uri: setup.successRedirectUrl,
+                  prefilled_customer: {
+                    given_name: customer.givenName,
+                    family_name: customer.familyName,
+                    company_name: customer.companyName,
+                    email: customer.email,
+                    address_line1: customer.addressLine1,
+                    address_line2: customer.addressLine2,
+                    address_line3: customer.addressLine3,
+                    postal_code: customer.postalCode,
+                    country_code: customer.countryCode
+                  },
+                  links: { billing_request: request.id }
                 }
               }
-            },
-            key
-          ).pipe(Effect.map(({ redirect_flows: f }) => ({ id: f.id, redirectUrl: f.redirect_url }))),
-        completeRedirectFlow: (id, sessionToken) =>
-          call(RedirectFlowBody, "POST", `/redirect_flows/${encodeURIComponent(id)}/actions/complete`, {
-            data: { session_token: sessionToken }
-          }).pipe(
-            Effect.catchIf(
-              (error) => error.reason === "redirect_flow_already_completed",
-              () => call(RedirectFlowBody, "GET", `/redirect_flows/${encodeURIComponent(id)}`)
-            ),
-            Effect.flatMap(({ redirect_flows: f }) =>
-              f.links.mandate === undefined
-                ? Effect.dieMessage(`GoCardless completed redirect flow ${id} without a mandate`)
-                : Effect.succeed(f.links.mandate)
+              // A key of its own: GoCardless cannot answer a conflicting flow (flows have no GET),
+              // and a second flow of the same request is as good as the first.
             )
-          ),
+            return { id: request.id, redirectUrl: flow.authorisation_url }
+          }),
+        completeMandateSetup: (id) => {
+          const path = `/billing_requests/${encodeURIComponent(id)}`
+          const mandateOfRequest = ({ billing_requests: request }: typeof BillingRequestBody.Type) => {
+            const mandate = request.links.mandate_request_mandate
+            if (request.status === "fulfilled" && mandate !== undefined) return Effect.succeed(mandate)
+            if (request.status === "cancelled") {
+              return Effect.fail(
+                new DirectDebitRefused({ reason: SETUP_CANCELLED, message: "The billing request was cancelled" })
+              )
+            }
+            return Effect.fail(
+              new DirectDebitRefused({
+                reason: SETUP_NOT_FINISHED,
+                message: `The customer has not finished the billing request flow (the request is ${request.status})`
+              })
+            )
+          }
+          return call(BillingRequestBody, "GET", path).pipe(
+            Effect.flatMap((read) =>
+              read.billing_requests.status === "ready_to_fulfil"
+                ? call(BillingRequestBody, "POST", `${path}/actions/fulfil`, { data: {} }, `${id}:fulfil`).pipe(
+                    // Fulfilled meanwhile by another completion: read where it stands.
+                    Effect.catchTag("DirectDebitRefused", () => call(BillingRequestBody, "GET", path))
+                  )
+                : Effect.succeed(read)
+            ),
+            Effect.flatMap(mandateOfRequest)
+          )
+        },
+        cancelMandateSetup: (id) =>
+          call(BillingRequestBody, "POST", `/billing_requests/${encodeURIComponent(id)}/actions/cancel`, {
+            data: {}
+          }).pipe(Effect.asVoid),
         getMandate: (id) => call(MandateBody, "GET", `/mandates/${encodeURIComponent(id)}`).pipe(Effect.map(mandateOf)),
         cancelMandate: (id) =>
           call(MandateBody, "POST", `/mandates/${encodeURIComponent(id)}/actions/cancel`, { data: {} }).pipe(

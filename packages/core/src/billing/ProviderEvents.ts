@@ -22,6 +22,7 @@ import { Clock } from "../system/Clock.js"
 import { DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { MailOutbox } from "../mail/MailOutbox.js"
+import { MandateCompletion } from "./MandateCompletion.js"
 import { MandateRepo } from "./MandateRepo.js"
 import { type ClaimedProviderEvent, ProviderEventInbox } from "./ProviderEventInbox.js"
 import { ProviderWebhookSignature } from "./ProviderWebhookSignature.js"
@@ -57,8 +58,8 @@ const settled = (outcome: ProviderEventOutcome): ProviderEventAttempt => ({ _tag
 
 /**
  * The direct debit provider's events (GoCardless webhooks): received into an inbox at once, then
- * handled by a worker, each once. A mandate event moves the user's mandate, a payment event the
- * invoice it collects; a move that would go back (an event that arrived late) is settled by
+ * handled by a worker, each once. A billing request event completes or ends the user's mandate
+ * setup, a mandate event moves the user's mandate, a payment event the invoice it collects; a move that would go back (an event that arrived late) is settled by
  * asking the provider where the resource stands now. A payment that fails and a mandate that
  * ends queue a notice to the user's billing email in the transaction of the change.
  */
@@ -75,6 +76,7 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
     const users = yield* UserRepo
     const outbox = yield* MailOutbox
     const provider = yield* DirectDebit
+    const completion = yield* MandateCompletion
 
     /** Refuses a body the provider did not sign with the shared secret, before it is read. */
     const authenticate = (body: string, signed: string | undefined): Effect.Effect<void, InvalidSignature> =>
@@ -201,6 +203,31 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
           : yield* movePayment(claimed, invoice, now, payment.status)
       })
 
+    /**
+     * A mandate setup's billing request: `fulfilled` completes the setup as the user's PUT would
+     * have (the customer finished the page but never came back), `cancelled` ends a setup still
+     * in progress Expired.
+     */
+    const handleSetup = (claimed: ClaimedProviderEvent, setupId: string) =>
+      Effect.gen(function* () {
+        const found = yield* mandates.findBySetup(setupId)
+        if (Option.isNone(found)) return yield* settle(claimed, "ignored", Effect.void)
+        const setup = found.value
+        if (setup.reference !== null) return yield* settle(claimed, "duplicate", Effect.void)
+        if (claimed.event.action === "fulfilled") {
+          yield* completion.complete(setup)
+          return yield* settle(claimed, "applied", Effect.void)
+        }
+        if (setup.status !== "InProgress") return yield* settle(claimed, "duplicate", Effect.void)
+        return yield* settle(
+          claimed,
+          "applied",
+          Effect.flatMap(mandates.moveStatus(setup, "InProgress", "Expired").pipe(Effect.orDie), (moved) =>
+            moved ? Effect.void : Effect.fail(new Raced())
+          )
+        )
+      })
+
     const decide = (
       claimed: ClaimedProviderEvent
     ): Effect.Effect<ProviderEventAttempt, DirectDebitRefused | Raced | LeaseLost> => {
@@ -208,6 +235,9 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
       if (resourceId !== null && resourceType === "mandates") {
         const target = mandateStatusOfAction(action)
         if (target !== undefined) return handleMandate(claimed, target, resourceId)
+      }
+      if (resourceId !== null && resourceType === "billing_requests" && ["fulfilled", "cancelled"].includes(action)) {
+        return handleSetup(claimed, resourceId)
       }
       if (resourceId !== null && resourceType === "payments") {
         const target = paymentStatusOfAction(action)
