@@ -161,6 +161,9 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
                 currency: payment.currency,
                 description: payment.description,
                 ...(payment.chargeDate === null ? {} : { charge_date: payment.chargeDate }),
+                ...(payment.invoice === undefined
+                  ? {}
+                  : { metadata: { invoice_id: payment.invoice.id, invoice_number: payment.invoice.number } }),
                 links: { mandate: payment.mandateId }
               }
             },
