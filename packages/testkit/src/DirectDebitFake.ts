@@ -141,7 +141,7 @@ export const DirectDebitFake = Layer.effect(
         Effect.gen(function* () {
           const found = yield* mandate(id)
           if (found.status === "cancelled") {
-            return yield* refused("mandate_already_cancelled", "This mandate has already been cancelled")
+            return yield* refused("cancellation_failed", "Mandate could not be cancelled as it is already cancelled")
           }
           const cancelled = { ...found, status: "cancelled" }
           yield* Ref.update(state, (s) => ({

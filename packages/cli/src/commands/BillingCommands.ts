@@ -122,6 +122,12 @@ const run = Command.make(
             `Collected again ${plural(report.collectedAgain.length, "failed invoice")}: ${count("Retried")} retried, ${count("PutForward")} put forward to a newer mandate, ${count("WaitingForMandate")} waiting for a new mandate, ${count("Unreached")} left for the next run.`
           )
         }
+        const unreached = report.collectedAgain.filter((c) => c.outcome === "Unreached").length
+        if (unreached > 0) {
+          yield* Console.error(
+            `${plural(unreached, "failed invoice")} could not be collected again (the direct debit provider unavailable, or a fault: see each line and the log); the next run tries again.`
+          )
+        }
         if (report.unfinished > 0) {
           return yield* new RunIncomplete({
             message: `${plural(report.unfinished, "invoice")} could not be finished (see the log); run again to finish them. Nothing is billed twice.`

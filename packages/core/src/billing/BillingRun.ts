@@ -2,7 +2,7 @@ import { Duration, Effect, Option } from "effect"
 import { BillingInvoice, type BillingInvoiceWithLines } from "./BillingInvoice.js"
 import { BillingTerms } from "./BillingTerms.js"
 import { collect, waitingForMandate } from "./Collect.js"
-import { DirectDebitUnavailable } from "./DirectDebitFaults.js"
+import { DirectDebitFault, DirectDebitUnavailable } from "./DirectDebitFaults.js"
 import { failedBy, MAX_PAYMENT_RETRIES } from "./FailedPayments.js"
 import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
 import { WaitingInvoices } from "./WaitingInvoices.js"
@@ -248,17 +248,24 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
           )
         )
       }).pipe(
-        Effect.catchSomeDefect((defect) =>
+        // Left Failed for the next run: the provider unavailable (said as a warning), or a fault
+        // of ours or the provider's (an error, and the run reports it).
+        Effect.catchAllDefect((defect) =>
           defect instanceof DirectDebitUnavailable
-            ? Option.some(
-                Effect.logWarning(
-                  "The direct debit provider is unavailable; the next run collects the invoice again"
-                ).pipe(
-                  Effect.annotateLogs({ invoice: invoice.number, reason: defect.message }),
-                  Effect.as<CollectedAgain>({ invoice, outcome: "Unreached", reason: defect.message })
-                )
+            ? Effect.logWarning(
+                "The direct debit provider is unavailable; the next run collects the invoice again"
+              ).pipe(
+                Effect.annotateLogs({ invoice: invoice.number, reason: defect.message }),
+                Effect.as<CollectedAgain>({ invoice, outcome: "Unreached", reason: defect.message })
               )
-            : Option.none()
+            : Effect.logError("A failed invoice could not be collected again; the next run tries again", defect).pipe(
+                Effect.annotateLogs({ invoice: invoice.number }),
+                Effect.as<CollectedAgain>({
+                  invoice,
+                  outcome: "Unreached",
+                  reason: defect instanceof DirectDebitFault ? defect.message : "an unexpected failure (see the log)"
+                })
+              )
         ),
         Effect.withSpan("BillingRun.collectAgain")
       )

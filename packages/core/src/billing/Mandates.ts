@@ -197,9 +197,11 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
         const cancelled = yield* provider.cancelMandate(live.value.reference).pipe(
           Effect.map((mandate) => mandateStatusOf(mandate.status)),
-          // Cancelled meanwhile by the payer or the provider: the outcome is the same.
+          // Cancelled meanwhile by the payer or the provider (GoCardless: invalid_state
+          // cancellation_failed): the outcome is the same. mandate_already_cancelled is what our
+          // sandbox said before it answered as GoCardless does.
           Effect.catchIf(
-            (error) => error.reason === "mandate_already_cancelled",
+            (error) => error.reason === "cancellation_failed" || error.reason === "mandate_already_cancelled",
             () => Effect.succeed("Cancelled" as const)
           ),
           Effect.mapError(refusedBy)

@@ -6,7 +6,7 @@ import type { StoredMandateStatus } from "./MandateStatus.js"
 import type { ProviderEventBatch, ProviderEventOutcome, ProviderEventSummary } from "./ProviderEvent.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
 import { afterFailure } from "./FailedPayments.js"
-import { DirectDebitUnavailable } from "./DirectDebitFaults.js"
+import { DirectDebitFault, DirectDebitUnavailable } from "./DirectDebitFaults.js"
 import { Mandate } from "./Mandate.js"
 import {
   mandateEnded,
@@ -300,7 +300,7 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
      * The provider refused to answer about the event's resource (it does not know it, say): that
      * will not change by waiting, so the event is settled `ignored` and the reason logged.
      */
-    const giveUp = (claimed: ClaimedProviderEvent, refused: DirectDebitRefused) =>
+    const giveUp = (claimed: ClaimedProviderEvent, refused: DirectDebitRefused | DirectDebitFault) =>
       Effect.logError(
         "The direct debit provider refused a question about an event's resource; the event is given up"
       ).pipe(
@@ -322,13 +322,17 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
       decide(claimed).pipe(
         Effect.retry({ times: RACES_TRIED, while: (error) => error._tag === "Raced" }),
         Effect.catchTag("DirectDebitRefused", (refused) => giveUp(claimed, refused)),
+        Effect.catchSomeDefect((defect) =>
+          defect instanceof DirectDebitUnavailable
+            ? Option.some(postpone(claimed, defect))
+            : defect instanceof DirectDebitFault
+              ? Option.some(giveUp(claimed, defect))
+              : Option.none()
+        ),
         Effect.catchTags({
           LeaseLost: () => Effect.succeed<ProviderEventAttempt>({ _tag: "Lost" }),
           Raced: (error) => Effect.die(error)
         }),
-        Effect.catchSomeDefect((defect) =>
-          defect instanceof DirectDebitUnavailable ? Option.some(postpone(claimed, defect)) : Option.none()
-        ),
         Effect.withSpan("ProviderEvents.attempt", { attributes: { event: claimed.event.id } })
       )
 
