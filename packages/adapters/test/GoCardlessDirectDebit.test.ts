@@ -154,7 +154,14 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
             expect(created).toEqual({ id: "BRQ0000000001", redirectUrl: flow.authorisation_url })
             expect(yield* provider.completeMandateSetup("BRQ0000000001")).toBe("MD0000000001")
             const made = yield* provider.createPayment(
-              { amount: 1200, currency: "GBP", mandateId: "MD0000000001", description: "CB-000001", chargeDate: null },
+              {
+                amount: 1200,
+                currency: "GBP",
+                mandateId: "MD0000000001",
+                description: "CB-000001",
+                chargeDate: null,
+                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+              },
               "invoice-1"
             )
             expect(made).toEqual({
@@ -312,7 +319,14 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
           Effect.gen(function* () {
             const provider = yield* DirectDebit
             const again = yield* provider.createPayment(
-              { amount: 1200, currency: "GBP", mandateId: "MD0000000001", description: "CB-000001", chargeDate: null },
+              {
+                amount: 1200,
+                currency: "GBP",
+                mandateId: "MD0000000001",
+                description: "CB-000001",
+                chargeDate: null,
+                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+              },
               "invoice-1"
             )
             expect(again.id).toBe("PM0000000001")

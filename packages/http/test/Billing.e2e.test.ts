@@ -314,7 +314,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
             currency: "GBP" as const,
             mandateId: reference,
             description: "CB-000001",
-            chargeDate: null
+            chargeDate: null,
+            invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
           }
           const first = yield* provider.createPayment(request, `invoice-${reference}`)
           expect(first).toMatchObject({

@@ -69,7 +69,14 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
     yield* (yield* DirectDebitControl).finish(flow.id)
     const reference = yield* provider.completeMandateSetup(flow.id)
     const payment = yield* provider.createPayment(
-      { amount: 240, currency: "GBP", mandateId: reference, description: "CB", chargeDate: null },
+      {
+        amount: 240,
+        currency: "GBP",
+        mandateId: reference,
+        description: "CB",
+        chargeDate: null,
+        invoice: { id: crypto.randomUUID(), number: `CB-${n}` }
+      },
       `payment-${n}`
     )
     const mandate = new Mandate({
@@ -184,13 +191,20 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
     it.effect("maps each mandate action to its status and keeps the others, ignored", () =>
       Effect.gen(function* () {
         const cases: ReadonlyArray<readonly [StoredMandateStatus, string, StoredMandateStatus, string]> = [
+          ["InProgress", "created", "InProgress", "duplicate"],
           ["InProgress", "submitted", "InProgress", "duplicate"],
+          ["InProgress", "customer_approval_granted", "InProgress", "duplicate"],
           ["InProgress", "active", "Active", "applied"],
+          ["Active", "reinstated", "Active", "duplicate"],
           ["Active", "failed", "Failed", "applied"],
+          ["Active", "blocked", "Failed", "applied"],
+          ["Active", "suspended_by_payer", "Failed", "applied"],
           ["Active", "cancelled", "Cancelled", "applied"],
           ["Active", "expired", "Expired", "applied"],
-          ["Active", "transferred", "Active", "ignored"],
-          ["Active", "reinstated", "Active", "ignored"]
+          ["Active", "consumed", "Expired", "applied"],
+          // The bank details are read again from the provider.
+          ["Active", "transferred", "InProgress", "applied"],
+          ["Active", "customer_approval_skipped", "Active", "ignored"]
         ]
         for (const [from, action, to, handled] of cases) {
           const customer = yield* aCustomer(from)
@@ -306,8 +320,11 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         const cases: ReadonlyArray<readonly [string, InvoicePaymentStatus]> = [
           ["confirmed", "Paid"],
           ["paid_out", "Paid"],
+          ["chargeback_cancelled", "Paid"],
           ["failed", "Failed"],
           ["charged_back", "Failed"],
+          ["late_failure_settled", "Failed"],
+          ["customer_approval_denied", "Failed"],
           ["cancelled", "Cancelled"]
         ]
         for (const [action, to] of cases) {
@@ -315,9 +332,21 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           expect(yield* receiveAndHandle(event("payments", action, customer.payment))).toEqual(["applied"])
           expect(yield* paymentStatus(customer.user.id)).toBe(to)
         }
+        for (const action of ["submitted", "resubmission_requested"]) {
+          const customer = yield* aCustomer("Active", "Pending")
+          expect(yield* receiveAndHandle(event("payments", action, customer.payment))).toEqual(["duplicate"])
+          expect(yield* paymentStatus(customer.user.id)).toBe("Pending")
+        }
         const customer = yield* aCustomer("Active", "Pending")
-        expect(yield* receiveAndHandle(event("payments", "submitted", customer.payment))).toEqual(["ignored"])
-        expect(yield* paymentStatus(customer.user.id)).toBe("Pending")
+        expect(yield* receiveAndHandle(event("payments", "created", customer.payment))).toEqual(["ignored"])
+        // GoCardless will retry it itself: Pending still, and no one is told.
+        const retrying = yield* aCustomer("Active", "Pending")
+        const willRetry = event("payments", "failed", retrying.payment)
+        expect(
+          yield* receiveAndHandle({ ...willRetry, details: { ...willRetry.details, will_attempt_retry: true } })
+        ).toEqual(["duplicate"])
+        expect(yield* paymentStatus(retrying.user.id)).toBe("Pending")
+        expect(yield* noticesTo(retrying.billingEmail)).toEqual([])
       })
     )
 
@@ -395,7 +424,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           subject: `Payment of invoice ${failed.invoice.number} failed`
         })
         expect(notice!.body).toContain(`The direct debit payment of £2.40 for invoice ${failed.invoice.number} failed`)
-        expect(notice!.body).toContain("What to do:")
+        expect(notice!.body).toContain("What happens next: we will collect it again from the same account on")
 
         const chargedBack = yield* aCustomer("Active", "Paid")
         yield* (yield* DirectDebitControl).setPaymentStatus(chargedBack.payment, "charged_back")
@@ -425,6 +454,31 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           event("mandates", "active", fine.reference)
         )
         expect(yield* noticesTo(fine.billingEmail)).toEqual([])
+      })
+    )
+
+    it.effect("a replaced mandate becomes the new one (read from the provider); a reinstated one is Active again", () =>
+      Effect.gen(function* () {
+        const control = yield* DirectDebitControl
+        const customer = yield* aCustomer("Active", "Pending")
+        const replacement = yield* control.replaceMandate(customer.reference)
+        const replaced = {
+          ...event("mandates", "replaced", customer.reference),
+          links: { mandate: customer.reference, new_mandate: replacement }
+        }
+        expect(yield* receiveAndHandle(replaced)).toEqual(["applied"])
+        const now = Option.getOrThrow(yield* (yield* MandateRepo).latest(customer.user.id))
+        expect(now).toMatchObject({ reference: replacement, status: "Active", accountHolderName: "Ada Lovelace" })
+        // Sent again under another id: the mandate is already the new one.
+        expect(yield* receiveAndHandle({ ...replaced, id: `${replaced.id}X` })).toEqual(["duplicate"])
+        // Events of the old mandate no longer move the user's.
+        expect(yield* receiveAndHandle(event("mandates", "cancelled", customer.reference))).toEqual(["ignored"])
+        expect(yield* mandateStatus(customer.user.id)).toEqual(Option.some("Active"))
+
+        const cancelled = yield* aCustomer("Cancelled", "Pending")
+        yield* control.setMandateStatus(cancelled.reference, "active")
+        expect(yield* receiveAndHandle(event("mandates", "reinstated", cancelled.reference))).toEqual(["applied"])
+        expect(yield* mandateStatus(cancelled.user.id)).toEqual(Option.some("Active"))
       })
     )
 

@@ -57,6 +57,23 @@ export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("te
         const payment = s.payments.get(paymentId)
         return payment ? { ...s, payments: new Map(s.payments).set(paymentId, { ...payment, status }) } : s
       }),
+    /** Replaces a mandate as GoCardless's `mandate_replaced` does: a new one on the same bank account, the old cancelled; the new id. */
+    replaceMandate: (mandateId: string) =>
+      Ref.modify(state, (s): [string, State] => {
+        const old = s.mandates.get(mandateId)
+        if (old === undefined) return ["", s]
+        const id = `MD${String(s.created + 1).padStart(10, "0")}`
+        return [
+          id,
+          {
+            ...s,
+            created: s.created + 1,
+            mandates: new Map(s.mandates)
+              .set(mandateId, { ...old, status: "cancelled" })
+              .set(id, { ...old, id, status: "active" })
+          }
+        ]
+      }),
     /** How many mandate setups were started. */
     flowsCreated: Effect.map(Ref.get(state), (s) => s.flows.size)
   }))

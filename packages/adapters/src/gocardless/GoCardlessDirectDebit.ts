@@ -5,8 +5,9 @@ import {
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
 } from "@cisbook/core/billing/DirectDebit"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { DirectDebitFault } from "@cisbook/core/billing/DirectDebitFaults"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { type Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import {
   BankAccountBody,
@@ -19,6 +20,7 @@ import {
   PaymentBody,
   PaymentsPageBody
 } from "./GoCardlessWire.js"
+import { defaultPolicy, goCardlessRequest } from "./GoCardlessRequest.js"
 
 export interface GoCardlessOptions {
   /** e.g. https://api-sandbox.gocardless.com, or the service's own sandbox. */
@@ -26,6 +28,8 @@ export interface GoCardlessOptions {
   readonly accessToken: Redacted.Redacted<string>
   /** How many items a list asks for a page (1 to 500); 500 unless given. */
   readonly pageLimit?: number
+  /** The time limit of each try of a call (GOCARDLESS_TIMEOUT_MS); 10 seconds unless given. */
+  readonly timeout?: Duration.Duration
 }
 
 type Method = "GET" | "POST"
@@ -41,21 +45,32 @@ const refusal = (body: typeof ErrorBody.Type) => {
 }
 
 /**
+ * GoCardless's error types that are nobody's doing but ours (`invalid_api_usage`: a request it
+ * cannot take) or its own (`gocardless`): never the caller's mistake.
+ */
+const FAULT_TYPES = new Set(["invalid_api_usage", "gocardless"])
+
+const decodeError = Schema.decodeUnknown(Schema.parseJson(ErrorBody))
+
+/**
  * The DirectDebit port over GoCardless's API, in its own wire format: bearer token,
  * `GoCardless-Version`, JSON envelopes named after the resource, an `Idempotency-Key` on every
- * POST (a retried create answers the resource it made), `{ "error": ... }` bodies mapped to
- * DirectDebitRefused. Authentication, rate-limit and server failures are defects.
+ * POST (a retried create answers the resource it made). Every call goes through
+ * goCardlessRequest (time limit, retries, GoCardless unavailable). `validation_failed` and
+ * `invalid_state` bodies are DirectDebitRefused; `invalid_api_usage`, `gocardless` and a refused
+ * token are DirectDebitFault defects, logged as errors.
  */
-export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
+export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
   Layer.effect(
     DirectDebit,
     Effect.gen(function* () {
       const http = yield* HttpClient.HttpClient
+      const request = goCardlessRequest(http, defaultPolicy(options.timeout))
       const base = options.baseUrl.replace(/\/+$/, "")
       const pageLimit = Math.min(options.pageLimit ?? MAX_PAGE_LIMIT, MAX_PAGE_LIMIT)
 
       const send = (method: Method, path: string, body?: unknown, idempotencyKey?: string) => {
-        const request = HttpClientRequest.make(method)(`${base}${path}`).pipe(
+        const plain = HttpClientRequest.make(method)(`${base}${path}`).pipe(
           HttpClientRequest.bearerToken(Redacted.value(options.accessToken)),
           HttpClientRequest.setHeaders({
             "GoCardless-Version": GOCARDLESS_VERSION,
@@ -63,19 +78,27 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
             "GoCardless-Client-Library": "cisbook"
           })
         )
-        const withBody =
+        return request(
           method === "POST"
             ? HttpClientRequest.setHeader(
-                HttpClientRequest.bodyUnsafeJson(request, body ?? {}),
+                HttpClientRequest.bodyUnsafeJson(plain, body ?? {}),
                 "Idempotency-Key",
                 idempotencyKey ?? randomUUID()
               )
-            : request
-        return http.execute(withBody).pipe(Effect.scoped, Effect.orDie)
+            : plain
+        )
       }
 
-      const errorOf = (response: HttpClientResponse.HttpClientResponse) =>
-        response.json.pipe(Effect.flatMap(Schema.decodeUnknown(ErrorBody)), Effect.orDie)
+      /** A fault of ours or GoCardless's: said as an error, and a defect of the call. */
+      const fault = (method: Method, path: string, status: number, reason: string, message: string) =>
+        Effect.logError("GoCardless refused a call for a fault of ours or its own").pipe(
+          Effect.annotateLogs({ call: `${method} ${path}`, status, reason, message }),
+          Effect.zipRight(
+            Effect.die(
+              new DirectDebitFault({ reason, message: `GoCardless answered ${status} (${reason}): ${message}` })
+            )
+          )
+        )
 
       const call = <A, I>(
         schema: Schema.Schema<A, I>,
@@ -85,21 +108,32 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
         idempotencyKey?: string
       ): Effect.Effect<A, DirectDebitRefused> =>
         Effect.gen(function* () {
-          const response = yield* send(method, path, body, idempotencyKey)
-          if (response.status < 300) {
-            return yield* response.json.pipe(Effect.flatMap(Schema.decodeUnknown(schema)), Effect.orDie)
+          const answer = yield* send(method, path, body, idempotencyKey)
+          if (answer.status < 300) {
+            return yield* Schema.decodeUnknown(Schema.parseJson(schema))(answer.text).pipe(Effect.orDie)
           }
-          if ([401, 403, 429].includes(response.status) || response.status >= 500) {
-            const text = yield* response.text.pipe(Effect.orDie)
-            return yield* Effect.dieMessage(`GoCardless answered ${response.status} to ${method} ${path}: ${text}`)
+          if (answer.status === 401 || answer.status === 403) {
+            return yield* fault(method, path, answer.status, "access_token_refused", answer.text)
           }
-          const error = yield* errorOf(response)
+          const error = yield* decodeError(answer.text).pipe(
+            Effect.catchAll(() => fault(method, path, answer.status, "unreadable_error", answer.text))
+          )
           // As GoCardless's own clients do: a create repeated with its key answers what it made.
           const conflicting = error.error.errors.find((e) => e.reason === "idempotent_creation_conflict")?.links?.[
             "conflicting_resource_id"
           ]
           if (method === "POST" && conflicting !== undefined) {
             return yield* call(schema, "GET", `${path}/${conflicting}`)
+          }
+          if (FAULT_TYPES.has(error.error.type)) {
+            const first = error.error.errors[0]
+            return yield* fault(
+              method,
+              path,
+              answer.status,
+              first?.reason ?? error.error.type,
+              first?.message ?? error.error.message
+            )
           }
           return yield* refusal(error)
         })
@@ -206,6 +240,7 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
                 currency: payment.currency,
                 description: payment.description,
                 ...(payment.chargeDate === null ? {} : { charge_date: payment.chargeDate }),
+                metadata: { invoice_id: payment.invoice.id, invoice_number: payment.invoice.number },
                 links: { mandate: payment.mandateId }
               }
             },
@@ -231,7 +266,11 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
           )
       })
     })
-  ).pipe(Layer.provide(FetchHttpClient.layer))
+  )
+
+/** {@link goCardlessDirectDebitOver} on the platform's fetch. */
+export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
+  goCardlessDirectDebitOver(options).pipe(Layer.provide(FetchHttpClient.layer))
 
 const mandateOf = ({ mandates: m }: typeof MandateBody.Type) => ({
   id: m.id,

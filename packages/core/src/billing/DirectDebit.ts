@@ -55,6 +55,8 @@ export interface NewPayment {
   readonly mandateId: string
   readonly description: string
   readonly chargeDate: string | null
+  /** The invoice it collects, told to the provider (GoCardless `metadata`) so that its dashboard names it. */
+  readonly invoice: { readonly id: string; readonly number: string }
 }
 
 /** A payment as the provider holds it; `status` is the provider's own word (pending_submission, paid_out, ...). */

@@ -188,7 +188,8 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
         const cancelled = yield* provider.cancelMandate(live.value.reference).pipe(
           Effect.map((mandate) => mandateStatusOf(mandate.status)),
-          // Cancelled meanwhile by the payer or the provider: the outcome is the same.
+          // Cancelled meanwhile by the payer or the provider (GoCardless: invalid_state
+          // cancellation_failed): the outcome is the same.
           Effect.catchIf(
             (error) => error.reason === CANCELLATION_FAILED,
             () => Effect.succeed("Cancelled" as const)

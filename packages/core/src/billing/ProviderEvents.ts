@@ -2,10 +2,12 @@ import { Data, Duration, Effect, Option } from "effect"
 import type { BillingInvoice } from "./BillingInvoice.js"
 import { type BillingNotice, mandateEndedNotice, paymentFailedNotice } from "./BillingNotice.js"
 import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
-import type { Mandate } from "./Mandate.js"
 import type { StoredMandateStatus } from "./MandateStatus.js"
 import type { ProviderEventBatch, ProviderEventOutcome, ProviderEventSummary } from "./ProviderEvent.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
+import { afterFailure } from "./FailedPayments.js"
+import { DirectDebitFault, DirectDebitUnavailable } from "./DirectDebitFaults.js"
+import { Mandate } from "./Mandate.js"
 import {
   mandateEnded,
   mandateProgress,
@@ -31,8 +33,16 @@ import { UserRepo } from "../users/UserRepo.js"
 
 export const MAX_PROVIDER_EVENT_LIST = 500
 
-/** How long an event whose resource the provider could not be asked about waits before it is tried again. */
-const RETRY_AFTER = Duration.minutes(1)
+/**
+ * How long an event whose resource the provider could not be asked about (GoCardless down) waits
+ * before it is tried again: a minute, doubled with each attempt, at most an hour, and never
+ * sooner than the provider asked.
+ */
+const retryDelay = (attempts: number, unavailable: DirectDebitUnavailable) =>
+  Duration.max(
+    Duration.min(Duration.times(Duration.minutes(1), 2 ** Math.min(attempts, 6)), Duration.hours(1)),
+    Duration.seconds(unavailable.retryAfterSeconds)
+  )
 
 /** How often a decision is made again when the resource moved between reading and writing it. */
 const RACES_TRIED = 5
@@ -50,7 +60,12 @@ class LeaseLost extends Data.TaggedError("LeaseLost") {}
 
 /** What came of one attempt: settled (written in its own transaction), lost to another worker, or to try again. */
 export type ProviderEventAttempt =
-  | { readonly _tag: "Settled"; readonly outcome: ProviderEventOutcome }
+  | {
+      readonly _tag: "Settled"
+      readonly outcome: ProviderEventOutcome
+      /** Why the event was given up: the provider refused what cannot succeed by waiting. */
+      readonly gaveUp?: string
+    }
   | { readonly _tag: "Lost" }
   | { readonly _tag: "Postponed"; readonly id: string; readonly leaseToken: string; readonly retryAt: Date }
 
@@ -170,6 +185,50 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
           : yield* moveMandate(claimed, mandate, now)
       })
 
+    /** The mandate as the provider now holds `reference`: status, charge date and bank account. */
+    const mandateAsProvider = (mandate: Mandate, reference: string) =>
+      Effect.gen(function* () {
+        const current = yield* provider.getMandate(reference)
+        const account = yield* provider.getBankAccount(current.customerBankAccountId)
+        return new Mandate({
+          ...mandate,
+          reference,
+          status: mandateStatusOf(current.status),
+          nextPossibleChargeDate: current.nextPossibleChargeDate,
+          ...account
+        })
+      })
+
+    /**
+     * `replaced`: the provider moved the mandate to a new one (`links.new_mandate`), which every
+     * later payment goes to; `transferred`: the payer's bank account changed. Either way the
+     * user's mandate is read again from the provider.
+     */
+    const handleMandateMoved = (claimed: ClaimedProviderEvent, reference: string) =>
+      Effect.gen(function* () {
+        const replacement = claimed.event.action === "replaced" ? claimed.event.links["new_mandate"] : undefined
+        const found = yield* mandates.findByReference(reference)
+        if (Option.isNone(found)) {
+          const already = replacement === undefined ? Option.none() : yield* mandates.findByReference(replacement)
+          return yield* settle(claimed, Option.isSome(already) ? "duplicate" : "ignored", Effect.void)
+        }
+        const now = yield* mandateAsProvider(found.value, replacement ?? reference)
+        return yield* settle(claimed, "applied", mandates.update(now)).pipe(
+          Effect.catchTag("DuplicateKey", () => settle(claimed, "ignored", Effect.void))
+        )
+      })
+
+    /** Where the invoice goes after failing: told to the user in the notice, done by the billing run. */
+    const nextAfterFailure = (invoice: BillingInvoice, failedAt: Date, why: string) =>
+      Effect.map(mandates.live(invoice.userId), (live) =>
+        afterFailure(
+          invoice,
+          failedAt,
+          why === "failed",
+          Option.getOrNull(Option.flatMapNullable(live, (m) => m.reference))
+        )
+      )
+
     const movePayment = (
       claimed: ClaimedProviderEvent,
       invoice: BillingInvoice,
@@ -180,10 +239,15 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
         claimed,
         "applied",
         Effect.gen(function* () {
-          const moved = yield* invoices.movePaymentStatus(invoice, invoice.paymentStatus, to)
+          const now = yield* clock.now
+          const moved = yield* invoices.movePaymentStatus(invoice, invoice.paymentStatus, to, now)
           if (!moved) return yield* new Raced()
           if (to === "Failed" && invoice.paymentStatus !== "Failed") {
-            yield* queueNotice(invoice.userId, (email) => paymentFailedNotice(email, invoice, why))
+            const next = yield* nextAfterFailure(invoice, now, why)
+            const description = claimed.event.details["description"]
+            yield* queueNotice(invoice.userId, (email) =>
+              paymentFailedNotice(email, invoice, why, typeof description === "string" ? description : null, next)
+            )
           }
         })
       )
@@ -231,7 +295,10 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
     const decide = (
       claimed: ClaimedProviderEvent
     ): Effect.Effect<ProviderEventAttempt, DirectDebitRefused | Raced | LeaseLost> => {
-      const { action, resourceId, resourceType } = claimed.event
+      const { action, details, resourceId, resourceType } = claimed.event
+      if (resourceId !== null && resourceType === "mandates" && (action === "replaced" || action === "transferred")) {
+        return handleMandateMoved(claimed, resourceId)
+      }
       if (resourceId !== null && resourceType === "mandates") {
         const target = mandateStatusOfAction(action)
         if (target !== undefined) return handleMandate(claimed, target, resourceId)
@@ -240,33 +307,61 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
         return handleSetup(claimed, resourceId)
       }
       if (resourceId !== null && resourceType === "payments") {
-        const target = paymentStatusOfAction(action)
+        const target = paymentStatusOfAction(action, details)
         if (target !== undefined) return handlePayment(claimed, target, resourceId)
       }
       return settle(claimed, "ignored", Effect.void)
     }
 
+    /** The provider could not be reached: the event is tried again later, each time after longer. */
+    const postpone = (claimed: ClaimedProviderEvent, unavailable: DirectDebitUnavailable) =>
+      Effect.logWarning("The direct debit provider is unavailable; the event is tried again later").pipe(
+        Effect.annotateLogs({ event: claimed.event.id, reason: unavailable.message, attempts: claimed.attempts + 1 }),
+        Effect.zipRight(clock.now),
+        Effect.map((now): ProviderEventAttempt => ({
+          _tag: "Postponed",
+          id: claimed.event.id,
+          leaseToken: claimed.leaseToken,
+          retryAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts, unavailable)))
+        }))
+      )
+
+    /**
+     * The provider refused to answer about the event's resource (it does not know it, say): that
+     * will not change by waiting, so the event is settled `ignored` and the reason logged.
+     */
+    const giveUp = (claimed: ClaimedProviderEvent, refused: DirectDebitRefused | DirectDebitFault) =>
+      Effect.logError(
+        "The direct debit provider refused a question about an event's resource; the event is given up"
+      ).pipe(
+        Effect.annotateLogs({ event: claimed.event.id, reason: refused.reason, message: refused.message }),
+        Effect.zipRight(settle(claimed, "ignored", Effect.void)),
+        Effect.as<ProviderEventAttempt>({
+          _tag: "Settled",
+          outcome: "ignored",
+          gaveUp: `${refused.reason}: ${refused.message}`
+        })
+      )
+
     /**
      * Handles one leased event and settles it in the transaction of its effects. A provider that
-     * cannot be asked postpones it; a lease lost to another worker leaves it to that one.
+     * cannot be reached postpones it; a refusal gives it up; a lease lost to another worker leaves
+     * it to that one.
      */
     const attempt = (claimed: ClaimedProviderEvent): Effect.Effect<ProviderEventAttempt> =>
       decide(claimed).pipe(
         Effect.retry({ times: RACES_TRIED, while: (error) => error._tag === "Raced" }),
+        Effect.catchTag("DirectDebitRefused", (refused) => giveUp(claimed, refused)),
+        Effect.catchSomeDefect((defect) =>
+          defect instanceof DirectDebitUnavailable
+            ? Option.some(postpone(claimed, defect))
+            : defect instanceof DirectDebitFault
+              ? Option.some(giveUp(claimed, defect))
+              : Option.none()
+        ),
         Effect.catchTags({
           LeaseLost: () => Effect.succeed<ProviderEventAttempt>({ _tag: "Lost" }),
-          Raced: (error) => Effect.die(error),
-          DirectDebitRefused: (error) =>
-            Effect.logWarning("Could not ask the provider about an event's resource; trying again later").pipe(
-              Effect.annotateLogs({ event: claimed.event.id, reason: error.message }),
-              Effect.zipRight(clock.now),
-              Effect.map((now): ProviderEventAttempt => ({
-                _tag: "Postponed",
-                id: claimed.event.id,
-                leaseToken: claimed.leaseToken,
-                retryAt: new Date(now.getTime() + Duration.toMillis(RETRY_AFTER))
-              }))
-            )
+          Raced: (error) => Effect.die(error)
         }),
         Effect.withSpan("ProviderEvents.attempt", { attributes: { event: claimed.event.id } })
       )

@@ -235,4 +235,17 @@ describe("Mandates.get and cancel", () => {
       yield* mandates.setup(user, { successRedirectUrl })
     }).pipe(Effect.provide(testApp()))
   )
+
+  it.effect("cancelling a mandate GoCardless already cancelled (cancellation_failed) ends it Cancelled here", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      const mandate = yield* mandates.complete(user, complete)
+      // Cancelled by the payer at their bank; no event has told us yet.
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "cancelled")
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).live(user.id)).status).toBe("InProgress")
+      yield* mandates.cancel(user)
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+    }).pipe(Effect.provide(testApp()))
+  )
 })

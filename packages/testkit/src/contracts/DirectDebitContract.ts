@@ -104,7 +104,8 @@ export const directDebitContract = (name: string, provider: Layer.Layer<DirectDe
             currency: "GBP" as const,
             mandateId,
             description: "CB-000001",
-            chargeDate: null
+            chargeDate: null,
+            invoice: { id: randomUUID(), number: "CB-000001" }
           }
           const payment = yield* provider.createPayment(request, key)
           expect(payment).toMatchObject({ status: "pending_submission", amount: 1440, mandateId })
@@ -120,7 +121,14 @@ export const directDebitContract = (name: string, provider: Layer.Layer<DirectDe
           const provider = yield* DirectDebit
           const mandateId = yield* aMandate
           const payment = yield* provider.createPayment(
-            { amount: 240, currency: "GBP", mandateId, description: "CB-000002", chargeDate: null },
+            {
+              amount: 240,
+              currency: "GBP",
+              mandateId,
+              description: "CB-000002",
+              chargeDate: null,
+              invoice: { id: randomUUID(), number: "CB-000002" }
+            },
             randomUUID()
           )
           expect((yield* provider.cancelMandate(mandateId)).status).toBe("cancelled")
