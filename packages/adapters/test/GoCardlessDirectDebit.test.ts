@@ -219,7 +219,13 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
             expect([complete?.method, complete?.path]).toEqual(["GET", "/billing_requests/BRQ0000000001"])
             expect(createPayment?.headers["idempotency-key"]).toBe("invoice-1")
             expect(createPayment?.body).toEqual({
-              payments: { amount: 1200, currency: "GBP", description: "CB-000001", links: { mandate: "MD0000000001" } }
+              payments: {
+                amount: 1200,
+                currency: "GBP",
+                description: "CB-000001",
+                metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
+                links: { mandate: "MD0000000001" }
+              }
             })
             expect(cancel?.body).toEqual({ data: {} })
             expect(retry?.body).toEqual({ data: {} })

@@ -50,6 +50,12 @@ const refusal = (body: typeof ErrorBody.Type) => {
  */
 const FAULT_TYPES = new Set(["invalid_api_usage", "gocardless"])
 
+/**
+ * GoCardless answers an unknown id 404 `invalid_api_usage` `resource_not_found`: a fact about the
+ * id asked for (a setup or an event's resource it does not know), refused as the port says.
+ */
+const NOT_FOUND = "resource_not_found"
+
 const decodeError = Schema.decodeUnknown(Schema.parseJson(ErrorBody))
 
 /**
@@ -57,8 +63,9 @@ const decodeError = Schema.decodeUnknown(Schema.parseJson(ErrorBody))
  * `GoCardless-Version`, JSON envelopes named after the resource, an `Idempotency-Key` on every
  * POST (a retried create answers the resource it made). Every call goes through
  * goCardlessRequest (time limit, retries, GoCardless unavailable). `validation_failed` and
- * `invalid_state` bodies are DirectDebitRefused; `invalid_api_usage`, `gocardless` and a refused
- * token are DirectDebitFault defects, logged as errors.
+ * `invalid_state` bodies (and an unknown id, `resource_not_found`) are DirectDebitRefused;
+ * `invalid_api_usage`, `gocardless` and a refused token are DirectDebitFault defects, logged as
+ * errors.
  */
 export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
   Layer.effect(
@@ -125,8 +132,8 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
           if (method === "POST" && conflicting !== undefined) {
             return yield* call(schema, "GET", `${path}/${conflicting}`)
           }
-          if (FAULT_TYPES.has(error.error.type)) {
-            const first = error.error.errors[0]
+          const first = error.error.errors[0]
+          if (FAULT_TYPES.has(error.error.type) && first?.reason !== NOT_FOUND) {
             return yield* fault(
               method,
               path,

@@ -21,7 +21,7 @@ import type { InvoicePaymentStatus } from "./InvoicePaymentStatus.js"
 import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
 import { BillingProfileRepo } from "./BillingProfileRepo.js"
 import { Clock } from "../system/Clock.js"
-import { DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
+import { DirectDebit, type DirectDebitRefused, SETUP_NOT_FINISHED } from "./DirectDebit.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { MailOutbox } from "../mail/MailOutbox.js"
 import { MandateCompletion } from "./MandateCompletion.js"
@@ -34,14 +34,14 @@ import { UserRepo } from "../users/UserRepo.js"
 export const MAX_PROVIDER_EVENT_LIST = 500
 
 /**
- * How long an event whose resource the provider could not be asked about (GoCardless down) waits
- * before it is tried again: a minute, doubled with each attempt, at most an hour, and never
- * sooner than the provider asked.
+ * How long an event that cannot be settled yet (GoCardless down, or a setup's page not yet
+ * finished there) waits before it is tried again: a minute, doubled with each attempt, at most an
+ * hour, and never sooner than the provider asked.
  */
-const retryDelay = (attempts: number, unavailable: DirectDebitUnavailable) =>
+const retryDelay = (attempts: number, retryAfterSeconds: number) =>
   Duration.max(
     Duration.min(Duration.times(Duration.minutes(1), 2 ** Math.min(attempts, 6)), Duration.hours(1)),
-    Duration.seconds(unavailable.retryAfterSeconds)
+    Duration.seconds(retryAfterSeconds)
   )
 
 /** How often a decision is made again when the resource moved between reading and writing it. */
@@ -74,7 +74,8 @@ const settled = (outcome: ProviderEventOutcome): ProviderEventAttempt => ({ _tag
 /**
  * The direct debit provider's events (GoCardless webhooks): received into an inbox at once, then
  * handled by a worker, each once. A billing request event completes or ends the user's mandate
- * setup, a mandate event moves the user's mandate, a payment event the invoice it collects; a move that would go back (an event that arrived late) is settled by
+ * setup, a mandate event moves the user's mandate, a payment event the invoice it collects; a
+ * move that would go back (an event that arrived late) is settled by
  * asking the provider where the resource stands now. A payment that fails and a mandate that
  * ends queue a notice to the user's billing email in the transaction of the change.
  */
@@ -313,16 +314,19 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
       return settle(claimed, "ignored", Effect.void)
     }
 
-    /** The provider could not be reached: the event is tried again later, each time after longer. */
-    const postpone = (claimed: ClaimedProviderEvent, unavailable: DirectDebitUnavailable) =>
-      Effect.logWarning("The direct debit provider is unavailable; the event is tried again later").pipe(
-        Effect.annotateLogs({ event: claimed.event.id, reason: unavailable.message, attempts: claimed.attempts + 1 }),
+    /**
+     * The event cannot be settled yet (the provider could not be reached, or a fulfilled setup's
+     * page is not finished there yet): it is tried again later, each time after longer.
+     */
+    const postpone = (claimed: ClaimedProviderEvent, why: string, reason: string, retryAfterSeconds: number) =>
+      Effect.logWarning(`${why}; the event is tried again later`).pipe(
+        Effect.annotateLogs({ event: claimed.event.id, reason, attempts: claimed.attempts + 1 }),
         Effect.zipRight(clock.now),
         Effect.map((now): ProviderEventAttempt => ({
           _tag: "Postponed",
           id: claimed.event.id,
           leaseToken: claimed.leaseToken,
-          retryAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts, unavailable)))
+          retryAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts, retryAfterSeconds)))
         }))
       )
 
@@ -345,16 +349,22 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
 
     /**
      * Handles one leased event and settles it in the transaction of its effects. A provider that
-     * cannot be reached postpones it; a refusal gives it up; a lease lost to another worker leaves
-     * it to that one.
+     * cannot be reached, or a setup not yet finished there, postpones it; any other refusal gives it
+     * up; a lease lost to another worker leaves it to that one.
      */
     const attempt = (claimed: ClaimedProviderEvent): Effect.Effect<ProviderEventAttempt> =>
       decide(claimed).pipe(
         Effect.retry({ times: RACES_TRIED, while: (error) => error._tag === "Raced" }),
-        Effect.catchTag("DirectDebitRefused", (refused) => giveUp(claimed, refused)),
+        Effect.catchTag("DirectDebitRefused", (refused) =>
+          refused.reason === SETUP_NOT_FINISHED
+            ? postpone(claimed, "The setup's page is not finished with the provider yet", refused.message, 0)
+            : giveUp(claimed, refused)
+        ),
         Effect.catchSomeDefect((defect) =>
           defect instanceof DirectDebitUnavailable
-            ? Option.some(postpone(claimed, defect))
+            ? Option.some(
+                postpone(claimed, "The direct debit provider is unavailable", defect.message, defect.retryAfterSeconds)
+              )
             : defect instanceof DirectDebitFault
               ? Option.some(giveUp(claimed, defect))
               : Option.none()
