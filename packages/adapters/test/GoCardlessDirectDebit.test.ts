@@ -1,5 +1,5 @@
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
-import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebit, SETUP_CANCELLED, SETUP_NOT_FINISHED } from "@cisbook/core/billing/DirectDebit"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Redacted } from "effect"
 import { createServer, type IncomingHttpHeaders } from "node:http"
@@ -50,14 +50,26 @@ const fakeGoCardless = (script: Readonly<Record<string, Reply>>) =>
     ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
   )
 
-const flow = {
-  id: "RE0000000001",
-  redirect_url: "https://pay.gocardless.com/flow/RE0000000001",
-  links: { creditor: "CR1" }
+const billingRequest = {
+  id: "BRQ0000000001",
+  status: "pending",
+  mandate_request: { scheme: "bacs", currency: "GBP" },
+  links: { creditor: "CR1", mandate_request: "MRQ1" }
 }
-const completedFlow = {
-  ...flow,
-  links: { creditor: "CR1", mandate: "MD0000000001", customer: "CU1", customer_bank_account: "BA1" }
+const fulfilledRequest = {
+  ...billingRequest,
+  status: "fulfilled",
+  links: {
+    ...billingRequest.links,
+    mandate_request_mandate: "MD0000000001",
+    customer: "CU1",
+    customer_bank_account: "BA1"
+  }
+}
+const flow = {
+  id: "BRF0000000001",
+  authorisation_url: "https://pay.gocardless.com/billing/static/flow?id=BRF0000000001",
+  links: { billing_request: "BRQ0000000001" }
 }
 const payment = {
   id: "PM0000000001",
@@ -99,11 +111,9 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
     () =>
       withProvider(
         {
-          "POST /redirect_flows": { status: 201, body: { redirect_flows: flow } },
-          "POST /redirect_flows/RE0000000001/actions/complete": {
-            status: 200,
-            body: { redirect_flows: completedFlow }
-          },
+          "POST /billing_requests": { status: 201, body: { billing_requests: billingRequest } },
+          "POST /billing_request_flows": { status: 201, body: { billing_request_flows: flow } },
+          "GET /billing_requests/BRQ0000000001": { status: 200, body: { billing_requests: fulfilledRequest } },
           "POST /payments": { status: 201, body: { payments: payment } },
           "POST /mandates/MD0000000001/actions/cancel": {
             status: 200,
@@ -133,19 +143,25 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
         (seen) =>
           Effect.gen(function* () {
             const provider = yield* DirectDebit
-            const created = yield* provider.createRedirectFlow(
+            const created = yield* provider.startMandateSetup(
               {
-                sessionToken: "sess_abc",
-                successRedirectUrl: "https://app.example/done",
-                description: "cisbook",
+                userId: "user-1",
+                successRedirectUrl: "https://app.example/done?from=setup",
                 prefilledCustomer: customer
               },
               "key-flow-1"
             )
-            expect(created).toEqual({ id: "RE0000000001", redirectUrl: "https://pay.gocardless.com/flow/RE0000000001" })
-            expect(yield* provider.completeRedirectFlow("RE0000000001", "sess_abc")).toBe("MD0000000001")
+            expect(created).toEqual({ id: "BRQ0000000001", redirectUrl: flow.authorisation_url })
+            expect(yield* provider.completeMandateSetup("BRQ0000000001")).toBe("MD0000000001")
             const made = yield* provider.createPayment(
-              { amount: 1200, currency: "GBP", mandateId: "MD0000000001", description: "CB-000001", chargeDate: null },
+              {
+                amount: 1200,
+                currency: "GBP",
+                mandateId: "MD0000000001",
+                description: "CB-000001",
+                chargeDate: null,
+                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+              },
               "invoice-1"
             )
             expect(made).toEqual({
@@ -173,13 +189,20 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
                 expect(request.headers["content-type"]).toMatch(/^application\/json/)
               }
             }
-            const [createFlow, complete, createPayment, cancel, retry] = seen
-            expect(createFlow?.headers["idempotency-key"]).toBe("key-flow-1")
+            const [createRequest, createFlow, complete, createPayment, cancel, retry] = seen
+            expect(createRequest?.headers["idempotency-key"]).toBe("key-flow-1:billing_request")
+            expect(createRequest?.body).toEqual({
+              billing_requests: {
+                mandate_request: { scheme: "bacs", currency: "GBP" },
+                metadata: { user_id: "user-1" }
+              }
+            })
+            expect(createFlow?.headers["idempotency-key"]).not.toMatch(/^key-flow-1/)
             expect(createFlow?.body).toEqual({
-              redirect_flows: {
-                description: "cisbook",
-                session_token: "sess_abc",
-                success_redirect_url: "https://app.example/done",
+              billing_request_flows: {
+                redirect_uri: "https://app.example/done?from=setup&redirect_flow_id=BRQ0000000001",
+                exit_uri: "https://app.example/done?from=setup",
+                links: { billing_request: "BRQ0000000001" },
                 prefilled_customer: {
                   given_name: "Ada",
                   family_name: "Lovelace",
@@ -193,10 +216,16 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
                 }
               }
             })
-            expect(complete?.body).toEqual({ data: { session_token: "sess_abc" } })
+            expect([complete?.method, complete?.path]).toEqual(["GET", "/billing_requests/BRQ0000000001"])
             expect(createPayment?.headers["idempotency-key"]).toBe("invoice-1")
             expect(createPayment?.body).toEqual({
-              payments: { amount: 1200, currency: "GBP", description: "CB-000001", links: { mandate: "MD0000000001" } }
+              payments: {
+                amount: 1200,
+                currency: "GBP",
+                description: "CB-000001",
+                metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
+                links: { mandate: "MD0000000001" }
+              }
             })
             expect(cancel?.body).toEqual({ data: {} })
             expect(retry?.body).toEqual({ data: {} })
@@ -209,7 +238,8 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
   it.live("maps an error body to DirectDebitRefused with the provider's own message and reason", () =>
     withProvider(
       {
-        "POST /redirect_flows": {
+        "POST /billing_requests": { status: 201, body: { billing_requests: billingRequest } },
+        "POST /billing_request_flows": {
           status: 422,
           body: {
             error: {
@@ -221,51 +251,46 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
               errors: [
                 {
                   reason: "validation_failed",
-                  field: "success_redirect_url",
+                  field: "redirect_uri",
                   message: "must be https",
-                  request_pointer: "/redirect_flows/success_redirect_url"
+                  request_pointer: "/billing_request_flows/redirect_uri"
                 }
               ]
             }
           }
         },
-        "POST /redirect_flows/RE0000000001/actions/complete": {
-          status: 400,
-          body: {
-            error: {
-              message: "The customer has not yet completed the payment pages",
-              type: "invalid_state",
-              code: 400,
-              errors: [
-                { reason: "redirect_flow_incomplete", message: "The customer has not yet completed the payment pages" }
-              ]
-            }
-          }
+        "GET /billing_requests/BRQ0000000001": { status: 200, body: { billing_requests: billingRequest } },
+        "GET /billing_requests/BRQ0000000002": {
+          status: 200,
+          body: { billing_requests: { ...billingRequest, id: "BRQ0000000002", status: "cancelled" } }
         }
       },
       () =>
         Effect.gen(function* () {
           const provider = yield* DirectDebit
           const refused = yield* Effect.flip(
-            provider.createRedirectFlow(
-              { sessionToken: "s", successRedirectUrl: "http://x", description: "d", prefilledCustomer: customer },
+            provider.startMandateSetup(
+              { userId: "u", successRedirectUrl: "http://x", prefilledCustomer: customer },
               "k"
             )
           )
           expect(refused).toMatchObject({
             _tag: "DirectDebitRefused",
             reason: "validation_failed",
-            message: "success_redirect_url must be https"
+            message: "redirect_uri must be https"
           })
-          expect(yield* Effect.flip(provider.completeRedirectFlow("RE0000000001", "s"))).toMatchObject({
-            reason: "redirect_flow_incomplete"
+          expect(yield* Effect.flip(provider.completeMandateSetup("BRQ0000000001"))).toMatchObject({
+            reason: SETUP_NOT_FINISHED
+          })
+          expect(yield* Effect.flip(provider.completeMandateSetup("BRQ0000000002"))).toMatchObject({
+            reason: SETUP_CANCELLED
           })
         })
     )
   )
 
   it.live(
-    "answers the existing resource on an idempotent creation conflict, and the flow's mandate when it was already completed",
+    "answers the existing resource on an idempotent creation conflict, and fulfils a billing request ready to be",
     () =>
       withProvider(
         {
@@ -287,28 +312,36 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
             }
           },
           "GET /payments/PM0000000001": { status: 200, body: { payments: payment } },
-          "POST /redirect_flows/RE0000000001/actions/complete": {
-            status: 409,
-            body: {
-              error: {
-                message: "already completed",
-                type: "invalid_state",
-                code: 409,
-                errors: [{ reason: "redirect_flow_already_completed", message: "already completed" }]
-              }
-            }
+          "GET /billing_requests/BRQ0000000001": {
+            status: 200,
+            body: { billing_requests: { ...billingRequest, status: "ready_to_fulfil" } }
           },
-          "GET /redirect_flows/RE0000000001": { status: 200, body: { redirect_flows: completedFlow } }
+          "POST /billing_requests/BRQ0000000001/actions/fulfil": {
+            status: 200,
+            body: { billing_requests: fulfilledRequest }
+          }
         },
-        () =>
+        (seen) =>
           Effect.gen(function* () {
             const provider = yield* DirectDebit
             const again = yield* provider.createPayment(
-              { amount: 1200, currency: "GBP", mandateId: "MD0000000001", description: "CB-000001", chargeDate: null },
+              {
+                amount: 1200,
+                currency: "GBP",
+                mandateId: "MD0000000001",
+                description: "CB-000001",
+                chargeDate: null,
+                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+              },
               "invoice-1"
             )
             expect(again.id).toBe("PM0000000001")
-            expect(yield* provider.completeRedirectFlow("RE0000000001", "s")).toBe("MD0000000001")
+            expect(yield* provider.completeMandateSetup("BRQ0000000001")).toBe("MD0000000001")
+            expect(seen.at(-1)).toMatchObject({
+              method: "POST",
+              path: "/billing_requests/BRQ0000000001/actions/fulfil",
+              body: { data: {} }
+            })
           })
       )
   )

@@ -6,6 +6,7 @@ import { BillingRun } from "./billing/BillingRun.js"
 import { ProviderEvents } from "./billing/ProviderEvents.js"
 import { WaitingInvoicesLive } from "./billing/WaitingInvoicesLive.js"
 import { Mandates } from "./billing/Mandates.js"
+import { MandateCompletion } from "./billing/MandateCompletion.js"
 import { Connections } from "./connections/Connections.js"
 import { Authentication } from "./users/Authentication.js"
 import { ContactImport } from "./contacts/import/ContactImport.js"
@@ -46,6 +47,7 @@ export const UseCasesLive = Layer.mergeAll(
   VerificationWork.Default,
   Connections.Default
 ).pipe(
+  Layer.provideMerge(MandateCompletion.Default),
   Layer.provideMerge(Layer.mergeAll(Contacts.Default, Verifications.Default, WaitingInvoicesLive)),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

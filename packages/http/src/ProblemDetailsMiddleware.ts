@@ -1,3 +1,4 @@
+import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
 import { MAX_IMPORT_FILE_BYTES } from "@cisbook/core/contacts/import/ImportLimits"
 import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
@@ -112,6 +113,28 @@ const internalError = (cause: Cause.Cause<unknown>) =>
     )
   })
 
+/** GoCardless stayed unavailable through the call's tries: the client tries again later, never a 500. */
+const providerUnavailable = (error: DirectDebitUnavailable) =>
+  problemResponse(
+    503,
+    "Service Unavailable",
+    `The direct debit provider is not answering just now; nothing was changed by it. Send the request again in ${error.retryAfterSeconds} seconds.`,
+    {},
+    { "retry-after": String(error.retryAfterSeconds) }
+  )
+
+/** GoCardless refused a call for a fault of ours or its own: 502, logged as an error, never the caller's mistake. */
+const providerFault = (cause: Cause.Cause<unknown>) =>
+  Effect.logError("The direct debit provider refused a call for a fault of ours or its own", cause).pipe(
+    Effect.as(
+      problemResponse(
+        502,
+        "Bad Gateway",
+        "The direct debit provider could not carry out the request, through no fault of yours. We have been told; try again later."
+      )
+    )
+  )
+
 /**
  * A read that carries no body (every GET of the API): no body limits, multipart guards or JSON
  * screening apply to it. Only reads: an empty POST may still be a multipart form to refuse.
@@ -143,6 +166,8 @@ const problemFor =
       const problem = multipartProblem(error, limit)
       if (Option.isSome(problem)) return Effect.succeed(problem.value)
     }
+    if (error instanceof DirectDebitUnavailable) return Effect.succeed(providerUnavailable(error))
+    if (error instanceof DirectDebitFault) return providerFault(cause)
     const declared =
       Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
     return declared ? Effect.failCause(cause) : internalError(cause)

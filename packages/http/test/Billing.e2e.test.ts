@@ -130,8 +130,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
         expect((yield* raw(key, "GET", "/me/billing/mandate")).status).toBe(404)
         yield* api.billing.updateBillingProfile({ payload: address })
         const setup = yield* api.billing.createMandateSetup({ payload: { successRedirectUrl: SUCCESS_URL } })
-        expect(setup.redirectFlowId).toMatch(/^RE[0-9A-Z]{10}$/)
-        expect(setup.redirectUrl).toMatch(new RegExp(`/sandbox/gocardless/flow/${setup.redirectFlowId}$`))
+        expect(setup.redirectFlowId).toMatch(/^BRQ[0-9A-Z]{10}$/)
+        expect(setup.redirectUrl).toMatch(/\/sandbox\/gocardless\/flow\/BRF[0-9A-Z]{10}$/)
         expect(setup.sessionToken.length).toBeGreaterThanOrEqual(32)
         expect((yield* api.billing.getBillingProfile()).mandateStatus).toBe("InProgress")
         expect(yield* api.billing.getMandate()).toMatchObject({ status: "InProgress", reference: null })
@@ -270,10 +270,26 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
       })
     )
 
+    it.effect("two completions at once answer the same mandate, never a 500", () =>
+      Effect.gen(function* () {
+        const { key, setup } = yield* startedSetup
+        expect((yield* postBankDetails(setup.redirectUrl, goodBank)).status).toBe(303)
+        const complete = { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
+        const answers = yield* Effect.all(
+          Array.from({ length: 4 }, () => raw(key, "PUT", "/me/billing/mandate", complete)),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200])
+        const references = new Set(answers.map((answer) => answer.body?.reference))
+        expect(references.size).toBe(1)
+        expect([...references][0]).toMatch(/^MD/)
+      })
+    )
+
     it.effect("the hosted page of an unknown flow says so (404)", () =>
       Effect.gen(function* () {
         const res = yield* Effect.flatMap(HttpClient.HttpClient, (http) =>
-          http.execute(HttpClientRequest.get("/sandbox/gocardless/flow/RE0000NOPE00"))
+          http.execute(HttpClientRequest.get("/sandbox/gocardless/flow/BRF0000NOPE00"))
         )
         expect(res.status).toBe(404)
         expect(yield* res.text).toMatch(/no such direct debit setup/)
@@ -298,7 +314,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
             currency: "GBP" as const,
             mandateId: reference,
             description: "CB-000001",
-            chargeDate: null
+            chargeDate: null,
+            invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
           }
           const first = yield* provider.createPayment(request, `invoice-${reference}`)
           expect(first).toMatchObject({
@@ -361,19 +378,13 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
           code: 404,
           errors: [{ reason: "resource_not_found" }]
         })
-        const flow = {
-          redirect_flows: {
-            session_token: "sess_x",
-            success_redirect_url: SUCCESS_URL,
-            prefilled_customer: { email: "a@example.com" }
-          }
-        }
+        const request = { billing_requests: { mandate_request: { scheme: "bacs", currency: "GBP" } } }
         const post = (key: string) =>
           Effect.flatMap(HttpClient.HttpClient, (http) =>
             http.execute(
-              HttpClientRequest.post("/sandbox/gocardless/redirect_flows").pipe(
+              HttpClientRequest.post("/sandbox/gocardless/billing_requests").pipe(
                 HttpClientRequest.setHeader("Idempotency-Key", key),
-                HttpClientRequest.bodyUnsafeJson(flow)
+                HttpClientRequest.bodyUnsafeJson(request)
               )
             )
           ).pipe(Effect.flatMap((res) => Effect.map(res.json, (body) => ({ status: res.status, body: body as any }))))
@@ -384,7 +395,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("billing over HTTP", (it) =>
         expect(again.status).toBe(409)
         expect(again.body.error.errors[0]).toMatchObject({
           reason: "idempotent_creation_conflict",
-          links: { conflicting_resource_id: created.body.redirect_flows.id }
+          links: { conflicting_resource_id: created.body.billing_requests.id }
         })
       })
     )

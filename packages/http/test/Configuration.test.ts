@@ -111,9 +111,49 @@ describe("the settings the README documents", () => {
       const live = yield* withEnv({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_ACCESS_TOKEN: "live_token" })(
         DirectDebitConfig
       )
-      expect(live).toMatchObject({ provider: "gocardless", baseUrl: "https://api-sandbox.gocardless.com" })
+      expect(live).toMatchObject({ provider: "gocardless", baseUrl: "https://api.gocardless.com" })
       expect(live.headers).toBeUndefined()
       expect(Redacted.value(live.accessToken)).toBe("live_token")
+      expect(
+        yield* withEnv({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_ACCESS_TOKEN: "sandbox_token" })(
+          DirectDebitConfig
+        )
+      ).toMatchObject({ baseUrl: "https://api-sandbox.gocardless.com", timeout: Duration.seconds(10) })
+      // A proxy in front of either environment is the operator's to choose.
+      expect(
+        yield* withEnv({
+          DIRECT_DEBIT_PROVIDER: "gocardless",
+          GOCARDLESS_ACCESS_TOKEN: "live_token",
+          GOCARDLESS_API_URL: "https://gocardless-proxy.internal/",
+          GOCARDLESS_TIMEOUT_MS: "2500"
+        })(DirectDebitConfig)
+      ).toMatchObject({ baseUrl: "https://gocardless-proxy.internal/", timeout: Duration.millis(2500) })
+      // GoCardless's other environment than the token's: start-up is refused, naming both.
+      const contradicted = yield* refused(
+        {
+          DIRECT_DEBIT_PROVIDER: "gocardless",
+          GOCARDLESS_ACCESS_TOKEN: "live_token",
+          GOCARDLESS_API_URL: "https://api-sandbox.gocardless.com"
+        },
+        DirectDebitConfig
+      )
+      expect(contradicted).toContain("GOCARDLESS_API_URL")
+      expect(contradicted).toContain("sandbox environment (https://api-sandbox.gocardless.com)")
+      expect(contradicted).toContain("GOCARDLESS_ACCESS_TOKEN is a live token")
+      expect(
+        yield* refused(
+          {
+            DIRECT_DEBIT_PROVIDER: "gocardless",
+            GOCARDLESS_ACCESS_TOKEN: "sandbox_token",
+            GOCARDLESS_API_URL: "https://api.gocardless.com/"
+          },
+          DirectDebitConfig
+        )
+      ).toContain("GoCardless's live environment")
+      expect(
+        yield* refused({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_ACCESS_TOKEN: "t" }, DirectDebitConfig)
+      ).toContain("starts live_ or sandbox_")
+      expect(yield* refused({ GOCARDLESS_TIMEOUT_MS: "0" }, DirectDebitConfig)).toContain("GOCARDLESS_TIMEOUT_MS")
       expect(
         yield* withEnv({
           DIRECT_DEBIT_PROVIDER: "gocardless",

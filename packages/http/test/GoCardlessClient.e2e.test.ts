@@ -45,26 +45,68 @@ const rejection = (promise: Promise<unknown>) =>
 /** The whole life of a mandate and its payments, as an integrator drives GoCardless; the ids of every event. */
 const lifeOfAMandate = async (base: string) => {
   const client = clientOf(`${base}${SANDBOX}`)
-  const flow = await client.redirectFlows.create({
-    description: "cisbook subscription",
-    session_token: "session-42",
-    success_redirect_url: "https://app.example/billing/done",
-    prefilled_customer: { given_name: "Ada", family_name: "Lovelace", email: uniqueEmail("ada") }
-  })
-  expect(flow.id).toMatch(/^RE/)
-  expect((await client.redirectFlows.find(flow.id!)).redirect_url).toBe(flow.redirect_url)
+  // Redirect flows are closed to new integrators: the sandbox serves none.
+  const legacy = await rejection(
+    client.redirectFlows.create({ session_token: "s", success_redirect_url: "https://app.example/done" })
+  )
+  expect(legacy).toMatchObject({ code: 404, errors: [{ reason: "resource_not_found" }] })
 
-  const page = await fetch(flow.redirect_url ?? "", {
+  const request = await client.billingRequests.create(
+    { mandate_request: { scheme: "bacs", currency: "GBP" }, metadata: { user_id: "user-42" } },
+    "setup-42"
+  )
+  expect(request).toMatchObject({ status: "pending", metadata: { user_id: "user-42" } })
+  expect(request.id).toMatch(/^BRQ/)
+  const redirectUri = `https://app.example/billing/done?redirect_flow_id=${request.id}`
+  const flow = await client.billingRequestFlows.create({
+    redirect_uri: redirectUri,
+    exit_uri: "https://app.example/billing/done",
+    prefilled_customer: { given_name: "Ada", family_name: "Lovelace", email: uniqueEmail("ada") },
+    links: { billing_request: request.id! }
+  })
+  expect(flow.id).toMatch(/^BRF/)
+  expect(flow.links?.billing_request).toBe(request.id)
+
+  const page = await fetch(flow.authorisation_url ?? "", {
     method: "POST",
     body: new URLSearchParams({ account_holder_name: "Ada Lovelace", sort_code: "200000", account_number: "55779911" }),
     redirect: "manual"
   })
   expect(page.status).toBe(303)
-  expect(page.headers.get("location")).toBe(`https://app.example/billing/done?redirect_flow_id=${flow.id}`)
+  expect(page.headers.get("location")).toBe(redirectUri)
 
-  const completed = await client.redirectFlows.complete(flow.id!, { session_token: "session-42" })
-  const { mandate: mandateId, customer: customerId, customer_bank_account: accountId } = completed.links ?? {}
+  const fulfilled = await client.billingRequests.find(request.id!)
+  expect(fulfilled.status).toBe("fulfilled")
+  const {
+    mandate_request_mandate: mandateId,
+    customer: customerId,
+    customer_bank_account: accountId
+  } = fulfilled.links ?? {}
   expect(mandateId).toMatch(/^MD/)
+  expect(fulfilled.resources?.customer_bank_account?.account_holder_name).toBe("Ada Lovelace")
+  expect(await rejection(client.billingRequests.cancel(request.id!, {}))).toBeInstanceOf(InvalidStateError)
+
+  // A flow that does not fulfil by itself: the integrator fulfils the request once it is ready.
+  const manual = await client.billingRequests.create({ mandate_request: { currency: "GBP" } })
+  const manualFlow = await client.billingRequestFlows.create({
+    auto_fulfil: false,
+    redirect_uri: "https://app.example/billing/done",
+    links: { billing_request: manual.id! }
+  })
+  await fetch(manualFlow.authorisation_url ?? "", {
+    method: "POST",
+    body: new URLSearchParams({ account_holder_name: "Ada Lovelace", sort_code: "200000", account_number: "55779911" }),
+    redirect: "manual"
+  })
+  expect((await client.billingRequests.find(manual.id!)).status).toBe("ready_to_fulfil")
+  const manualDone = await client.billingRequests.fulfil(manual.id!, {})
+  expect(manualDone.status).toBe("fulfilled")
+  expect(manualDone.links?.mandate_request_mandate).toMatch(/^MD/)
+  // One never finished: cancelled, its page says so.
+  const abandoned = await client.billingRequests.create({ mandate_request: { currency: "GBP" } })
+  const abandonedFlow = await client.billingRequestFlows.create({ links: { billing_request: abandoned.id! } })
+  expect((await client.billingRequests.cancel(abandoned.id!, {})).status).toBe("cancelled")
+  expect((await fetch(abandonedFlow.authorisation_url ?? "")).status).toBe(404)
 
   const mandate = await client.mandates.find(mandateId!)
   expect(mandate).toMatchObject({ id: mandateId, status: "pending_submission", scheme: "bacs" })
@@ -114,6 +156,9 @@ const lifeOfAMandate = async (base: string) => {
   expect(notCancellable).toBeInstanceOf(InvalidStateError)
   expect((await client.mandates.cancel(mandateId!)).status).toBe("cancelled")
   expect((await client.payments.find(p3!)).status).toBe("cancelled")
+  const cancelledAgain = await rejection(client.mandates.cancel(mandateId!))
+  expect(cancelledAgain).toBeInstanceOf(InvalidStateError)
+  expect(cancelledAgain).toMatchObject({ code: 422, errors: [{ reason: "cancellation_failed" }] })
 
   // What the service's client used to see as GoCardlessInternalError (500): a 404 it can read.
   const missing = [
@@ -141,10 +186,42 @@ const lifeOfAMandate = async (base: string) => {
   ])
   const cancelledWithMandate = await client.events.list({ payment: p3!, action: "cancelled" })
   expect(cancelledWithMandate.events[0]?.details).toMatchObject({ origin: "api", cause: "mandate_cancelled" })
-  const ids = [...ofMandate.events.map((e) => e.id!)]
+  const ofRequest = await client.events.list({ billing_request: request.id! })
+  expect(ofRequest.events.map((e) => e.action)).toEqual(["fulfilled", "flow_created", "created"])
+  expect(ofRequest.events[0]?.links).toMatchObject({ billing_request: request.id, mandate_request_mandate: mandateId })
+  const ids = [...ofRequest.events.map((e) => e.id!), ...ofMandate.events.map((e) => e.id!)]
   for (const payment of [p0, p1, p2, p3, p4]) {
     for await (const event of client.events.all({ payment: payment!, limit: 2 })) ids.push(event.id!)
   }
+
+  // The simulators of GoCardless's later moves.
+  await client.scenarioSimulators.run("payment_late_failure_settled", { links: { resource: p2! } })
+  expect((await client.payments.find(p2!)).status).toBe("failed")
+  const [lateFailure] = (await client.events.list({ payment: p2!, limit: 1 })).events
+  expect(lateFailure?.action).toBe("late_failure_settled")
+  const replacedId = manualDone.links!.mandate_request_mandate!
+  await client.scenarioSimulators.run("mandate_replaced", { links: { resource: replacedId } })
+  const replaced = await client.mandates.find(replacedId)
+  expect(replaced.status).toBe("cancelled")
+  const newMandate = await client.mandates.find(replaced.links!.new_mandate!)
+  expect(newMandate).toMatchObject({
+    status: "pending_submission",
+    links: { customer_bank_account: replaced.links!.customer_bank_account }
+  })
+  const [replacedEvent] = (await client.events.list({ mandate: replacedId, action: "replaced" })).events
+  expect(replacedEvent?.links).toMatchObject({ mandate: replacedId, new_mandate: newMandate.id })
+  const retrying = await client.payments.create({ amount: 990, currency: "GBP", links: { mandate: newMandate.id! } })
+  await client.scenarioSimulators.run("payment_failed_will_retry", { links: { resource: retrying.id! } })
+  expect((await client.payments.find(retrying.id!)).status).toBe("pending_submission")
+  const willRetry = await client.events.list({ payment: retrying.id!, limit: 2 })
+  expect(willRetry.events.map((e) => [e.action, e.details?.will_attempt_retry])).toEqual([
+    ["resubmission_requested", undefined],
+    ["failed", true]
+  ])
+  await client.scenarioSimulators.run("mandate_reinstated", { links: { resource: mandateId! } })
+  expect((await client.mandates.find(mandateId!)).status).toBe("active")
+  const [reinstated] = (await client.events.list({ mandate: mandateId!, limit: 1 })).events
+  expect(reinstated?.action).toBe("reinstated")
   return ids
 }
 
@@ -156,8 +233,8 @@ layer(App, { timeout: "90 seconds", excludeTestServices: true })(
         const base = yield* HttpServer.addressFormattedWith((address) => Effect.succeed(address))
         const receiver = yield* Receiver
         const eventIds = yield* Effect.promise(() => lifeOfAMandate(base))
-        // The mandate 4, the payments 2 + 5 + 4 + 2 + 2.
-        expect(new Set(eventIds).size).toBe(19)
+        // The billing request 3, the mandate 4, the payments 2 + 5 + 4 + 2 + 2.
+        expect(new Set(eventIds).size).toBe(22)
 
         // Every event arrives by webhook, signed as GoCardless signs, however the sender batched them.
         const delivered = yield* receiver.received.pipe(

@@ -133,6 +133,22 @@ describe("the OpenAPI document", () => {
     expect(starting.headers["Retry-After"]).toBeDefined()
   })
 
+  it("lists 502 and 503 with Retry-After on every operation that asks GoCardless", () => {
+    const document = OpenApi.fromApi(CisbookApi) as any
+    for (const [path, method] of [
+      ["/me/billing/mandate-setups", "post"],
+      ["/me/billing/mandate", "put"],
+      ["/me/billing/mandate", "get"],
+      ["/me/billing/mandate", "delete"]
+    ] as const) {
+      const responses = document.paths[path][method].responses
+      expect(responses["502"].content["application/problem+json"]).toBeDefined()
+      expect(responses["503"].content["application/problem+json"]).toBeDefined()
+      expect(responses["503"].headers["Retry-After"]).toBeDefined()
+    }
+    expect(document.paths["/me/billing/profile"].get.responses["503"]).toBeUndefined()
+  })
+
   it("lists 415 on every operation that takes a body, with Accept-Post on a POST", () => {
     const document = OpenApi.fromApi(CisbookApi) as any
     const withBodies = operationsOf(document).filter(({ operation }) => operation.requestBody !== undefined)

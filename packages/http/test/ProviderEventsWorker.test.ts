@@ -12,6 +12,7 @@ import { BillingProfileRepo } from "@cisbook/core/billing/BillingProfileRepo"
 import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
 import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
 import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
+import { Mandates } from "@cisbook/core/billing/Mandates"
 import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
 import { Users } from "@cisbook/core/users/Users"
 import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
@@ -47,11 +48,10 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
       now
     )
     const provider = yield* DirectDebit
-    const flow = yield* provider.createRedirectFlow(
+    const flow = yield* provider.startMandateSetup(
       {
-        sessionToken: n,
+        userId: user.id,
         successRedirectUrl: "https://app.example/back",
-        description: "cisbook",
         prefilledCustomer: {
           givenName: null,
           familyName: null,
@@ -67,9 +67,16 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
       `flow-${n}`
     )
     yield* (yield* DirectDebitControl).finish(flow.id)
-    const reference = yield* provider.completeRedirectFlow(flow.id, n)
+    const reference = yield* provider.completeMandateSetup(flow.id)
     const payment = yield* provider.createPayment(
-      { amount: 240, currency: "GBP", mandateId: reference, description: "CB", chargeDate: null },
+      {
+        amount: 240,
+        currency: "GBP",
+        mandateId: reference,
+        description: "CB",
+        chargeDate: null,
+        invoice: { id: crypto.randomUUID(), number: `CB-${n}` }
+      },
       `payment-${n}`
     )
     const mandate = new Mandate({
@@ -116,8 +123,13 @@ const aCustomer = (mandateStatus: StoredMandateStatus = "Active", paymentStatus:
 
 let eventCounter = 0
 /** A GoCardless event about the resource, `secondsAgo` before now. */
-const event = (resourceType: "mandates" | "payments", action: string, resource: string, secondsAgo = 0) => {
-  const link = resourceType === "mandates" ? "mandate" : "payment"
+const event = (
+  resourceType: "mandates" | "payments" | "billing_requests",
+  action: string,
+  resource: string,
+  secondsAgo = 0
+) => {
+  const link = resourceType === "mandates" ? "mandate" : resourceType === "payments" ? "payment" : "billing_request"
   return {
     id: `EV${process.pid}${Date.now().toString(36)}${++eventCounter}`.toUpperCase(),
     createdAt: new Date(Date.now() - secondsAgo * 1000),
@@ -179,13 +191,20 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
     it.effect("maps each mandate action to its status and keeps the others, ignored", () =>
       Effect.gen(function* () {
         const cases: ReadonlyArray<readonly [StoredMandateStatus, string, StoredMandateStatus, string]> = [
+          ["InProgress", "created", "InProgress", "duplicate"],
           ["InProgress", "submitted", "InProgress", "duplicate"],
+          ["InProgress", "customer_approval_granted", "InProgress", "duplicate"],
           ["InProgress", "active", "Active", "applied"],
+          ["Active", "reinstated", "Active", "duplicate"],
           ["Active", "failed", "Failed", "applied"],
+          ["Active", "blocked", "Failed", "applied"],
+          ["Active", "suspended_by_payer", "Failed", "applied"],
           ["Active", "cancelled", "Cancelled", "applied"],
           ["Active", "expired", "Expired", "applied"],
-          ["Active", "transferred", "Active", "ignored"],
-          ["Active", "reinstated", "Active", "ignored"]
+          ["Active", "consumed", "Expired", "applied"],
+          // The bank details are read again from the provider.
+          ["Active", "transferred", "InProgress", "applied"],
+          ["Active", "customer_approval_skipped", "Active", "ignored"]
         ]
         for (const [from, action, to, handled] of cases) {
           const customer = yield* aCustomer(from)
@@ -195,13 +214,117 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
     )
 
+    it.effect("a fulfilled billing request completes the setup the customer never came back to; once", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("tab")}@example.com` as Email, name: "Ada" })
+        const mandates = yield* Mandates
+        const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        // Before the customer finished the page, nothing can come of it: tried again later.
+        const early = event("billing_requests", "fulfilled", setup.redirectFlowId)
+        expect(yield* receiveAndHandle(early)).toEqual(["pending"])
+        yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
+        const fulfilled = event("billing_requests", "fulfilled", setup.redirectFlowId)
+        expect(yield* receiveAndHandle(fulfilled)).toEqual(["applied"])
+        const stored = yield* (yield* MandateRepo).latest(user.id)
+        const reference = Option.getOrThrow(stored).reference
+        expect(reference).toMatch(/^MD/)
+        expect(Option.getOrThrow(stored)).toMatchObject({ status: "InProgress", accountHolderName: "Ada Lovelace" })
+        // The event again, and the browser coming back late: the same mandate.
+        expect(yield* receiveAndHandle(event("billing_requests", "fulfilled", setup.redirectFlowId))).toEqual([
+          "duplicate"
+        ])
+        const completed = yield* mandates.complete(user, {
+          redirectFlowId: setup.redirectFlowId,
+          sessionToken: setup.sessionToken
+        })
+        expect(completed.reference).toBe(reference)
+      })
+    )
+
+    it.effect("a setup fulfilled after it expired here, while another mandate is live: the live one stays", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("late")}@example.com` as Email, name: "Ada" })
+        const repo = yield* MandateRepo
+        const provider = yield* DirectDebit
+        const now = new Date()
+        const late = yield* provider.startMandateSetup(
+          {
+            userId: user.id,
+            successRedirectUrl: "https://app.example/back",
+            prefilledCustomer: {
+              givenName: null,
+              familyName: null,
+              companyName: null,
+              email: `${unique("late")}@example.com`,
+              addressLine1: null,
+              addressLine2: null,
+              addressLine3: null,
+              postalCode: null,
+              countryCode: null
+            }
+          },
+          unique("late-key")
+        )
+        const row = (status: StoredMandateStatus, redirectFlowId: string, reference: string | null) =>
+          new Mandate({
+            id: MandateId.make(crypto.randomUUID()),
+            userId: user.id,
+            status,
+            sessionToken: unique("s"),
+            redirectFlowId,
+            redirectUrl: null,
+            reference,
+            accountHolderName: null,
+            bankName: null,
+            accountNumberEnding: null,
+            nextPossibleChargeDate: null,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + 1_800_000),
+            completedAt: null
+          })
+        yield* repo.reserve(row("Expired", late.id, null), now)
+        const kept = row("Active", unique("BRQKEPT"), "MDKEPT")
+        yield* repo.reserve(kept, now)
+        yield* (yield* DirectDebitControl).finish(late.id)
+        expect(yield* receiveAndHandle(event("billing_requests", "fulfilled", late.id))).toEqual(["applied"])
+        expect(yield* repo.live(user.id)).toEqual(Option.some(kept))
+        const ended = Option.getOrThrow(yield* repo.findBySetup(late.id))
+        expect(ended.status).toBe("Cancelled")
+        expect((yield* provider.getMandate(ended.reference ?? "")).status).toBe("cancelled")
+      })
+    )
+
+    it.effect("a cancelled billing request ends the setup in progress Expired; a new one can start", () =>
+      Effect.gen(function* () {
+        const user = yield* (yield* Users).create({ email: `${unique("brq")}@example.com` as Email, name: "Ada" })
+        const mandates = yield* Mandates
+        const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        expect(yield* receiveAndHandle(event("billing_requests", "cancelled", setup.redirectFlowId))).toEqual([
+          "applied"
+        ])
+        expect(yield* mandateStatus(user.id)).toEqual(Option.some("Expired"))
+        expect(yield* receiveAndHandle(event("billing_requests", "cancelled", setup.redirectFlowId))).toEqual([
+          "duplicate"
+        ])
+        const refused = yield* Effect.flip(
+          mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+        )
+        expect(refused._tag).toBe("Refused")
+        yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        expect(yield* mandateStatus(user.id)).toEqual(Option.some("InProgress"))
+      })
+    )
+
     it.effect("maps each payment action to the invoice's payment status", () =>
       Effect.gen(function* () {
         const cases: ReadonlyArray<readonly [string, InvoicePaymentStatus]> = [
           ["confirmed", "Paid"],
           ["paid_out", "Paid"],
+          ["chargeback_cancelled", "Paid"],
           ["failed", "Failed"],
           ["charged_back", "Failed"],
+          ["late_failure_settled", "Failed"],
+          ["customer_approval_denied", "Failed"],
           ["cancelled", "Cancelled"]
         ]
         for (const [action, to] of cases) {
@@ -209,9 +332,21 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           expect(yield* receiveAndHandle(event("payments", action, customer.payment))).toEqual(["applied"])
           expect(yield* paymentStatus(customer.user.id)).toBe(to)
         }
+        for (const action of ["submitted", "resubmission_requested"]) {
+          const customer = yield* aCustomer("Active", "Pending")
+          expect(yield* receiveAndHandle(event("payments", action, customer.payment))).toEqual(["duplicate"])
+          expect(yield* paymentStatus(customer.user.id)).toBe("Pending")
+        }
         const customer = yield* aCustomer("Active", "Pending")
-        expect(yield* receiveAndHandle(event("payments", "submitted", customer.payment))).toEqual(["ignored"])
-        expect(yield* paymentStatus(customer.user.id)).toBe("Pending")
+        expect(yield* receiveAndHandle(event("payments", "created", customer.payment))).toEqual(["ignored"])
+        // GoCardless will retry it itself: Pending still, and no one is told.
+        const retrying = yield* aCustomer("Active", "Pending")
+        const willRetry = event("payments", "failed", retrying.payment)
+        expect(
+          yield* receiveAndHandle({ ...willRetry, details: { ...willRetry.details, will_attempt_retry: true } })
+        ).toEqual(["duplicate"])
+        expect(yield* paymentStatus(retrying.user.id)).toBe("Pending")
+        expect(yield* noticesTo(retrying.billingEmail)).toEqual([])
       })
     )
 
@@ -289,7 +424,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           subject: `Payment of invoice ${failed.invoice.number} failed`
         })
         expect(notice!.body).toContain(`The direct debit payment of £2.40 for invoice ${failed.invoice.number} failed`)
-        expect(notice!.body).toContain("What to do:")
+        expect(notice!.body).toContain("What happens next: we will collect it again from the same account on")
 
         const chargedBack = yield* aCustomer("Active", "Paid")
         yield* (yield* DirectDebitControl).setPaymentStatus(chargedBack.payment, "charged_back")
@@ -319,6 +454,31 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           event("mandates", "active", fine.reference)
         )
         expect(yield* noticesTo(fine.billingEmail)).toEqual([])
+      })
+    )
+
+    it.effect("a replaced mandate becomes the new one (read from the provider); a reinstated one is Active again", () =>
+      Effect.gen(function* () {
+        const control = yield* DirectDebitControl
+        const customer = yield* aCustomer("Active", "Pending")
+        const replacement = yield* control.replaceMandate(customer.reference)
+        const replaced = {
+          ...event("mandates", "replaced", customer.reference),
+          links: { mandate: customer.reference, new_mandate: replacement }
+        }
+        expect(yield* receiveAndHandle(replaced)).toEqual(["applied"])
+        const now = Option.getOrThrow(yield* (yield* MandateRepo).latest(customer.user.id))
+        expect(now).toMatchObject({ reference: replacement, status: "Active", accountHolderName: "Ada Lovelace" })
+        // Sent again under another id: the mandate is already the new one.
+        expect(yield* receiveAndHandle({ ...replaced, id: `${replaced.id}X` })).toEqual(["duplicate"])
+        // Events of the old mandate no longer move the user's.
+        expect(yield* receiveAndHandle(event("mandates", "cancelled", customer.reference))).toEqual(["ignored"])
+        expect(yield* mandateStatus(customer.user.id)).toEqual(Option.some("Active"))
+
+        const cancelled = yield* aCustomer("Cancelled", "Pending")
+        yield* control.setMandateStatus(cancelled.reference, "active")
+        expect(yield* receiveAndHandle(event("mandates", "reinstated", cancelled.reference))).toEqual(["applied"])
+        expect(yield* mandateStatus(cancelled.user.id)).toEqual(Option.some("Active"))
       })
     )
 

@@ -22,21 +22,31 @@ export const postBankDetails = (redirectUrl: string) =>
     )
   ).pipe(Effect.map((response) => ({ status: response.status, location: response.headers["location"] })))
 
-/** A mandate set up through the sandbox's own API and hosted page: the completed flow's links. */
+/** A mandate set up through the sandbox's own API and hosted page: the fulfilled billing request's links. */
 export const sandboxMandate = Effect.gen(function* () {
-  const flow = yield* sandbox("POST", "/redirect_flows", {
-    redirect_flows: {
-      session_token: "session-1",
-      success_redirect_url: "https://app.example/done",
-      prefilled_customer: { email: uniqueEmail("customer"), given_name: "Ada", family_name: "Lovelace" }
+  const request = yield* sandbox("POST", "/billing_requests", {
+    billing_requests: { mandate_request: { scheme: "bacs", currency: "GBP" } }
+  })
+  const id = String(request.body?.billing_requests.id)
+  const flow = yield* sandbox("POST", "/billing_request_flows", {
+    billing_request_flows: {
+      redirect_uri: "https://app.example/done",
+      prefilled_customer: { email: uniqueEmail("customer"), given_name: "Ada", family_name: "Lovelace" },
+      links: { billing_request: id }
     }
   })
-  const id = String(flow.body?.redirect_flows.id)
-  yield* postBankDetails(String(flow.body?.redirect_flows.redirect_url))
-  const done = yield* sandbox("POST", `/redirect_flows/${id}/actions/complete`, {
-    data: { session_token: "session-1" }
-  })
-  return done.body?.redirect_flows.links as { mandate: string; customer: string; customer_bank_account: string }
+  yield* postBankDetails(String(flow.body?.billing_request_flows.authorisation_url))
+  const done = yield* sandbox("GET", `/billing_requests/${id}`)
+  const links = done.body?.billing_requests.links as {
+    mandate_request_mandate: string
+    customer: string
+    customer_bank_account: string
+  }
+  return {
+    mandate: links.mandate_request_mandate,
+    customer: links.customer,
+    customer_bank_account: links.customer_bank_account
+  }
 })
 
 /** Settings for a test app, over the environment's. */

@@ -41,7 +41,7 @@ export class BillingApi extends HttpApiGroup.make("billing")
       .addError(ValidationProblem)
       .addError(RefusedProblem)
       .addError(ConflictProblem)
-      .annotate(OpenApi.Summary, "Start a direct debit mandate setup (a GoCardless redirect flow)")
+      .annotate(OpenApi.Summary, "Start a direct debit mandate setup (a GoCardless billing request and its flow)")
       .annotate(
         OpenApi.Description,
         "Prefills the provider's customer from the billing profile, else from the user. Send the browser to redirectUrl; the provider sends it back to successRedirectUrl with redirect_flow_id appended, then complete with PUT /me/billing/mandate within 30 minutes. 400 when neither the profile nor the user has an email address, or the provider refused (detail carries its message); 409 while the caller has an Active or InProgress mandate."
@@ -56,7 +56,7 @@ export class BillingApi extends HttpApiGroup.make("billing")
       .annotate(OpenApi.Summary, "Complete a mandate setup after the customer came back")
       .annotate(
         OpenApi.Description,
-        "400 when the flow is not one the caller started, the token does not match, the flow expired, or the customer has not finished the provider's page. Completing a completed flow answers its mandate again. Invoices waiting for a mandate are then put forward for collection."
+        "Reads the billing request from the provider (fulfilling one ready to be) and stores its mandate. 400 when the setup is not one the caller started, the token does not match, the setup expired or was cancelled, or the customer has not finished the provider's page. Completing a completed setup answers its mandate again, also when the provider's fulfilled event completed it first. Invoices waiting for a mandate are then put forward for collection."
       )
   )
   .add(

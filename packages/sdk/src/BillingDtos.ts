@@ -45,10 +45,10 @@ export const CreateMandateSetupRequest = requestBody("CreateMandateSetupRequest"
 
 export class MandateSetupDto extends Schema.Class<MandateSetupDto>("MandateSetupDto")(
   {
-    redirectFlowId: text("The provider's redirect flow id", "RE000123ABC"),
+    redirectFlowId: text("The provider's id of the setup: a GoCardless billing request (BRQ...)", "BRQ000123ABC"),
     redirectUrl: text(
-      "The provider's hosted page: send the customer's browser here",
-      "https://pay.gocardless.com/flow/RE000123ABC"
+      "The provider's hosted page (the billing request flow's authorisation_url): send the customer's browser here",
+      "https://pay.gocardless.com/billing/static/flow?id=BRF000123ABC"
     ),
     sessionToken: text("Give it back with the redirect flow id to complete the setup", "sess_0f3c...")
   },
@@ -56,7 +56,7 @@ export class MandateSetupDto extends Schema.Class<MandateSetupDto>("MandateSetup
 ) {}
 
 export const CompleteMandateSetupRequest = requestBody("CompleteMandateSetupRequest", {
-  redirectFlowId: text("From the setup, and from the redirect_flow_id query parameter", "RE000123ABC"),
+  redirectFlowId: text("From the setup, and from the redirect_flow_id query parameter", "BRQ000123ABC"),
   sessionToken: text("From the setup", "sess_0f3c...")
 })
 

@@ -256,6 +256,60 @@ export const withStartingHealth = (spec: Json): Json => {
   return spec
 }
 
+/** The operations that ask the direct debit provider (GoCardless) before answering. */
+const PROVIDER_OPERATIONS: ReadonlyArray<readonly [path: string, method: string]> = [
+  ["/me/billing/mandate-setups", "post"],
+  ["/me/billing/mandate", "put"],
+  ["/me/billing/mandate", "get"],
+  ["/me/billing/mandate", "delete"]
+]
+
+const providerProblem = (status: 502 | 503, title: string, detail: string) => ({
+  "application/problem+json": {
+    schema: {
+      type: "object",
+      required: ["type", "title", "status", "detail"],
+      properties: {
+        type: { type: "string" },
+        title: { type: "string" },
+        status: { type: "integer", enum: [status] },
+        detail: { type: "string" }
+      },
+      examples: [{ type: "about:blank", title, status, detail }]
+    }
+  }
+})
+
+/**
+ * Operations that ask GoCardless answer 503 with Retry-After when it stays unavailable (after
+ * the call's 3 tries), and 502 when it refuses a call for a fault of ours or its own (see the
+ * http problem middleware): never 500, never the caller's mistake.
+ */
+export const withProviderFaults = (spec: Json): Json => {
+  for (const [path, method] of PROVIDER_OPERATIONS) {
+    const operation = spec.paths?.[path]?.[method] as Json | undefined
+    if (operation === undefined) continue
+    operation.responses["502"] ??= {
+      description: "The direct debit provider refused the call for a fault of ours or its own; try again later",
+      content: providerProblem(
+        502,
+        "Bad Gateway",
+        "The direct debit provider could not carry out the request, through no fault of yours. We have been told; try again later."
+      )
+    }
+    operation.responses["503"] ??= {
+      description: "The direct debit provider is unavailable: try again after Retry-After seconds",
+      headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+      content: providerProblem(
+        503,
+        "Service Unavailable",
+        "The direct debit provider is not answering just now; nothing was changed by it. Send the request again in 30 seconds."
+      )
+    }
+  }
+  return spec
+}
+
 const contentDisposition = {
   description: "attachment, with the file's name: sent with the file (PDF or CSV) only",
   schema: { type: "string", examples: ['attachment; filename="sales-invoice-payments-2026-04-06-to-2026-05-05.csv"'] }
@@ -327,7 +381,9 @@ export const completeDocument = (spec: Json): Json =>
       withIdempotentReplayed(
         withContentDisposition(
           withStartingHealth(
-            withMediaTypes(withBodyLimit(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec)))))
+            withProviderFaults(
+              withMediaTypes(withBodyLimit(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec)))))
+            )
           )
         )
       )

@@ -165,10 +165,40 @@ export const BillingInvoiceRepoMemory = Layer.effect(
         Effect.map(Ref.get(rows), (all) =>
           Option.map(Option.fromNullable(all.find((r) => r.invoice.paymentReference === reference)), (r) => r.invoice)
         ),
-      movePaymentStatus: (invoice, from, to) =>
+      movePaymentStatus: (invoice, from, to, at) =>
         update(invoice.userId, invoice.id, (row) =>
           row.invoice.paymentStatus === from
-            ? { ...row, invoice: new BillingInvoice({ ...row.invoice, paymentStatus: to }) }
+            ? {
+                ...row,
+                invoice: new BillingInvoice({
+                  ...row.invoice,
+                  paymentStatus: to,
+                  failedAt: to === "Failed" ? at : row.invoice.failedAt
+                })
+              }
+            : null
+        ),
+      dueForRetry: (failedBy) =>
+        Effect.map(Ref.get(rows), (all) =>
+          all
+            .filter(
+              ({ invoice: i }) =>
+                i.finished && i.paymentStatus === "Failed" && (i.failedAt === null || i.failedAt <= failedBy)
+            )
+            .sort((a, b) => a.seq - b.seq)
+            .map((r) => r.invoice)
+        ),
+      recordRetry: (invoice, to) =>
+        update(invoice.userId, invoice.id, (row) =>
+          row.invoice.paymentStatus === "Failed" && row.invoice.paymentRetries === invoice.paymentRetries
+            ? {
+                ...row,
+                invoice: new BillingInvoice({
+                  ...row.invoice,
+                  paymentStatus: to,
+                  paymentRetries: row.invoice.paymentRetries + 1
+                })
+              }
             : null
         ),
       waitingForCollection: (userId) =>

@@ -1,15 +1,19 @@
 import {
+  CANCELLATION_FAILED,
   DirectDebit,
   DirectDebitRefused,
-  type NewRedirectFlow,
+  type NewMandateSetup,
   type ProviderMandate,
-  type ProviderPayment
+  type ProviderPayment,
+  SETUP_CANCELLED,
+  SETUP_NOT_FINISHED
 } from "@cisbook/core/billing/DirectDebit"
 import { Effect, Layer, Ref } from "effect"
 
 interface Flow {
-  readonly request: NewRedirectFlow
+  readonly request: NewMandateSetup
   readonly finished: boolean
+  readonly cancelled: boolean
   readonly mandateId: string | null
 }
 
@@ -28,18 +32,18 @@ const refused = (reason: string, message: string) => Effect.fail(new DirectDebit
 
 /**
  * A provider in memory with GoCardless's rules as the service relies on them: a refused email
- * (local part beginning `refuse`), flows completed only after the customer finished the page,
+ * (local part beginning `refuse`), setups completed only after the customer finished the page,
  * idempotent creates, mandates cancelled with their pending payments. Tests steer it through
  * the DirectDebitControl service.
  */
 export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("testkit/DirectDebitControl", {
   effect: Effect.map(Ref.make(empty), (state) => ({
     state,
-    /** The customer filled in the hosted page of this flow. */
+    /** The customer filled in the hosted page of this setup. */
     finish: (flowId: string) =>
       Ref.update(state, (s) => {
         const flow = s.flows.get(flowId)
-        return flow ? { ...s, flows: new Map(s.flows).set(flowId, { ...flow, finished: true }) } : s
+        return flow && !flow.cancelled ? { ...s, flows: new Map(s.flows).set(flowId, { ...flow, finished: true }) } : s
       }),
     /** Moves a mandate as a scenario simulator would. */
     setMandateStatus: (mandateId: string, status: string) =>
@@ -53,7 +57,24 @@ export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("te
         const payment = s.payments.get(paymentId)
         return payment ? { ...s, payments: new Map(s.payments).set(paymentId, { ...payment, status }) } : s
       }),
-    /** How many redirect flows were made. */
+    /** Replaces a mandate as GoCardless's `mandate_replaced` does: a new one on the same bank account, the old cancelled; the new id. */
+    replaceMandate: (mandateId: string) =>
+      Ref.modify(state, (s): [string, State] => {
+        const old = s.mandates.get(mandateId)
+        if (old === undefined) return ["", s]
+        const id = `MD${String(s.created + 1).padStart(10, "0")}`
+        return [
+          id,
+          {
+            ...s,
+            created: s.created + 1,
+            mandates: new Map(s.mandates)
+              .set(mandateId, { ...old, status: "cancelled" })
+              .set(id, { ...old, id, status: "active" })
+          }
+        ]
+      }),
+    /** How many mandate setups were started. */
     flowsCreated: Effect.map(Ref.get(state), (s) => s.flows.size)
   }))
 }) {}
@@ -80,30 +101,30 @@ export const DirectDebitFake = Layer.effect(
       Ref.update(state, (s) => ({ ...s, payments: new Map(s.payments).set(p.id, p) }))
 
     return DirectDebit.of({
-      createRedirectFlow: (request, key) =>
+      startMandateSetup: (request, key) =>
         Effect.gen(function* () {
           if (/^refuse/i.test(request.prefilledCustomer.email)) {
             return yield* refused("validation_failed", "prefilled_customer.email has been refused by the sandbox")
           }
-          const earlier = (yield* Ref.get(state)).keys.get(`flow:${key}`)
-          const id = earlier ?? (yield* nextId("RE"))
+          const earlier = (yield* Ref.get(state)).keys.get(`setup:${key}`)
+          const id = earlier ?? (yield* nextId("BRQ"))
           if (earlier === undefined) {
             yield* Ref.update(state, (s) => ({
               ...s,
-              flows: new Map(s.flows).set(id, { request, finished: false, mandateId: null }),
-              keys: new Map(s.keys).set(`flow:${key}`, id)
+              flows: new Map(s.flows).set(id, { request, finished: false, cancelled: false, mandateId: null }),
+              keys: new Map(s.keys).set(`setup:${key}`, id)
             }))
           }
           return { id, redirectUrl: `https://pay.example/flow/${id}` }
         }),
-      completeRedirectFlow: (id, sessionToken) =>
+      completeMandateSetup: (id) =>
         Effect.gen(function* () {
           const flow = (yield* Ref.get(state)).flows.get(id)
           if (flow === undefined) return yield* refused("resource_not_found", "Resource not found")
-          if (flow.request.sessionToken !== sessionToken) return yield* refused("bad_request", "Session token mismatch")
           if (flow.mandateId !== null) return flow.mandateId
+          if (flow.cancelled) return yield* refused(SETUP_CANCELLED, "The billing request is cancelled")
           if (!flow.finished) {
-            return yield* refused("redirect_flow_incomplete", "The customer has not yet completed the payment pages")
+            return yield* refused(SETUP_NOT_FINISHED, "The customer has not yet completed the payment pages")
           }
           const mandateId = yield* nextId("MD")
           const accountId = yield* nextId("BA")
@@ -119,12 +140,21 @@ export const DirectDebitFake = Layer.effect(
           }))
           return mandateId
         }),
+      cancelMandateSetup: (id) =>
+        Effect.gen(function* () {
+          const flow = (yield* Ref.get(state)).flows.get(id)
+          if (flow === undefined) return yield* refused("resource_not_found", "Resource not found")
+          if (flow.mandateId !== null || flow.cancelled) {
+            return yield* refused("billing_request_not_cancellable", "The billing request cannot be cancelled")
+          }
+          yield* Ref.update(state, (s) => ({ ...s, flows: new Map(s.flows).set(id, { ...flow, cancelled: true }) }))
+        }),
       getMandate: mandate,
       cancelMandate: (id) =>
         Effect.gen(function* () {
           const found = yield* mandate(id)
-          if (found.status === "cancelled") {
-            return yield* refused("mandate_already_cancelled", "This mandate has already been cancelled")
+          if (!["pending_submission", "submitted", "active"].includes(found.status)) {
+            return yield* refused(CANCELLATION_FAILED, `A mandate that is ${found.status} cannot be cancelled`)
           }
           const cancelled = { ...found, status: "cancelled" }
           yield* Ref.update(state, (s) => ({

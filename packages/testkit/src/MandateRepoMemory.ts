@@ -19,23 +19,39 @@ export const MandateRepoMemory = Layer.effect(
 
     return MandateRepo.of({
       reserve: (mandate, now) =>
-        Ref.modify(state, (all) => {
-          const expired = all.map((m) =>
-            m.userId === mandate.userId && m.isExpiredFlow(now) ? new Mandate({ ...m, status: "Expired" }) : m
+        Ref.modify(state, (all): [ReadonlyArray<string> | null, ReadonlyArray<Mandate>] => {
+          const expiring = (m: Mandate) => m.userId === mandate.userId && m.isExpiredFlow(now)
+          const expired = all.map((m) => (expiring(m) ? new Mandate({ ...m, status: "Expired" }) : m))
+          const setups = all.flatMap((m) => (expiring(m) && m.redirectFlowId !== null ? [m.redirectFlowId] : []))
+          return clashes(expired, mandate) ? [null, all] : [setups, [...expired, mandate]]
+        }).pipe(
+          Effect.flatMap((setups) =>
+            setups === null ? Effect.fail(new DuplicateKey({ key: "live" })) : Effect.succeed(setups)
           )
-          return clashes(expired, mandate) ? [false, all] : [true, [...expired, mandate]]
-        }).pipe(Effect.flatMap((stored) => (stored ? Effect.void : Effect.fail(new DuplicateKey({ key: "live" }))))),
+        ),
       update: (mandate) =>
         Ref.modify(state, (all) =>
           clashes(all, mandate)
             ? [false, all]
             : [true, all.map((m) => (m.userId === mandate.userId && m.id === mandate.id ? mandate : m))]
         ).pipe(Effect.flatMap((stored) => (stored ? Effect.void : Effect.fail(new DuplicateKey({ key: "live" }))))),
+      completeSetup: (mandate) =>
+        Ref.modify(state, (all): [boolean | "clash", ReadonlyArray<Mandate>] => {
+          const current = all.find((m) => m.userId === mandate.userId && m.id === mandate.id)
+          if (current === undefined || current.reference !== null) return [false, all]
+          if (clashes(all, mandate)) return ["clash", all]
+          return [true, all.map((m) => (m === current ? mandate : m))]
+        }).pipe(
+          Effect.flatMap((stored) =>
+            stored === "clash" ? Effect.fail(new DuplicateKey({ key: "live" })) : Effect.succeed(stored)
+          )
+        ),
       remove: (userId, id) => Ref.update(state, (all) => all.filter((m) => !(m.userId === userId && m.id === id))),
       latest: (userId) => find((m) => m.userId === userId),
       live: (userId) => find((m) => m.userId === userId && isLive(m)),
       findByRedirectFlow: (userId, redirectFlowId) =>
         find((m) => m.userId === userId && m.redirectFlowId === redirectFlowId),
+      findBySetup: (redirectFlowId) => find((m) => m.redirectFlowId === redirectFlowId),
       findByReference: (reference) => find((m) => m.reference === reference),
       moveStatus: (mandate, from, to) =>
         Ref.modify(state, (all): [boolean | "clash", ReadonlyArray<Mandate>] => {

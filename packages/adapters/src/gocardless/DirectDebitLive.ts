@@ -1,12 +1,74 @@
-import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
+import { Config, ConfigError, Duration, Effect, Either, Layer, Redacted } from "effect"
 import { goCardlessDirectDebit, type GoCardlessOptions } from "./GoCardlessDirectDebit.js"
 import { ownCallHeaders } from "../system/OwnCalls.js"
+import { DEFAULT_TIMEOUT } from "./GoCardlessRequest.js"
 import { SANDBOX_PATH } from "./SandboxPath.js"
+
+/** GoCardless's two environments: the token's prefix says which one it belongs to. */
+const ENVIRONMENTS = {
+  live: "https://api.gocardless.com",
+  sandbox: "https://api-sandbox.gocardless.com"
+} as const
+
+type Environment = keyof typeof ENVIRONMENTS
+
+const environmentOfToken = (token: string): Environment | null =>
+  token.startsWith("live_") ? "live" : token.startsWith("sandbox_") ? "sandbox" : null
+
+const environmentOfUrl = (url: string): Environment | null => {
+  const host = URL.canParse(url) ? new URL(url).host : ""
+  return host === "api.gocardless.com" ? "live" : host === "api-sandbox.gocardless.com" ? "sandbox" : null
+}
+
+/**
+ * GoCardless's base URL: GOCARDLESS_API_URL when set (a proxy, a local fake), else the one of
+ * the token's environment (`live_` → live, `sandbox_` → sandbox). A URL of GoCardless's other
+ * environment than the token's is refused, naming both: it could only fail, or take live money
+ * with a test setup.
+ */
+export const goCardlessBaseUrl = (
+  token: string,
+  override: string | null
+): Either.Either<string, ConfigError.ConfigError> => {
+  const tokenEnvironment = environmentOfToken(token)
+  if (override === null) {
+    return tokenEnvironment === null
+      ? Either.left(
+          ConfigError.InvalidData(
+            ["GOCARDLESS_ACCESS_TOKEN"],
+            "A GoCardless access token starts live_ or sandbox_; set GOCARDLESS_API_URL to use another."
+          )
+        )
+      : Either.right(ENVIRONMENTS[tokenEnvironment])
+  }
+  const urlEnvironment = environmentOfUrl(override)
+  if (tokenEnvironment !== null && urlEnvironment !== null && urlEnvironment !== tokenEnvironment) {
+    return Either.left(
+      ConfigError.InvalidData(
+        ["GOCARDLESS_API_URL"],
+        `GOCARDLESS_API_URL is GoCardless's ${urlEnvironment} environment (${override}), but GOCARDLESS_ACCESS_TOKEN is a ${tokenEnvironment} token (${tokenEnvironment}_...): use ${ENVIRONMENTS[tokenEnvironment]} or a ${urlEnvironment}_ token.`
+      )
+    )
+  }
+  return Either.right(override)
+}
+
+/** GOCARDLESS_TIMEOUT_MS: the time limit of each try of a GoCardless call (10000 unless set). */
+const TimeoutConfig = Config.withDefault(
+  Config.integer("GOCARDLESS_TIMEOUT_MS").pipe(
+    Config.validate({
+      message: "Must be a whole number of milliseconds from 100 to 120000",
+      validation: (ms) => ms >= 100 && ms <= 120_000
+    }),
+    Config.map(Duration.millis)
+  ),
+  DEFAULT_TIMEOUT
+)
 
 /**
  * Where the GoCardless adapter goes. DIRECT_DEBIT_PROVIDER=gocardless: GoCardless itself
- * (GOCARDLESS_API_URL, by default its sandbox; GOCARDLESS_ACCESS_TOKEN required); =sandbox (the
- * default): the GoCardless-compatible sandbox the server serves under PUBLIC_BASE_URL.
+ * (the environment of GOCARDLESS_ACCESS_TOKEN, or GOCARDLESS_API_URL); =sandbox (the default):
+ * the GoCardless-compatible sandbox the server serves under PUBLIC_BASE_URL.
  */
 export const DirectDebitConfig: Effect.Effect<
   GoCardlessOptions & { readonly provider: "sandbox" | "gocardless" },
@@ -16,12 +78,15 @@ export const DirectDebitConfig: Effect.Effect<
     Config.literal("sandbox", "gocardless")("DIRECT_DEBIT_PROVIDER"),
     "sandbox"
   )
+  const timeout = yield* TimeoutConfig
   if (provider === "gocardless") {
-    return {
-      provider,
-      baseUrl: yield* Config.withDefault(Config.string("GOCARDLESS_API_URL"), "https://api-sandbox.gocardless.com"),
-      accessToken: yield* Config.redacted("GOCARDLESS_ACCESS_TOKEN")
-    }
+    const accessToken = yield* Config.redacted("GOCARDLESS_ACCESS_TOKEN")
+    const override = yield* Config.option(Config.string("GOCARDLESS_API_URL"))
+    const baseUrl = yield* goCardlessBaseUrl(
+      Redacted.value(accessToken),
+      override._tag === "Some" && override.value.trim() !== "" ? override.value.trim() : null
+    )
+    return { provider, baseUrl, accessToken, timeout }
   }
   const port = yield* Config.withDefault(Config.port("PORT"), 3000)
   const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
@@ -31,7 +96,8 @@ export const DirectDebitConfig: Effect.Effect<
     // The sandbox accepts any bearer token.
     accessToken: Redacted.make("sandbox"),
     // Calls to the sandbox this process serves count against no client's budget.
-    headers: ownCallHeaders
+    headers: ownCallHeaders,
+    timeout
   }
 })
 

@@ -1,17 +1,26 @@
-import { DirectDebit, DirectDebitRefused, type ProviderPayment } from "@cisbook/core/billing/DirectDebit"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import {
+  DirectDebit,
+  DirectDebitRefused,
+  type ProviderPayment,
+  SETUP_CANCELLED,
+  SETUP_NOT_FINISHED
+} from "@cisbook/core/billing/DirectDebit"
+import { DirectDebitFault } from "@cisbook/core/billing/DirectDebitFaults"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { type Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import {
   BankAccountBody,
+  BillingRequestBody,
+  BillingRequestFlowBody,
   ErrorBody,
   GOCARDLESS_VERSION,
   MandateBody,
   MAX_PAGE_LIMIT,
   PaymentBody,
-  PaymentsPageBody,
-  RedirectFlowBody
+  PaymentsPageBody
 } from "./GoCardlessWire.js"
+import { defaultPolicy, goCardlessRequest } from "./GoCardlessRequest.js"
 
 export interface GoCardlessOptions {
   /** e.g. https://api-sandbox.gocardless.com, or the service's own sandbox. */
@@ -21,6 +30,8 @@ export interface GoCardlessOptions {
   readonly pageLimit?: number
   /** Headers sent on every call besides GoCardless's own: the server's mark on calls to its own sandbox. */
   readonly headers?: Readonly<Record<string, string>>
+  /** The time limit of each try of a call (GOCARDLESS_TIMEOUT_MS); 10 seconds unless given. */
+  readonly timeout?: Duration.Duration
 }
 
 type Method = "GET" | "POST"
@@ -36,21 +47,39 @@ const refusal = (body: typeof ErrorBody.Type) => {
 }
 
 /**
+ * GoCardless's error types that are nobody's doing but ours (`invalid_api_usage`: a request it
+ * cannot take) or its own (`gocardless`): never the caller's mistake.
+ */
+const FAULT_TYPES = new Set(["invalid_api_usage", "gocardless"])
+
+/**
+ * GoCardless answers an unknown id 404 `invalid_api_usage` `resource_not_found`: a fact about the
+ * id asked for (a setup or an event's resource it does not know), refused as the port says.
+ */
+const NOT_FOUND = "resource_not_found"
+
+const decodeError = Schema.decodeUnknown(Schema.parseJson(ErrorBody))
+
+/**
  * The DirectDebit port over GoCardless's API, in its own wire format: bearer token,
  * `GoCardless-Version`, JSON envelopes named after the resource, an `Idempotency-Key` on every
- * POST (a retried create answers the resource it made), `{ "error": ... }` bodies mapped to
- * DirectDebitRefused. Authentication, rate-limit and server failures are defects.
+ * POST (a retried create answers the resource it made). Every call goes through
+ * goCardlessRequest (time limit, retries, GoCardless unavailable). `validation_failed` and
+ * `invalid_state` bodies (and an unknown id, `resource_not_found`) are DirectDebitRefused;
+ * `invalid_api_usage`, `gocardless` and a refused token are DirectDebitFault defects, logged as
+ * errors.
  */
-export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
+export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
   Layer.effect(
     DirectDebit,
     Effect.gen(function* () {
       const http = yield* HttpClient.HttpClient
+      const request = goCardlessRequest(http, defaultPolicy(options.timeout))
       const base = options.baseUrl.replace(/\/+$/, "")
       const pageLimit = Math.min(options.pageLimit ?? MAX_PAGE_LIMIT, MAX_PAGE_LIMIT)
 
       const send = (method: Method, path: string, body?: unknown, idempotencyKey?: string) => {
-        const request = HttpClientRequest.make(method)(`${base}${path}`).pipe(
+        const plain = HttpClientRequest.make(method)(`${base}${path}`).pipe(
           HttpClientRequest.bearerToken(Redacted.value(options.accessToken)),
           HttpClientRequest.setHeaders({
             "GoCardless-Version": GOCARDLESS_VERSION,
@@ -59,19 +88,27 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
             ...options.headers
           })
         )
-        const withBody =
+        return request(
           method === "POST"
             ? HttpClientRequest.setHeader(
-                HttpClientRequest.bodyUnsafeJson(request, body ?? {}),
+                HttpClientRequest.bodyUnsafeJson(plain, body ?? {}),
                 "Idempotency-Key",
                 idempotencyKey ?? randomUUID()
               )
-            : request
-        return http.execute(withBody).pipe(Effect.scoped, Effect.orDie)
+            : plain
+        )
       }
 
-      const errorOf = (response: HttpClientResponse.HttpClientResponse) =>
-        response.json.pipe(Effect.flatMap(Schema.decodeUnknown(ErrorBody)), Effect.orDie)
+      /** A fault of ours or GoCardless's: said as an error, and a defect of the call. */
+      const fault = (method: Method, path: string, status: number, reason: string, message: string) =>
+        Effect.logError("GoCardless refused a call for a fault of ours or its own").pipe(
+          Effect.annotateLogs({ call: `${method} ${path}`, status, reason, message }),
+          Effect.zipRight(
+            Effect.die(
+              new DirectDebitFault({ reason, message: `GoCardless answered ${status} (${reason}): ${message}` })
+            )
+          )
+        )
 
       const call = <A, I>(
         schema: Schema.Schema<A, I>,
@@ -81,15 +118,16 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
         idempotencyKey?: string
       ): Effect.Effect<A, DirectDebitRefused> =>
         Effect.gen(function* () {
-          const response = yield* send(method, path, body, idempotencyKey)
-          if (response.status < 300) {
-            return yield* response.json.pipe(Effect.flatMap(Schema.decodeUnknown(schema)), Effect.orDie)
+          const answer = yield* send(method, path, body, idempotencyKey)
+          if (answer.status < 300) {
+            return yield* Schema.decodeUnknown(Schema.parseJson(schema))(answer.text).pipe(Effect.orDie)
           }
-          if ([401, 403, 429].includes(response.status) || response.status >= 500) {
-            const text = yield* response.text.pipe(Effect.orDie)
-            return yield* Effect.dieMessage(`GoCardless answered ${response.status} to ${method} ${path}: ${text}`)
+          if (answer.status === 401 || answer.status === 403) {
+            return yield* fault(method, path, answer.status, "access_token_refused", answer.text)
           }
-          const error = yield* errorOf(response)
+          const error = yield* decodeError(answer.text).pipe(
+            Effect.catchAll(() => fault(method, path, answer.status, "unreadable_error", answer.text))
+          )
           // As GoCardless's own clients do: a create repeated with its key answers what it made.
           const conflicting = error.error.errors.find((e) => e.reason === "idempotent_creation_conflict")?.links?.[
             "conflicting_resource_id"
@@ -97,49 +135,97 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
           if (method === "POST" && conflicting !== undefined) {
             return yield* call(schema, "GET", `${path}/${conflicting}`)
           }
+          const first = error.error.errors[0]
+          if (FAULT_TYPES.has(error.error.type) && first?.reason !== NOT_FOUND) {
+            return yield* fault(
+              method,
+              path,
+              answer.status,
+              first?.reason ?? error.error.type,
+              first?.message ?? error.error.message
+            )
+          }
           return yield* refusal(error)
         })
 
       return DirectDebit.of({
-        createRedirectFlow: (flow, key) =>
-          call(
-            RedirectFlowBody,
-            "POST",
-            "/redirect_flows",
-            {
-              redirect_flows: {
-                description: flow.description,
-                session_token: flow.sessionToken,
-                success_redirect_url: flow.successRedirectUrl,
-                prefilled_customer: {
-                  given_name: flow.prefilledCustomer.givenName,
-                  family_name: flow.prefilledCustomer.familyName,
-                  company_name: flow.prefilledCustomer.companyName,
-                  email: flow.prefilledCustomer.email,
-                  address_line1: flow.prefilledCustomer.addressLine1,
-                  address_line2: flow.prefilledCustomer.addressLine2,
-                  address_line3: flow.prefilledCustomer.addressLine3,
-                  postal_code: flow.prefilledCustomer.postalCode,
-                  country_code: flow.prefilledCustomer.countryCode
+        startMandateSetup: (setup, key) =>
+          Effect.gen(function* () {
+            const { billing_requests: request } = yield* call(
+              BillingRequestBody,
+              "POST",
+              "/billing_requests",
+              {
+                billing_requests: {
+                  mandate_request: { scheme: "bacs", currency: "GBP" },
+                  metadata: { user_id: setup.userId }
+                }
+              },
+              `${key}:billing_request`
+            )
+            const redirectUri = new URL(setup.successRedirectUrl)
+            redirectUri.searchParams.set("redirect_flow_id", request.id)
+            const customer = setup.prefilledCustomer
+            const { billing_request_flows: flow } = yield* call(
+              BillingRequestFlowBody,
+              "POST",
+              "/billing_request_flows",
+              {
+                billing_request_flows: {
+                  redirect_uri: redirectUri.toString(),
+                  exit_uri: setup.successRedirectUrl,
+                  prefilled_customer: {
+                    given_name: customer.givenName,
+                    family_name: customer.familyName,
+                    company_name: customer.companyName,
+                    email: customer.email,
+                    address_line1: customer.addressLine1,
+                    address_line2: customer.addressLine2,
+                    address_line3: customer.addressLine3,
+                    postal_code: customer.postalCode,
+                    country_code: customer.countryCode
+                  },
+                  links: { billing_request: request.id }
                 }
               }
-            },
-            key
-          ).pipe(Effect.map(({ redirect_flows: f }) => ({ id: f.id, redirectUrl: f.redirect_url }))),
-        completeRedirectFlow: (id, sessionToken) =>
-          call(RedirectFlowBody, "POST", `/redirect_flows/${encodeURIComponent(id)}/actions/complete`, {
-            data: { session_token: sessionToken }
-          }).pipe(
-            Effect.catchIf(
-              (error) => error.reason === "redirect_flow_already_completed",
-              () => call(RedirectFlowBody, "GET", `/redirect_flows/${encodeURIComponent(id)}`)
-            ),
-            Effect.flatMap(({ redirect_flows: f }) =>
-              f.links.mandate === undefined
-                ? Effect.dieMessage(`GoCardless completed redirect flow ${id} without a mandate`)
-                : Effect.succeed(f.links.mandate)
+              // A key of its own: GoCardless cannot answer a conflicting flow (flows have no GET),
+              // and a second flow of the same request is as good as the first.
             )
-          ),
+            return { id: request.id, redirectUrl: flow.authorisation_url }
+          }),
+        completeMandateSetup: (id) => {
+          const path = `/billing_requests/${encodeURIComponent(id)}`
+          const mandateOfRequest = ({ billing_requests: request }: typeof BillingRequestBody.Type) => {
+            const mandate = request.links.mandate_request_mandate
+            if (request.status === "fulfilled" && mandate !== undefined) return Effect.succeed(mandate)
+            if (request.status === "cancelled") {
+              return Effect.fail(
+                new DirectDebitRefused({ reason: SETUP_CANCELLED, message: "The billing request was cancelled" })
+              )
+            }
+            return Effect.fail(
+              new DirectDebitRefused({
+                reason: SETUP_NOT_FINISHED,
+                message: `The customer has not finished the billing request flow (the request is ${request.status})`
+              })
+            )
+          }
+          return call(BillingRequestBody, "GET", path).pipe(
+            Effect.flatMap((read) =>
+              read.billing_requests.status === "ready_to_fulfil"
+                ? call(BillingRequestBody, "POST", `${path}/actions/fulfil`, { data: {} }, `${id}:fulfil`).pipe(
+                    // Fulfilled meanwhile by another completion: read where it stands.
+                    Effect.catchTag("DirectDebitRefused", () => call(BillingRequestBody, "GET", path))
+                  )
+                : Effect.succeed(read)
+            ),
+            Effect.flatMap(mandateOfRequest)
+          )
+        },
+        cancelMandateSetup: (id) =>
+          call(BillingRequestBody, "POST", `/billing_requests/${encodeURIComponent(id)}/actions/cancel`, {
+            data: {}
+          }).pipe(Effect.asVoid),
         getMandate: (id) => call(MandateBody, "GET", `/mandates/${encodeURIComponent(id)}`).pipe(Effect.map(mandateOf)),
         cancelMandate: (id) =>
           call(MandateBody, "POST", `/mandates/${encodeURIComponent(id)}/actions/cancel`, { data: {} }).pipe(
@@ -164,6 +250,7 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
                 currency: payment.currency,
                 description: payment.description,
                 ...(payment.chargeDate === null ? {} : { charge_date: payment.chargeDate }),
+                metadata: { invoice_id: payment.invoice.id, invoice_number: payment.invoice.number },
                 links: { mandate: payment.mandateId }
               }
             },
@@ -189,7 +276,11 @@ export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
           )
       })
     })
-  ).pipe(Layer.provide(FetchHttpClient.layer))
+  )
+
+/** {@link goCardlessDirectDebitOver} on the platform's fetch. */
+export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
+  goCardlessDirectDebitOver(options).pipe(Layer.provide(FetchHttpClient.layer))
 
 const mandateOf = ({ mandates: m }: typeof MandateBody.Type) => ({
   id: m.id,

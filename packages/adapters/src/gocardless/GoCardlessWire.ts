@@ -20,12 +20,17 @@ export const ErrorBody = Schema.Struct({
   })
 })
 
-export const RedirectFlowBody = Schema.Struct({
-  redirect_flows: Schema.Struct({
+/** A billing request: `pending` until the customer finished its flow, then `ready_to_fulfil`, `fulfilled`; or `cancelled`. */
+export const BillingRequestBody = Schema.Struct({
+  billing_requests: Schema.Struct({
     id: Schema.String,
-    redirect_url: Schema.String,
-    links: Schema.Struct({ mandate: Schema.optional(Schema.String) })
+    status: Schema.String,
+    links: Schema.Struct({ mandate_request_mandate: Schema.optional(Schema.String) })
   })
+})
+
+export const BillingRequestFlowBody = Schema.Struct({
+  billing_request_flows: Schema.Struct({ id: Schema.String, authorisation_url: Schema.String })
 })
 
 export const MandateBody = Schema.Struct({

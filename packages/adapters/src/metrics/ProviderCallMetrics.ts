@@ -47,3 +47,10 @@ export const measuredPort =
       tag,
       Effect.map(tag, (service) => measuredCalls(provider, service))
     ).pipe(Layer.provide(layer))
+
+/** Calls to GoCardless tried again (a network error or time-out, a 5xx, a 429), by what went wrong. */
+export const goCardlessRetries = new Prometheus.Counter({
+  name: "cisbook_gocardless_retries_total",
+  help: "GoCardless calls tried again after a network error or time-out (reason network), a 5xx or a 429 (reason the status)",
+  labelNames: ["reason"] as const
+})

@@ -13,7 +13,8 @@ const invoiceColumnsOf = (alias: string) => `${alias}.user_id, ${alias}.id, ${al
   ${alias}.issue_date::text AS issue_date, ${alias}.period_start::text AS period_start,
   ${alias}.period_end::text AS period_end, ${alias}.currency, ${alias}.subtotal, ${alias}.vat, ${alias}.total,
   ${alias}.payment_status, ${alias}.payment_reference, ${alias}.mandate_reference,
-  ${alias}.pdf IS NOT NULL AS has_pdf, ${alias}.finished_at IS NOT NULL AS finished`
+  ${alias}.pdf IS NOT NULL AS has_pdf, ${alias}.finished_at IS NOT NULL AS finished,
+  ${alias}.failed_at, ${alias}.payment_retries`
 
 const InvoiceRow = Schema.Struct({
   userId: UserId,
@@ -30,7 +31,9 @@ const InvoiceRow = Schema.Struct({
   paymentReference: Schema.NullOr(Schema.String),
   mandateReference: Schema.NullOr(Schema.String),
   hasPdf: Schema.Boolean,
-  finished: Schema.Boolean
+  finished: Schema.Boolean,
+  failedAt: Schema.NullOr(Schema.DateFromSelf),
+  paymentRetries: Schema.Number
 })
 const decodeInvoices = Schema.decodeUnknown(Schema.Array(InvoiceRow))
 
@@ -246,10 +249,30 @@ export const BillingInvoiceRepoSql = Layer.effect(
           Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(toInvoice))),
           Effect.orDie
         ),
-      movePaymentStatus: (invoice, from, to) =>
+      movePaymentStatus: (invoice, from, to, at) =>
         sql`
-          UPDATE billing_invoices SET payment_status = ${to}
+          UPDATE billing_invoices SET payment_status = ${to},
+            failed_at = CASE WHEN ${to} = 'Failed' THEN ${at}::timestamptz ELSE failed_at END
           WHERE user_id = ${invoice.userId} AND id = ${invoice.id} AND payment_status = ${from}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      dueForRetry: (failedBy) =>
+        sql`
+          SELECT ${columns} FROM billing_invoices
+          WHERE payment_status = 'Failed' AND finished_at IS NOT NULL
+            AND (failed_at IS NULL OR failed_at <= ${failedBy})
+          ORDER BY seq`.pipe(
+          Effect.flatMap(decodeInvoices),
+          Effect.map((rows) => rows.map(toInvoice)),
+          Effect.orDie
+        ),
+      recordRetry: (invoice, to) =>
+        sql`
+          UPDATE billing_invoices SET payment_status = ${to}, payment_retries = payment_retries + 1
+          WHERE user_id = ${invoice.userId} AND id = ${invoice.id} AND payment_status = 'Failed'
+            AND payment_retries = ${invoice.paymentRetries}
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie

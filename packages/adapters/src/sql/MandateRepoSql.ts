@@ -44,6 +44,12 @@ export const MandateRepoSql = Layer.effect(
         sql`SELECT ${select} FROM mandates WHERE user_id = ${userId} AND redirect_flow_id = ${redirectFlowId}`
     })
 
+    const bySetup = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Mandate,
+      execute: (redirectFlowId) => sql`SELECT ${select} FROM mandates WHERE redirect_flow_id = ${redirectFlowId}`
+    })
+
     const byReference = SqlSchema.findOne({
       Request: Schema.String,
       Result: Mandate,
@@ -55,8 +61,9 @@ export const MandateRepoSql = Layer.effect(
       reserve: (m, now) =>
         sql`
           UPDATE mandates SET status = 'Expired'
-          WHERE user_id = ${m.userId} AND status = 'InProgress' AND reference IS NULL AND expires_at <= ${now}`.pipe(
-          Effect.zipRight(
+          WHERE user_id = ${m.userId} AND status = 'InProgress' AND reference IS NULL AND expires_at <= ${now}
+          RETURNING redirect_flow_id`.pipe(
+          Effect.zipLeft(
             sql`INSERT INTO mandates ${sql.insert({
               userId: m.userId,
               id: m.id,
@@ -67,7 +74,9 @@ export const MandateRepoSql = Layer.effect(
             })}`
           ),
           sql.withTransaction,
-          Effect.asVoid,
+          Effect.map((rows) =>
+            rows.flatMap((row) => (typeof row["redirectFlowId"] === "string" ? [row["redirectFlowId"]] : []))
+          ),
           liveWrite
         ),
       update: (m) =>
@@ -75,11 +84,20 @@ export const MandateRepoSql = Layer.effect(
           Effect.asVoid,
           liveWrite
         ),
+      completeSetup: (m) =>
+        sql`
+          UPDATE mandates SET ${sql.update(mutable(m))}
+          WHERE user_id = ${m.userId} AND id = ${m.id} AND reference IS NULL
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          liveWrite
+        ),
       remove: (userId, id) =>
         sql`DELETE FROM mandates WHERE user_id = ${userId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       latest: (userId) => latest(userId).pipe(Effect.orDie),
       live: (userId) => live(userId).pipe(Effect.orDie),
       findByRedirectFlow: (userId, redirectFlowId) => byFlow({ userId, redirectFlowId }).pipe(Effect.orDie),
+      findBySetup: (redirectFlowId) => bySetup(redirectFlowId).pipe(Effect.orDie),
       findByReference: (reference) => byReference(reference).pipe(Effect.orDie),
       moveStatus: (m, from, to) =>
         sql`

@@ -109,6 +109,25 @@ const run = Command.make(
         yield* Console.log(
           `Issued ${plural(report.issued, "invoice")} dated ${issueDate}; finished ${report.finished.length} (${formatMoney(total)} including VAT): ${collecting} collecting by direct debit, ${report.finished.length - collecting} waiting for a mandate.`
         )
+        for (const { invoice, outcome, reason } of report.collectedAgain) {
+          yield* Console.log(
+            [invoice.number, formatMoney(invoice.total), outcome, invoice.paymentReference ?? "", `(${reason})`]
+              .filter((cell) => cell !== "")
+              .join("  ")
+          )
+        }
+        if (report.collectedAgain.length > 0) {
+          const count = (outcome: string) => report.collectedAgain.filter((c) => c.outcome === outcome).length
+          yield* Console.log(
+            `Collected again ${plural(report.collectedAgain.length, "failed invoice")}: ${count("Retried")} retried, ${count("PutForward")} put forward to a newer mandate, ${count("WaitingForMandate")} waiting for a new mandate, ${count("Unreached")} left for the next run.`
+          )
+        }
+        const unreached = report.collectedAgain.filter((c) => c.outcome === "Unreached").length
+        if (unreached > 0) {
+          yield* Console.error(
+            `${plural(unreached, "failed invoice")} could not be collected again (the direct debit provider unavailable, or a fault: see each line and the log); the next run tries again.`
+          )
+        }
         if (report.unfinished > 0) {
           return yield* new RunIncomplete({
             message: `${plural(report.unfinished, "invoice")} could not be finished (see the log); run again to finish them. Nothing is billed twice.`
@@ -118,7 +137,7 @@ const run = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Bills every user with accepted returns not yet invoiced: one invoice each, its PDF, and its direct debit payment. Safe to run again: nothing is billed twice."
+    "Bills every user with accepted returns not yet invoiced: one invoice each, its PDF, and its direct debit payment; then collects again every failed payment due (a retry at least 3 days after the failure, at most 3, or waiting for a new mandate). Safe to run again: nothing is billed twice."
   )
 )
 

@@ -37,7 +37,11 @@ export class BillingInvoice extends Schema.Class<BillingInvoice>("BillingInvoice
   /** The mandate (MD...) the payment collects on. */
   mandateReference: Schema.NullOr(Schema.String),
   hasPdf: Schema.Boolean,
-  finished: Schema.Boolean
+  finished: Schema.Boolean,
+  /** When its payment last failed; the billing run collects it again from 3 days later. */
+  failedAt: Schema.NullOr(Schema.DateFromSelf),
+  /** How many times the billing run asked the provider to retry its payment (at most 3). */
+  paymentRetries: Schema.Int
 }) {}
 
 /** An invoice with its lines, in the order they were invoiced. */

@@ -61,11 +61,25 @@ export class BillingInvoiceRepo extends Context.Tag("core/BillingInvoiceRepo")<
     readonly pdf: (userId: UserId, id: BillingInvoiceId) => Effect.Effect<Option.Option<Uint8Array>>
     /** The invoice collected by the provider's payment (PM...), whoever's it is: the provider's events name only that. */
     readonly findByPaymentReference: (reference: string) => Effect.Effect<Option.Option<BillingInvoice>>
-    /** Moves the invoice's payment status from `from` to `to` only if it still is `from`; false when something else moved it first. */
+    /**
+     * Moves the invoice's payment status from `from` to `to` only if it still is `from`; false when
+     * something else moved it first. A move to Failed records `at` as the time of the failure.
+     */
     readonly movePaymentStatus: (
       invoice: BillingInvoice,
       from: InvoicePaymentStatus,
-      to: InvoicePaymentStatus
+      to: InvoicePaymentStatus,
+      at: Date
     ) => Effect.Effect<boolean>
+    /**
+     * The finished invoices (of every user) whose payment is Failed and failed at or before
+     * `failedBy` (or at a time not recorded), lowest number first: due to be collected again.
+     */
+    readonly dueForRetry: (failedBy: Date) => Effect.Effect<ReadonlyArray<BillingInvoice>>
+    /**
+     * Records a retry of the invoice's failed payment, now `to` at the provider, with one more
+     * retry counted; only while it is still Failed with the retries `invoice` has (false otherwise).
+     */
+    readonly recordRetry: (invoice: BillingInvoice, to: InvoicePaymentStatus) => Effect.Effect<boolean>
   }
 >() {}

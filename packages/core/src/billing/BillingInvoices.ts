@@ -6,6 +6,8 @@ import { NotFound } from "../Errors.js"
 import { BillingInvoiceId, isUuid } from "../Ids.js"
 import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
 import { DirectDebit } from "./DirectDebit.js"
+import { Clock } from "../system/Clock.js"
+import { DirectDebitUnavailable } from "./DirectDebitFaults.js"
 import type { User } from "../users/User.js"
 
 /** How long a listing waits for the provider's list of one mandate's payments before answering what it knows. */
@@ -22,6 +24,7 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
   effect: Effect.gen(function* () {
     const repo = yield* BillingInvoiceRepo
     const provider = yield* DirectDebit
+    const clock = yield* Clock
 
     /** The invoice with its payment's status as the provider listed it; as stored when the listing does not hold it. */
     const withListedStatus = (
@@ -32,14 +35,17 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
       if (providerStatus === undefined) return Effect.succeed(invoice)
       const paymentStatus = invoicePaymentStatusOf(providerStatus)
       if (paymentStatus === invoice.paymentStatus) return Effect.succeed(invoice)
-      const collection = {
-        paymentStatus,
-        paymentReference: invoice.paymentReference,
-        mandateReference: invoice.mandateReference
-      }
-      return repo
-        .recordCollection(invoice.userId, invoice.id, collection, false)
-        .pipe(Effect.as(new BillingInvoice({ ...invoice, paymentStatus })))
+      return Effect.flatMap(clock.now, (now) =>
+        repo.movePaymentStatus(invoice, invoice.paymentStatus, paymentStatus, now).pipe(
+          Effect.as(
+            new BillingInvoice({
+              ...invoice,
+              paymentStatus,
+              failedAt: paymentStatus === "Failed" ? now : invoice.failedAt
+            })
+          )
+        )
+      )
     }
 
     /**
@@ -52,7 +58,12 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
     ): Effect.Effect<ReadonlyArray<BillingInvoice>> =>
       Effect.gen(function* () {
         const timeout = yield* PaymentRefreshTimeout
-        const payments = yield* provider.listPayments(mandateId).pipe(Effect.timeout(timeout))
+        const payments = yield* provider.listPayments(mandateId).pipe(
+          Effect.timeout(timeout),
+          Effect.catchSomeDefect((defect) =>
+            defect instanceof DirectDebitUnavailable ? Option.some(Effect.fail(defect)) : Option.none()
+          )
+        )
         const statuses = new Map(payments.map((payment) => [payment.id, payment.status]))
         return yield* Effect.forEach(invoices, (invoice) => withListedStatus(invoice, statuses))
       }).pipe(

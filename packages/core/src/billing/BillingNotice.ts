@@ -1,5 +1,7 @@
 import type { Email } from "../Email.js"
-import { formatMoney } from "../mail/MailFormat.js"
+import { formatDate, formatMoney } from "../mail/MailFormat.js"
+import { ukCalendarDate } from "../returns/TaxMonth.js"
+import type { AfterFailure } from "./FailedPayments.js"
 import type { BillingInvoice } from "./BillingInvoice.js"
 import type { StoredMandateStatus } from "./MandateStatus.js"
 
@@ -15,19 +17,49 @@ const SIGN_OFF = "\n\nThe cisbook billing team"
 const paymentHappened = (action: string) =>
   action === "charged_back"
     ? "was charged back: your bank returned the money to you at your request"
-    : "failed: your bank did not pay it"
+    : action === "late_failure_settled"
+      ? "failed after it was first reported paid: your bank did not pay it"
+      : action === "customer_approval_denied"
+        ? "was not approved"
+        : "failed: your bank did not pay it"
 
-/** A payment of an invoice failed or was charged back. */
-export const paymentFailedNotice = (to: Email, invoice: BillingInvoice, action: string): BillingNotice => ({
+/** What the service will do about the unpaid invoice, said as the billing run will do it. */
+const whatNext = (invoice: BillingInvoice, next: AfterFailure) => {
+  switch (next._tag) {
+    case "Retry":
+      return (
+        `What happens next: we will collect it again from the same account on ${formatDate(ukCalendarDate(next.on))} ` +
+        `or at the first billing run after it. Make sure your account can pay ${formatMoney(invoice.total)} by then.`
+      )
+    case "CurrentMandate":
+      return `What happens next: we will collect it on your current direct debit mandate at the next billing run.`
+    case "NewMandate":
+      return (
+        `What happens next: it will not be collected again on this mandate. Set up a new direct debit mandate ` +
+        `on your billing page (cancel the current one first if it is still active), with an account that can pay: ` +
+        `invoice ${invoice.number} is then collected on it. Until then ${formatMoney(invoice.total)} remains due.`
+      )
+  }
+}
+
+/**
+ * A payment of an invoice failed or was charged back: what happened (the provider's own
+ * `description` when it gave one), and what happens next.
+ */
+export const paymentFailedNotice = (
+  to: Email,
+  invoice: BillingInvoice,
+  action: string,
+  description: string | null,
+  next: AfterFailure
+): BillingNotice => ({
   to,
   subject: `Payment of invoice ${invoice.number} ${action === "charged_back" ? "charged back" : "failed"}`,
   body:
     `The direct debit payment of ${formatMoney(invoice.total)} for invoice ${invoice.number} ` +
-    `${paymentHappened(action)}.\n\n` +
-    `What to do: make sure your bank account can pay it and that your mandate is still active ` +
-    `(on your billing page). If the mandate was cancelled, set up a new ` +
-    `one: every unpaid invoice is then collected on it. Until then ${formatMoney(invoice.total)} ` +
-    `remains due on invoice ${invoice.number}.` +
+    `${paymentHappened(action)}.` +
+    (description === null ? "" : ` The reason given: ${description}`) +
+    `\n\n${whatNext(invoice, next)}` +
     SIGN_OFF
 })
 

@@ -2,6 +2,10 @@ import { Duration, Effect, Option } from "effect"
 import { BillingInvoice, type BillingInvoiceWithLines } from "./BillingInvoice.js"
 import { BillingTerms } from "./BillingTerms.js"
 import { collect, waitingForMandate } from "./Collect.js"
+import { DirectDebitFault, DirectDebitUnavailable } from "./DirectDebitFaults.js"
+import { failedBy, MAX_PAYMENT_RETRIES } from "./FailedPayments.js"
+import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
+import { WaitingInvoices } from "./WaitingInvoices.js"
 import { draftInvoice } from "./InvoiceDraft.js"
 import type { InvoiceDocument } from "./InvoiceDocument.js"
 import { BillingInvoiceId, type UserId } from "../Ids.js"
@@ -21,8 +25,21 @@ export interface RunInvoice {
   readonly billedTo: string
 }
 
+/**
+ * What the run did with an invoice whose payment had failed: `Retried` asked the provider to
+ * collect the same payment again, `PutForward` made a new payment on the user's newer mandate,
+ * `WaitingForMandate` leaves it for the next completed mandate (`reason` says why), `Unreached`
+ * could not reach the provider (the next run tries again), `Skipped` found it moved meanwhile (by
+ * an event, or a racing run).
+ */
+export interface CollectedAgain {
+  readonly invoice: BillingInvoice
+  readonly outcome: "Retried" | "PutForward" | "WaitingForMandate" | "Unreached" | "Skipped"
+  readonly reason: string
+}
+
 export interface RunProgress {
-  readonly phase: "Invoicing" | "Collecting"
+  readonly phase: "Invoicing" | "Collecting" | "Retrying"
   readonly done: number
   readonly total: number
 }
@@ -34,6 +51,8 @@ export interface RunReport {
   readonly finished: ReadonlyArray<RunInvoice>
   /** Invoices this run could not finish (the provider unreachable, say): the next run finishes them. */
   readonly unfinished: number
+  /** The invoices whose failed payment was due to be collected again, and what was done. */
+  readonly collectedAgain: ReadonlyArray<CollectedAgain>
 }
 
 /** How long a run holds an unfinished invoice before another run may finish it. */
@@ -59,6 +78,7 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
     const users = yield* UserRepo
     const provider = yield* DirectDebit
     const renderer = yield* DocumentRenderer
+    const waiting = yield* WaitingInvoices
 
     /** The user's invoice of everything they owe, or none when a racing run claimed it all. */
     const invoiceUser = (userId: UserId, issueDate: string) =>
@@ -159,6 +179,115 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         }
       })
 
+    /** Moves a Failed invoice to WaitingForMandate, and puts it forward at once on the user's newer mandate. */
+    const waitForMandate = (invoice: BillingInvoice, collecting: string | null, reason: string) =>
+      Effect.gen(function* () {
+        const moved = yield* repo.movePaymentStatus(invoice, "Failed", "WaitingForMandate", yield* clock.now)
+        if (!moved) return { invoice, outcome: "Skipped", reason: "its payment changed meanwhile" } as const
+        if (collecting !== null && collecting !== invoice.mandateReference) {
+          yield* waiting.putForward(invoice.userId, collecting)
+          const now = yield* repo.find(invoice.userId, invoice.id)
+          const current = Option.match(now, { onNone: () => invoice, onSome: (found) => found.invoice })
+          if (current.paymentStatus !== "WaitingForMandate") {
+            return { invoice: current, outcome: "PutForward", reason: `collected on mandate ${collecting}` } as const
+          }
+        }
+        return {
+          invoice: new BillingInvoice({ ...invoice, paymentStatus: "WaitingForMandate" }),
+          outcome: "WaitingForMandate",
+          reason
+        } as const
+      })
+
+    /**
+     * Collects a Failed invoice again: retries its payment when its mandate is the user's
+     * collecting one and retries are left; otherwise (or when the provider refuses the retry) it
+     * waits for a mandate, put forward at once when the user already completed a newer one.
+     */
+    const collectAgain = (invoice: BillingInvoice): Effect.Effect<CollectedAgain> =>
+      Effect.gen(function* () {
+        const collecting = yield* collectingMandate(invoice.userId)
+        const payment = invoice.paymentReference
+        if (collecting === null)
+          return yield* waitForMandate(invoice, collecting, "the user has no mandate that can collect")
+        if (collecting !== invoice.mandateReference || payment === null) {
+          return yield* waitForMandate(
+            invoice,
+            collecting,
+            `its mandate ${invoice.mandateReference ?? ""} no longer collects`
+          )
+        }
+        if (invoice.paymentRetries >= MAX_PAYMENT_RETRIES) {
+          return yield* waitForMandate(invoice, collecting, `its payment failed after ${MAX_PAYMENT_RETRIES} retries`)
+        }
+        return yield* provider.retryPayment(payment).pipe(
+          Effect.flatMap((retried) => {
+            const to = invoicePaymentStatusOf(retried.status)
+            return Effect.map(repo.recordRetry(invoice, to), (recorded): CollectedAgain =>
+              recorded
+                ? {
+                    invoice: new BillingInvoice({
+                      ...invoice,
+                      paymentStatus: to,
+                      paymentRetries: invoice.paymentRetries + 1
+                    }),
+                    outcome: "Retried",
+                    reason: `retry ${invoice.paymentRetries + 1} of ${MAX_PAYMENT_RETRIES}`
+                  }
+                : { invoice, outcome: "Skipped", reason: "its payment changed meanwhile" }
+            )
+          }),
+          // A refusal will not change by asking again: the invoice waits for a new mandate.
+          Effect.catchTag("DirectDebitRefused", (refused) =>
+            Effect.logWarning(
+              "The direct debit provider refused to retry a payment; the invoice waits for a mandate"
+            ).pipe(
+              Effect.annotateLogs({ invoice: invoice.number, reason: refused.reason, message: refused.message }),
+              Effect.zipRight(waitForMandate(invoice, collecting, `the provider refused the retry: ${refused.message}`))
+            )
+          )
+        )
+      }).pipe(
+        // Left Failed for the next run: the provider unavailable (said as a warning), or a fault
+        // of ours or the provider's (an error, and the run reports it).
+        Effect.catchAllDefect((defect) =>
+          defect instanceof DirectDebitUnavailable
+            ? Effect.logWarning(
+                "The direct debit provider is unavailable; the next run collects the invoice again"
+              ).pipe(
+                Effect.annotateLogs({ invoice: invoice.number, reason: defect.message }),
+                Effect.as<CollectedAgain>({ invoice, outcome: "Unreached", reason: defect.message })
+              )
+            : Effect.logError("A failed invoice could not be collected again; the next run tries again", defect).pipe(
+                Effect.annotateLogs({ invoice: invoice.number }),
+                Effect.as<CollectedAgain>({
+                  invoice,
+                  outcome: "Unreached",
+                  reason: defect instanceof DirectDebitFault ? defect.message : "an unexpected failure (see the log)"
+                })
+              )
+        ),
+        Effect.withSpan("BillingRun.collectAgain")
+      )
+
+    /** Every Failed invoice due again (3 days after its failure), collected again. */
+    const collectFailed = (onProgress: (progress: RunProgress) => Effect.Effect<void>) =>
+      Effect.gen(function* () {
+        const due = yield* repo.dueForRetry(failedBy(yield* clock.now))
+        let done = 0
+        return yield* Effect.forEach(
+          due,
+          (invoice) =>
+            collectAgain(invoice).pipe(
+              Effect.tap(() => {
+                done += 1
+                return onProgress({ phase: "Retrying", done, total: due.length })
+              })
+            ),
+          { concurrency: CONCURRENCY }
+        )
+      })
+
     const run = (
       issueDate: string,
       onProgress: (progress: RunProgress) => Effect.Effect<void> = () => Effect.void
@@ -182,7 +311,8 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         const { finished, unfinished } = yield* finishAll((n) =>
           onProgress({ phase: "Collecting", done: n, total: Math.max(n, issued) })
         )
-        return { issued, finished, unfinished }
+        const collectedAgain = yield* collectFailed(onProgress)
+        return { issued, finished, unfinished, collectedAgain }
       }).pipe(Effect.withSpan("BillingRun.run"))
 
     return { run } as const

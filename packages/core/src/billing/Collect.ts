@@ -27,7 +27,8 @@ export const collect = (
         currency: "GBP",
         mandateId: mandateReference,
         description: `cisbook invoice ${invoice.number}`,
-        chargeDate: null
+        chargeDate: null,
+        invoice: { id: invoice.id, number: invoice.number }
       },
       idempotencyKey
     )

@@ -13,17 +13,26 @@ export interface PrefilledCustomer {
   readonly countryCode: string | null
 }
 
-export interface NewRedirectFlow {
-  readonly sessionToken: string
+/** A mandate setup to start: the provider's hosted page, prefilled, sending the customer back to `successRedirectUrl`. */
+export interface NewMandateSetup {
+  /** The service's user the mandate is for (the provider keeps it in the setup's metadata). */
+  readonly userId: string
   readonly successRedirectUrl: string
-  readonly description: string
   readonly prefilledCustomer: PrefilledCustomer
 }
 
-export interface RedirectFlow {
+/** A started setup (a GoCardless billing request, BRQ...) and its hosted page (its flow's authorisation URL). */
+export interface MandateSetupStarted {
   readonly id: string
   readonly redirectUrl: string
 }
+
+/** Why a setup cannot be completed: the customer has not finished the provider's page yet. */
+export const SETUP_NOT_FINISHED = "setup_not_finished"
+/** Why a setup cannot be completed: it was cancelled (or it expired) with the provider. */
+export const SETUP_CANCELLED = "setup_cancelled"
+/** Why a mandate cannot be cancelled: it is no longer live (already cancelled, failed or expired). */
+export const CANCELLATION_FAILED = "cancellation_failed"
 
 /** A mandate as the provider holds it; `status` is the provider's own word (pending_submission, active, ...). */
 export interface ProviderMandate {
@@ -46,6 +55,8 @@ export interface NewPayment {
   readonly mandateId: string
   readonly description: string
   readonly chargeDate: string | null
+  /** The invoice it collects, told to the provider (GoCardless `metadata`) so that its dashboard names it. */
+  readonly invoice: { readonly id: string; readonly number: string }
 }
 
 /** A payment as the provider holds it; `status` is the provider's own word (pending_submission, paid_out, ...). */
@@ -57,27 +68,34 @@ export interface ProviderPayment {
   readonly mandateId: string
 }
 
-/** The provider said no: `message` is its own sentence, `reason` its machine word (e.g. redirect_flow_incomplete). */
+/** The provider said no: `message` is its own sentence, `reason` its machine word (e.g. cancellation_failed). */
 export class DirectDebitRefused extends Data.TaggedError("DirectDebitRefused")<{
   readonly message: string
   readonly reason: string
 }> {}
 
 /**
- * A direct debit provider, in GoCardless's terms: redirect flows set a mandate up through the
- * provider's hosted page, payments collect on a mandate. Every create takes an idempotency key,
+ * A direct debit provider, in GoCardless's terms: a mandate setup (a billing request and its
+ * flow) sets a mandate up through the provider's hosted page, payments collect on a mandate. Every create takes an idempotency key,
  * so that a retried request never makes a second resource. Transport failures are defects.
  */
 export class DirectDebit extends Context.Tag("core/DirectDebit")<
   DirectDebit,
   {
-    readonly createRedirectFlow: (
-      flow: NewRedirectFlow,
+    readonly startMandateSetup: (
+      setup: NewMandateSetup,
       idempotencyKey: string
-    ) => Effect.Effect<RedirectFlow, DirectDebitRefused>
-    /** The flow's mandate id (MD...); an already completed flow answers its mandate again. */
-    readonly completeRedirectFlow: (id: string, sessionToken: string) => Effect.Effect<string, DirectDebitRefused>
+    ) => Effect.Effect<MandateSetupStarted, DirectDebitRefused>
+    /**
+     * The setup's mandate id (MD...), once the customer finished the hosted page; a setup ready to
+     * be fulfilled is fulfilled first, a completed one answers its mandate again. Refused with
+     * SETUP_NOT_FINISHED or SETUP_CANCELLED.
+     */
+    readonly completeMandateSetup: (id: string) => Effect.Effect<string, DirectDebitRefused>
+    /** Cancels a setup the customer never finished, so that its page can no longer make a mandate. */
+    readonly cancelMandateSetup: (id: string) => Effect.Effect<void, DirectDebitRefused>
     readonly getMandate: (id: string) => Effect.Effect<ProviderMandate, DirectDebitRefused>
+    /** Refused with CANCELLATION_FAILED when the mandate is no longer live (already cancelled, say). */
     readonly cancelMandate: (id: string) => Effect.Effect<ProviderMandate, DirectDebitRefused>
     readonly getBankAccount: (id: string) => Effect.Effect<BankAccount, DirectDebitRefused>
     readonly createPayment: (

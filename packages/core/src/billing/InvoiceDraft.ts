@@ -92,5 +92,7 @@ export const numberedInvoice = (draft: InvoiceDraft, sequence: number): BillingI
     paymentReference: null,
     mandateReference: null,
     hasPdf: false,
-    finished: false
+    finished: false,
+    failedAt: null,
+    paymentRetries: 0
   })

@@ -12,12 +12,19 @@ export class MandateRepo extends Context.Tag("core/MandateRepo")<
   MandateRepo,
   {
     /**
-     * Marks the user's flows that expired by `now` Expired, then stores the new setup; fails with
-     * DuplicateKey "live" when the user still holds a live mandate. Atomic.
+     * Marks the user's setups that expired by `now` Expired, then stores the new setup; fails with
+     * DuplicateKey "live" when the user still holds a live mandate. Atomic. Answers the provider's
+     * ids of the setups it marked Expired (to cancel them with the provider).
      */
-    readonly reserve: (mandate: Mandate, now: Date) => Effect.Effect<void, DuplicateKey>
+    readonly reserve: (mandate: Mandate, now: Date) => Effect.Effect<ReadonlyArray<string>, DuplicateKey>
     /** Replaces the stored mandate; DuplicateKey "live" when it would make a second live one. */
     readonly update: (mandate: Mandate) => Effect.Effect<void, DuplicateKey>
+    /**
+     * Stores a completed setup (its `reference` set) only if it was not completed meanwhile; false
+     * when another completion (a concurrent request, the provider's event) stored it first.
+     * DuplicateKey "live" when it would make a second live one.
+     */
+    readonly completeSetup: (mandate: Mandate) => Effect.Effect<boolean, DuplicateKey>
     /** Forgets a reservation the provider never took up. */
     readonly remove: (userId: UserId, id: MandateId) => Effect.Effect<void>
     /** The user's latest setup, whatever its status. */
@@ -25,6 +32,8 @@ export class MandateRepo extends Context.Tag("core/MandateRepo")<
     /** The user's live (InProgress or Active) mandate. */
     readonly live: (userId: UserId) => Effect.Effect<Option.Option<Mandate>>
     readonly findByRedirectFlow: (userId: UserId, redirectFlowId: string) => Effect.Effect<Option.Option<Mandate>>
+    /** The setup with the provider's id (BRQ...), whoever's it is: the provider's events name only that. */
+    readonly findBySetup: (redirectFlowId: string) => Effect.Effect<Option.Option<Mandate>>
     /** The mandate with the provider's id (MD...), whoever's it is: the provider's events name only that. */
     readonly findByReference: (reference: string) => Effect.Effect<Option.Option<Mandate>>
     /**

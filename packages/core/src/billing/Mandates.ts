@@ -10,10 +10,16 @@ import { MandateId } from "../Ids.js"
 import { BillingProfileRepo } from "./BillingProfileRepo.js"
 import { Clock } from "../system/Clock.js"
 import { Crypto } from "../system/Crypto.js"
-import { DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
+import {
+  CANCELLATION_FAILED,
+  DirectDebit,
+  type DirectDebitRefused,
+  SETUP_CANCELLED,
+  SETUP_NOT_FINISHED
+} from "./DirectDebit.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { MandateRepo } from "./MandateRepo.js"
-import { WaitingInvoices } from "./WaitingInvoices.js"
+import { MandateCompletion } from "./MandateCompletion.js"
 import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
 
@@ -37,40 +43,19 @@ const noMandate = new NotFound({
   nextStep: { _tag: "StartMandateSetup" }
 })
 
-/** The calling user's direct debit mandate: set up through the provider's redirect flow, read, cancelled. */
+/** The calling user's direct debit mandate: set up through the provider's hosted page, read, cancelled. */
 export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
   effect: Effect.gen(function* () {
     const repo = yield* MandateRepo
     const profiles = yield* BillingProfileRepo
     const provider = yield* DirectDebit
-    const waiting = yield* WaitingInvoices
+    const completion = yield* MandateCompletion
     const clock = yield* Clock
     const crypto = yield* Crypto
     const ids = yield* IdGenerator
 
-    /** The mandate with the provider's current status and account holder. */
-    const refreshed = (mandate: Mandate): Effect.Effect<Mandate, Refused> => {
-      const reference = mandate.reference
-      return reference === null
-        ? Effect.succeed(mandate)
-        : Effect.gen(function* () {
-            const current = yield* provider.getMandate(reference)
-            const account =
-              mandate.accountHolderName === null
-                ? yield* provider.getBankAccount(current.customerBankAccountId)
-                : {
-                    accountHolderName: mandate.accountHolderName,
-                    bankName: mandate.bankName,
-                    accountNumberEnding: mandate.accountNumberEnding ?? ""
-                  }
-            return new Mandate({
-              ...mandate,
-              status: mandateStatusOf(current.status),
-              nextPossibleChargeDate: current.nextPossibleChargeDate,
-              ...account
-            })
-          }).pipe(Effect.mapError(refusedBy))
-    }
+    const refreshed = (mandate: Mandate): Effect.Effect<Mandate, Refused> =>
+      completion.refreshed(mandate).pipe(Effect.mapError(refusedBy))
 
     const setup = (user: User, input: unknown): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict> =>
       Effect.gen(function* () {
@@ -100,7 +85,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
           expiresAt: flowExpiry(now),
           completedAt: null
         })
-        yield* repo.reserve(reserved, now).pipe(
+        const expired = yield* repo.reserve(reserved, now).pipe(
           Effect.catchTag("DuplicateKey", () =>
             Effect.fail(
               new Conflict({
@@ -111,17 +96,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
             )
           )
         )
-        // The reservation is the caller's only live slot: give it back if the provider never takes the flow up.
+        yield* completion.cancelExpired(expired)
+        // The reservation is the caller's only live slot: give it back if the provider never takes the setup up.
         const flow = yield* provider
-          .createRedirectFlow(
-            {
-              sessionToken: reserved.sessionToken,
-              successRedirectUrl,
-              description: "cisbook subscription",
-              prefilledCustomer: customer
-            },
-            reserved.id
-          )
+          .startMandateSetup({ userId: user.id, successRedirectUrl, prefilledCustomer: customer }, reserved.id)
           .pipe(
             Effect.mapError(refusedBy),
             Effect.onError(() => repo.remove(user.id, reserved.id))
@@ -145,7 +123,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (flow.reference !== null) return yield* refreshed(flow)
         const now = yield* clock.now
         if (flow.status === "Expired" || flow.isExpiredFlow(now)) {
-          yield* repo.update(new Mandate({ ...flow, status: "Expired" })).pipe(Effect.orDie)
+          if (flow.status !== "Expired") {
+            yield* repo.update(new Mandate({ ...flow, status: "Expired" })).pipe(Effect.orDie)
+            yield* completion.cancelExpired([redirectFlowId])
+          }
           return yield* new Refused({
             detail: "This mandate setup has expired (30 minutes): start a new one.",
             nextStep: { _tag: "StartMandateSetup" }
@@ -154,22 +135,31 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (flow.status !== "InProgress") {
           return yield* new Refused({ detail: `This mandate setup is ${flow.status} and cannot be completed.` })
         }
-        const reference = yield* provider.completeRedirectFlow(redirectFlowId, flow.sessionToken).pipe(
+        return yield* completion.complete(flow).pipe(
+          Effect.catchIf(
+            (error) => error.reason === SETUP_CANCELLED,
+            () =>
+              repo.moveStatus(flow, "InProgress", "Expired").pipe(
+                Effect.orDie,
+                Effect.zipRight(
+                  new Refused({
+                    detail: "This mandate setup was cancelled with the direct debit provider: start a new one.",
+                    nextStep: { _tag: "StartMandateSetup" }
+                  })
+                )
+              )
+          ),
           Effect.mapError((error) =>
-            error.reason === "redirect_flow_incomplete"
-              ? new Refused({
-                  detail:
-                    "The customer has not finished the direct debit provider's page yet: complete it, then try again."
-                })
-              : refusedBy(error)
+            error._tag === "Refused"
+              ? error
+              : error.reason === SETUP_NOT_FINISHED
+                ? new Refused({
+                    detail:
+                      "The customer has not finished the direct debit provider's page yet: complete it, then try again."
+                  })
+                : refusedBy(error)
           )
         )
-        // The flow's row is the caller's one live slot (setups are 409 while it lasts), so the
-        // completed mandate can never meet another live one of theirs.
-        const completed = yield* refreshed(new Mandate({ ...flow, reference, completedAt: now }))
-        yield* repo.update(completed).pipe(Effect.orDie)
-        yield* waiting.putForward(user.id, reference)
-        return completed
       }).pipe(Effect.withSpan("Mandates.complete"))
 
     /** The caller's latest mandate, its status refreshed from the provider. */
@@ -183,10 +173,11 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
           })
         }
         const now = yield* clock.now
-        const current = latest.value.isExpiredFlow(now)
-          ? new Mandate({ ...latest.value, status: "Expired" })
-          : yield* refreshed(latest.value)
+        const expired = latest.value.isExpiredFlow(now)
+        const current = expired ? new Mandate({ ...latest.value, status: "Expired" }) : yield* refreshed(latest.value)
         if (current !== latest.value) yield* repo.update(current).pipe(Effect.orDie)
+        if (expired && latest.value.redirectFlowId !== null)
+          yield* completion.cancelExpired([latest.value.redirectFlowId])
         return current
       }).pipe(Effect.withSpan("Mandates.get"))
 
@@ -197,9 +188,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
         const cancelled = yield* provider.cancelMandate(live.value.reference).pipe(
           Effect.map((mandate) => mandateStatusOf(mandate.status)),
-          // Cancelled meanwhile by the payer or the provider: the outcome is the same.
+          // Cancelled meanwhile by the payer or the provider (GoCardless: invalid_state
+          // cancellation_failed): the outcome is the same.
           Effect.catchIf(
-            (error) => error.reason === "mandate_already_cancelled",
+            (error) => error.reason === CANCELLATION_FAILED,
             () => Effect.succeed("Cancelled" as const)
           ),
           Effect.mapError(refusedBy)

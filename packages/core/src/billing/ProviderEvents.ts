@@ -2,10 +2,12 @@ import { Data, Duration, Effect, Option } from "effect"
 import type { BillingInvoice } from "./BillingInvoice.js"
 import { type BillingNotice, mandateEndedNotice, paymentFailedNotice } from "./BillingNotice.js"
 import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
-import type { Mandate } from "./Mandate.js"
 import type { StoredMandateStatus } from "./MandateStatus.js"
 import type { ProviderEventBatch, ProviderEventOutcome, ProviderEventSummary } from "./ProviderEvent.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
+import { afterFailure } from "./FailedPayments.js"
+import { DirectDebitFault, DirectDebitUnavailable } from "./DirectDebitFaults.js"
+import { Mandate } from "./Mandate.js"
 import {
   mandateEnded,
   mandateProgress,
@@ -19,9 +21,10 @@ import type { InvoicePaymentStatus } from "./InvoicePaymentStatus.js"
 import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
 import { BillingProfileRepo } from "./BillingProfileRepo.js"
 import { Clock } from "../system/Clock.js"
-import { DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
+import { DirectDebit, type DirectDebitRefused, SETUP_NOT_FINISHED } from "./DirectDebit.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { MailOutbox } from "../mail/MailOutbox.js"
+import { MandateCompletion } from "./MandateCompletion.js"
 import { MandateRepo } from "./MandateRepo.js"
 import { type ClaimedProviderEvent, ProviderEventInbox } from "./ProviderEventInbox.js"
 import { ProviderWebhookSignature } from "./ProviderWebhookSignature.js"
@@ -30,8 +33,16 @@ import { UserRepo } from "../users/UserRepo.js"
 
 export const MAX_PROVIDER_EVENT_LIST = 500
 
-/** How long an event whose resource the provider could not be asked about waits before it is tried again. */
-const RETRY_AFTER = Duration.minutes(1)
+/**
+ * How long an event that cannot be settled yet (GoCardless down, or a setup's page not yet
+ * finished there) waits before it is tried again: a minute, doubled with each attempt, at most an
+ * hour, and never sooner than the provider asked.
+ */
+const retryDelay = (attempts: number, retryAfterSeconds: number) =>
+  Duration.max(
+    Duration.min(Duration.times(Duration.minutes(1), 2 ** Math.min(attempts, 6)), Duration.hours(1)),
+    Duration.seconds(retryAfterSeconds)
+  )
 
 /** How often a decision is made again when the resource moved between reading and writing it. */
 const RACES_TRIED = 5
@@ -49,7 +60,12 @@ class LeaseLost extends Data.TaggedError("LeaseLost") {}
 
 /** What came of one attempt: settled (written in its own transaction), lost to another worker, or to try again. */
 export type ProviderEventAttempt =
-  | { readonly _tag: "Settled"; readonly outcome: ProviderEventOutcome }
+  | {
+      readonly _tag: "Settled"
+      readonly outcome: ProviderEventOutcome
+      /** Why the event was given up: the provider refused what cannot succeed by waiting. */
+      readonly gaveUp?: string
+    }
   | { readonly _tag: "Lost" }
   | { readonly _tag: "Postponed"; readonly id: string; readonly leaseToken: string; readonly retryAt: Date }
 
@@ -57,8 +73,9 @@ const settled = (outcome: ProviderEventOutcome): ProviderEventAttempt => ({ _tag
 
 /**
  * The direct debit provider's events (GoCardless webhooks): received into an inbox at once, then
- * handled by a worker, each once. A mandate event moves the user's mandate, a payment event the
- * invoice it collects; a move that would go back (an event that arrived late) is settled by
+ * handled by a worker, each once. A billing request event completes or ends the user's mandate
+ * setup, a mandate event moves the user's mandate, a payment event the invoice it collects; a
+ * move that would go back (an event that arrived late) is settled by
  * asking the provider where the resource stands now. A payment that fails and a mandate that
  * ends queue a notice to the user's billing email in the transaction of the change.
  */
@@ -75,6 +92,7 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
     const users = yield* UserRepo
     const outbox = yield* MailOutbox
     const provider = yield* DirectDebit
+    const completion = yield* MandateCompletion
 
     /** Refuses a body the provider did not sign with the shared secret, before it is read. */
     const authenticate = (body: string, signed: string | undefined): Effect.Effect<void, InvalidSignature> =>
@@ -168,6 +186,50 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
           : yield* moveMandate(claimed, mandate, now)
       })
 
+    /** The mandate as the provider now holds `reference`: status, charge date and bank account. */
+    const mandateAsProvider = (mandate: Mandate, reference: string) =>
+      Effect.gen(function* () {
+        const current = yield* provider.getMandate(reference)
+        const account = yield* provider.getBankAccount(current.customerBankAccountId)
+        return new Mandate({
+          ...mandate,
+          reference,
+          status: mandateStatusOf(current.status),
+          nextPossibleChargeDate: current.nextPossibleChargeDate,
+          ...account
+        })
+      })
+
+    /**
+     * `replaced`: the provider moved the mandate to a new one (`links.new_mandate`), which every
+     * later payment goes to; `transferred`: the payer's bank account changed. Either way the
+     * user's mandate is read again from the provider.
+     */
+    const handleMandateMoved = (claimed: ClaimedProviderEvent, reference: string) =>
+      Effect.gen(function* () {
+        const replacement = claimed.event.action === "replaced" ? claimed.event.links["new_mandate"] : undefined
+        const found = yield* mandates.findByReference(reference)
+        if (Option.isNone(found)) {
+          const already = replacement === undefined ? Option.none() : yield* mandates.findByReference(replacement)
+          return yield* settle(claimed, Option.isSome(already) ? "duplicate" : "ignored", Effect.void)
+        }
+        const now = yield* mandateAsProvider(found.value, replacement ?? reference)
+        return yield* settle(claimed, "applied", mandates.update(now)).pipe(
+          Effect.catchTag("DuplicateKey", () => settle(claimed, "ignored", Effect.void))
+        )
+      })
+
+    /** Where the invoice goes after failing: told to the user in the notice, done by the billing run. */
+    const nextAfterFailure = (invoice: BillingInvoice, failedAt: Date, why: string) =>
+      Effect.map(mandates.live(invoice.userId), (live) =>
+        afterFailure(
+          invoice,
+          failedAt,
+          why === "failed",
+          Option.getOrNull(Option.flatMapNullable(live, (m) => m.reference))
+        )
+      )
+
     const movePayment = (
       claimed: ClaimedProviderEvent,
       invoice: BillingInvoice,
@@ -178,10 +240,15 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
         claimed,
         "applied",
         Effect.gen(function* () {
-          const moved = yield* invoices.movePaymentStatus(invoice, invoice.paymentStatus, to)
+          const now = yield* clock.now
+          const moved = yield* invoices.movePaymentStatus(invoice, invoice.paymentStatus, to, now)
           if (!moved) return yield* new Raced()
           if (to === "Failed" && invoice.paymentStatus !== "Failed") {
-            yield* queueNotice(invoice.userId, (email) => paymentFailedNotice(email, invoice, why))
+            const next = yield* nextAfterFailure(invoice, now, why)
+            const description = claimed.event.details["description"]
+            yield* queueNotice(invoice.userId, (email) =>
+              paymentFailedNotice(email, invoice, why, typeof description === "string" ? description : null, next)
+            )
           }
         })
       )
@@ -201,42 +268,110 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
           : yield* movePayment(claimed, invoice, now, payment.status)
       })
 
+    /**
+     * A mandate setup's billing request: `fulfilled` completes the setup as the user's PUT would
+     * have (the customer finished the page but never came back), `cancelled` ends a setup still
+     * in progress Expired.
+     */
+    const handleSetup = (claimed: ClaimedProviderEvent, setupId: string) =>
+      Effect.gen(function* () {
+        const found = yield* mandates.findBySetup(setupId)
+        if (Option.isNone(found)) return yield* settle(claimed, "ignored", Effect.void)
+        const setup = found.value
+        if (setup.reference !== null) return yield* settle(claimed, "duplicate", Effect.void)
+        if (claimed.event.action === "fulfilled") {
+          yield* completion.complete(setup)
+          return yield* settle(claimed, "applied", Effect.void)
+        }
+        if (setup.status !== "InProgress") return yield* settle(claimed, "duplicate", Effect.void)
+        return yield* settle(
+          claimed,
+          "applied",
+          Effect.flatMap(mandates.moveStatus(setup, "InProgress", "Expired").pipe(Effect.orDie), (moved) =>
+            moved ? Effect.void : Effect.fail(new Raced())
+          )
+        )
+      })
+
     const decide = (
       claimed: ClaimedProviderEvent
     ): Effect.Effect<ProviderEventAttempt, DirectDebitRefused | Raced | LeaseLost> => {
-      const { action, resourceId, resourceType } = claimed.event
+      const { action, details, resourceId, resourceType } = claimed.event
+      if (resourceId !== null && resourceType === "mandates" && (action === "replaced" || action === "transferred")) {
+        return handleMandateMoved(claimed, resourceId)
+      }
       if (resourceId !== null && resourceType === "mandates") {
         const target = mandateStatusOfAction(action)
         if (target !== undefined) return handleMandate(claimed, target, resourceId)
       }
+      if (resourceId !== null && resourceType === "billing_requests" && ["fulfilled", "cancelled"].includes(action)) {
+        return handleSetup(claimed, resourceId)
+      }
       if (resourceId !== null && resourceType === "payments") {
-        const target = paymentStatusOfAction(action)
+        const target = paymentStatusOfAction(action, details)
         if (target !== undefined) return handlePayment(claimed, target, resourceId)
       }
       return settle(claimed, "ignored", Effect.void)
     }
 
     /**
+     * The event cannot be settled yet (the provider could not be reached, or a fulfilled setup's
+     * page is not finished there yet): it is tried again later, each time after longer.
+     */
+    const postpone = (claimed: ClaimedProviderEvent, why: string, reason: string, retryAfterSeconds: number) =>
+      Effect.logWarning(`${why}; the event is tried again later`).pipe(
+        Effect.annotateLogs({ event: claimed.event.id, reason, attempts: claimed.attempts + 1 }),
+        Effect.zipRight(clock.now),
+        Effect.map((now): ProviderEventAttempt => ({
+          _tag: "Postponed",
+          id: claimed.event.id,
+          leaseToken: claimed.leaseToken,
+          retryAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts, retryAfterSeconds)))
+        }))
+      )
+
+    /**
+     * The provider refused to answer about the event's resource (it does not know it, say): that
+     * will not change by waiting, so the event is settled `ignored` and the reason logged.
+     */
+    const giveUp = (claimed: ClaimedProviderEvent, refused: DirectDebitRefused | DirectDebitFault) =>
+      Effect.logError(
+        "The direct debit provider refused a question about an event's resource; the event is given up"
+      ).pipe(
+        Effect.annotateLogs({ event: claimed.event.id, reason: refused.reason, message: refused.message }),
+        Effect.zipRight(settle(claimed, "ignored", Effect.void)),
+        Effect.as<ProviderEventAttempt>({
+          _tag: "Settled",
+          outcome: "ignored",
+          gaveUp: `${refused.reason}: ${refused.message}`
+        })
+      )
+
+    /**
      * Handles one leased event and settles it in the transaction of its effects. A provider that
-     * cannot be asked postpones it; a lease lost to another worker leaves it to that one.
+     * cannot be reached, or a setup not yet finished there, postpones it; any other refusal gives it
+     * up; a lease lost to another worker leaves it to that one.
      */
     const attempt = (claimed: ClaimedProviderEvent): Effect.Effect<ProviderEventAttempt> =>
       decide(claimed).pipe(
         Effect.retry({ times: RACES_TRIED, while: (error) => error._tag === "Raced" }),
+        Effect.catchTag("DirectDebitRefused", (refused) =>
+          refused.reason === SETUP_NOT_FINISHED
+            ? postpone(claimed, "The setup's page is not finished with the provider yet", refused.message, 0)
+            : giveUp(claimed, refused)
+        ),
+        Effect.catchSomeDefect((defect) =>
+          defect instanceof DirectDebitUnavailable
+            ? Option.some(
+                postpone(claimed, "The direct debit provider is unavailable", defect.message, defect.retryAfterSeconds)
+              )
+            : defect instanceof DirectDebitFault
+              ? Option.some(giveUp(claimed, defect))
+              : Option.none()
+        ),
         Effect.catchTags({
           LeaseLost: () => Effect.succeed<ProviderEventAttempt>({ _tag: "Lost" }),
-          Raced: (error) => Effect.die(error),
-          DirectDebitRefused: (error) =>
-            Effect.logWarning("Could not ask the provider about an event's resource; trying again later").pipe(
-              Effect.annotateLogs({ event: claimed.event.id, reason: error.message }),
-              Effect.zipRight(clock.now),
-              Effect.map((now): ProviderEventAttempt => ({
-                _tag: "Postponed",
-                id: claimed.event.id,
-                leaseToken: claimed.leaseToken,
-                retryAt: new Date(now.getTime() + Duration.toMillis(RETRY_AFTER))
-              }))
-            )
+          Raced: (error) => Effect.die(error)
         }),
         Effect.withSpan("ProviderEvents.attempt", { attributes: { event: claimed.event.id } })
       )

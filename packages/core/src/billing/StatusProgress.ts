@@ -3,24 +3,43 @@ import type { StoredMandateStatus } from "./MandateStatus.js"
 
 /** The status a `mandates` event's action sets (contract.md, Provider events); others change nothing. */
 const mandateByAction: Readonly<Record<string, StoredMandateStatus>> = {
+  created: "InProgress",
   submitted: "InProgress",
+  customer_approval_granted: "InProgress",
   active: "Active",
+  reinstated: "Active",
   failed: "Failed",
+  blocked: "Failed",
+  suspended_by_payer: "Failed",
   cancelled: "Cancelled",
-  expired: "Expired"
+  expired: "Expired",
+  consumed: "Expired"
 }
 
 /** The status a `payments` event's action sets; others change nothing. */
 const paymentByAction: Readonly<Record<string, InvoicePaymentStatus>> = {
   confirmed: "Paid",
   paid_out: "Paid",
+  chargeback_cancelled: "Paid",
+  submitted: "Pending",
+  resubmission_requested: "Pending",
   failed: "Failed",
   charged_back: "Failed",
+  late_failure_settled: "Failed",
+  customer_approval_denied: "Failed",
   cancelled: "Cancelled"
 }
 
 export const mandateStatusOfAction = (action: string): StoredMandateStatus | undefined => mandateByAction[action]
-export const paymentStatusOfAction = (action: string): InvoicePaymentStatus | undefined => paymentByAction[action]
+/**
+ * The status a `payments` event sets: a failure the provider says it will retry itself
+ * (`details.will_attempt_retry`) leaves the payment Pending.
+ */
+export const paymentStatusOfAction = (
+  action: string,
+  details: Readonly<Record<string, unknown>>
+): InvoicePaymentStatus | undefined =>
+  action === "failed" && details["will_attempt_retry"] === true ? "Pending" : paymentByAction[action]
 
 /**
  * How far along its life a mandate is: a mandate is set up, then activated, then ends (cancelled,

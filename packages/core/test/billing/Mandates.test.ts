@@ -5,6 +5,7 @@ import { Effect, Option, Ref } from "effect"
 import { Conflict, NotFound, Refused } from "../../src/Errors.js"
 import { BillingInvoiceRepo } from "../../src/billing/BillingInvoiceRepo.js"
 import { waitingForMandate } from "../../src/billing/Collect.js"
+import { DirectDebit } from "../../src/billing/DirectDebit.js"
 import { draftInvoice } from "../../src/billing/InvoiceDraft.js"
 import { MandateRepo } from "../../src/billing/MandateRepo.js"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "../../src/Ids.js"
@@ -56,7 +57,7 @@ const invoiceWaitingForMandate = (user: User) =>
   })
 
 describe("Mandates.setup", () => {
-  it.effect("starts a redirect flow prefilled from the billing profile, and is InProgress", () =>
+  it.effect("starts a setup (a billing request) prefilled from the billing profile, and is InProgress", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com", "Ada King Lovelace")
       yield* (yield* BillingProfiles).put(user, address)
@@ -64,7 +65,7 @@ describe("Mandates.setup", () => {
       const { state } = yield* DirectDebitControl
       const flow = (yield* Ref.get(state)).flows.get(setup.redirectFlowId)
       expect(flow?.request).toMatchObject({
-        sessionToken: setup.sessionToken,
+        userId: user.id,
         successRedirectUrl,
         prefilledCustomer: {
           givenName: "Ada King",
@@ -98,6 +99,10 @@ describe("Mandates.setup", () => {
       expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
       const second = yield* mandates.setup(user, { successRedirectUrl })
       expect(second.redirectFlowId).not.toBe(first.redirectFlowId)
+      // The expired setup was cancelled with the provider when the new one started; the new one was not.
+      const { state } = yield* DirectDebitControl
+      expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(true)
+      expect((yield* Ref.get(state)).flows.get(second.redirectFlowId)?.cancelled).toBe(false)
       // The expired flow can no longer be completed.
       yield* (yield* DirectDebitControl).finish(first.redirectFlowId)
       const late = yield* Effect.flip(
@@ -176,6 +181,21 @@ describe("Mandates.complete", () => {
     }).pipe(Effect.provide(testApp()))
   )
 
+  it.effect("a setup cancelled with the provider cannot be completed: it ends Expired, a new one can start", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const mandates = yield* Mandates
+      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      yield* (yield* DirectDebit).cancelMandateSetup(setup.redirectFlowId)
+      const refused = yield* Effect.flip(
+        mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+      )
+      expect(refused).toMatchObject({ _tag: "Refused", detail: expect.stringMatching(/was cancelled/) })
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
+      yield* mandates.setup(user, { successRedirectUrl })
+    }).pipe(Effect.provide(testApp()))
+  )
+
   it.effect("refuses a wrong session token and another user's flow", () =>
     Effect.gen(function* () {
       const { complete, mandates, user } = yield* finishedSetup()
@@ -213,6 +233,19 @@ describe("Mandates.get and cancel", () => {
       expect((yield* mandates.get(user)).status).toBe("Cancelled")
       expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
       yield* mandates.setup(user, { successRedirectUrl })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("cancelling a mandate GoCardless already cancelled (cancellation_failed) ends it Cancelled here", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      const mandate = yield* mandates.complete(user, complete)
+      // Cancelled by the payer at their bank; no event has told us yet.
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "cancelled")
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).live(user.id)).status).toBe("InProgress")
+      yield* mandates.cancel(user)
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
   )
 })

@@ -30,6 +30,9 @@ ${main}
 
 /** The sandbox's hosted payment page: a form a person fills in, with no script needed. */
 export const hostedPageHtml = (page: Exclude<FlowPage, { readonly _tag: "Redirect" }>): string => {
+  if (page._tag === "Done") {
+    return layout("Direct Debit set up", `<h1>Direct Debit set up</h1>\n<p>${escape(page.message)}</p>`)
+  }
   if (page._tag === "Gone") {
     return layout(
       "Direct Debit setup unavailable",

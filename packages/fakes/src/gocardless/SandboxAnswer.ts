@@ -10,12 +10,13 @@ export const ok = (body: unknown, status = 200): SandboxAnswer => ({ status, bod
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-/** A GoCardless-style id: the resource's two-letter prefix and ten upper-case characters (RE00012ABC...). */
+/** A GoCardless-style id: the resource's prefix and ten upper-case characters (MD00012ABC...). */
 export const sandboxId = (prefix: string): string =>
   prefix + Array.from(randomBytes(10), (byte) => ALPHABET[byte % ALPHABET.length]).join("")
 
 export interface ErrorDetail {
-  readonly reason: string
+  /** Absent on a validation error, which names its field instead (as GoCardless's do). */
+  readonly reason?: string
   readonly message: string
   readonly field?: string
   readonly request_pointer?: string
@@ -45,9 +46,11 @@ export const notFound = () =>
     { reason: "resource_not_found", message: "Resource not found" }
   ])
 
+/** GoCardless answers a request its resource's state forbids 422 `invalid_state` (only a repeated create is 409). */
 export const invalidState = (reason: string, message: string) =>
-  failure(409, "invalid_state", message, [{ reason, message }])
+  failure(422, "invalid_state", message, [{ reason, message }])
 
+/** GoCardless's 422 `validation_failed`: one error per field, each with its field and pointer and no reason. */
 export const validationFailed = (
   errors: ReadonlyArray<{ readonly field: string; readonly message: string }>,
   pointer: string
@@ -57,7 +60,6 @@ export const validationFailed = (
     "validation_failed",
     "Validation failed",
     errors.map((e) => ({
-      reason: "validation_failed",
       field: e.field,
       message: e.message,
       request_pointer: `${pointer}/${e.field}`

@@ -4,11 +4,11 @@ import type { Resource, SandboxEvent } from "./SandboxStore.js"
 /** The most events GoCardless puts in one webhook. */
 export const EVENTS_PER_WEBHOOK = 250
 
-export type EventResourceType = "mandates" | "payments"
+export type EventResourceType = "mandates" | "payments" | "billing_requests"
 
 /** What GoCardless says in an event's `details`: who did it, why, and in words. */
 interface Details {
-  readonly origin: "api" | "gocardless" | "bank" | "customer"
+  readonly origin: "api" | "gocardless" | "bank" | "customer" | "payer"
   readonly cause: string
   readonly description: string
   readonly scheme?: string
@@ -26,6 +26,29 @@ const bank = (cause: string, description: string, reason_code: string): Details 
 
 /** The details of each action as GoCardless's sandbox writes them. */
 const details: Record<EventResourceType, Record<string, Details>> = {
+  billing_requests: {
+    created: { origin: "api", cause: "billing_request_created", description: "This billing request has been created." },
+    flow_created: {
+      origin: "api",
+      cause: "billing_request_flow_created",
+      description: "A billing request flow has been created against this billing request."
+    },
+    bank_account_collected: {
+      origin: "payer",
+      cause: "billing_request_bank_account_collected",
+      description: "Bank account details have been collected for this billing request."
+    },
+    fulfilled: {
+      origin: "payer",
+      cause: "billing_request_fulfilled",
+      description: "This billing request has been fulfilled, and the resources have been created."
+    },
+    cancelled: {
+      origin: "api",
+      cause: "billing_request_cancelled",
+      description: "This billing request has been cancelled, none of the resources have been created."
+    }
+  },
   mandates: {
     created: { origin: "api", cause: "mandate_created", description: "Mandate created via the API." },
     submitted: {
@@ -44,7 +67,17 @@ const details: Record<EventResourceType, Record<string, Details>> = {
       cause: "mandate_expired",
       description: "The mandate expired due to inactivity."
     },
-    cancelled: { origin: "api", cause: "mandate_cancelled", description: "The mandate was cancelled at your request." }
+    cancelled: { origin: "api", cause: "mandate_cancelled", description: "The mandate was cancelled at your request." },
+    reinstated: {
+      origin: "gocardless",
+      cause: "mandate_reinstated",
+      description: "The mandate has been reinstated and is active again."
+    },
+    replaced: {
+      origin: "gocardless",
+      cause: "mandate_replaced",
+      description: "The mandate has been cancelled and replaced by a new mandate with a new creditor."
+    }
   },
   payments: {
     created: { origin: "api", cause: "payment_created", description: "Payment created via the API." },
@@ -74,12 +107,29 @@ const details: Record<EventResourceType, Record<string, Details>> = {
       "DDICA-1"
     ),
     cancelled: { origin: "api", cause: "payment_cancelled", description: "The payment was cancelled at your request." },
+    late_failure_settled: {
+      ...bank("insufficient_funds", "The payment failed after it was paid out; the amount was taken back.", "ARRUD-0"),
+      will_attempt_retry: false
+    },
     resubmission_requested: {
       origin: "api",
       cause: "payment_retried",
       description: "An attempt to collect this payment again has been requested."
     }
   }
+}
+
+/** A failure GoCardless will collect again by itself (its intelligent retries). */
+export const WILL_ATTEMPT_RETRY: Details = {
+  ...bank("insufficient_funds", "The customer's account had insufficient funds to make this payment.", "ARRUD-0"),
+  will_attempt_retry: true
+}
+
+/** The payment GoCardless put forward again after a failure it retries. */
+export const RETRIED_BY_GOCARDLESS: Details = {
+  origin: "gocardless",
+  cause: "payment_retried",
+  description: "The payment will be collected again, as GoCardless retries it."
 }
 
 /** A payment cancelled because its mandate was: GoCardless says so in the payment's event. */
@@ -89,15 +139,21 @@ export const CANCELLED_WITH_MANDATE: Details = {
   description: "The mandate for this payment was cancelled at your request."
 }
 
-/** What happened to a resource: it moved to `action` (a status, or `created`, `resubmission_requested`). */
+/** What happened to a resource: it moved to `action` (a status, or `created`, `resubmission_requested`, `flow_created`). */
 export interface Change {
   readonly resourceType: EventResourceType
   readonly resource: Resource
   readonly action: string
   readonly details?: Details
+  /** Links beside the resource's own (a replaced mandate's `new_mandate`, a fulfilled request's mandate). */
+  readonly links?: Readonly<Record<string, string>>
 }
 
-const linkName: Record<EventResourceType, string> = { mandates: "mandate", payments: "payment" }
+const linkName: Record<EventResourceType, string> = {
+  mandates: "mandate",
+  payments: "payment",
+  billing_requests: "billing_request"
+}
 
 /**
  * The events of changes made together, as GoCardless writes them. They are given times a
@@ -109,7 +165,7 @@ export const eventsOf = (changes: ReadonlyArray<Change>, at: Date): ReadonlyArra
     created_at: new Date(at.getTime() + i).toISOString(),
     resource_type: change.resourceType,
     action: change.action,
-    links: { [linkName[change.resourceType]]: change.resource.id },
+    links: { ...change.links, [linkName[change.resourceType]]: change.resource.id },
     details: change.details ??
       details[change.resourceType][change.action] ?? {
         origin: "api",

@@ -88,19 +88,21 @@ export const sandboxRoutes = (path: string, admit: Admission) =>
       const withQuery = (f: (query: Query) => Effect.Effect<SandboxAnswer>) => api(Effect.flatMap(query, f))
 
       yield* router.post(
-        at("/redirect_flows"),
+        at("/billing_requests"),
         api(
-          Effect.all([jsonBody, idempotencyKey, origin]).pipe(
-            Effect.flatMap(([body, key, base]) => sandbox.createRedirectFlow(body, key, base))
+          Effect.all([jsonBody, idempotencyKey]).pipe(
+            Effect.flatMap(([body, key]) => sandbox.createBillingRequest(body, key))
           )
         )
       )
-      yield* router.get(at("/redirect_flows/:id"), withId(sandbox.getRedirectFlow))
+      yield* router.get(at("/billing_requests/:id"), withId(sandbox.getBillingRequest))
+      yield* router.post(at("/billing_requests/:id/actions/fulfil"), withId(sandbox.fulfilBillingRequest))
+      yield* router.post(at("/billing_requests/:id/actions/cancel"), withId(sandbox.cancelBillingRequest))
       yield* router.post(
-        at("/redirect_flows/:id/actions/complete"),
+        at("/billing_request_flows"),
         api(
-          Effect.all([id, jsonBody]).pipe(
-            Effect.flatMap(([flowId, body]) => sandbox.completeRedirectFlow(flowId, body))
+          Effect.all([jsonBody, idempotencyKey, origin]).pipe(
+            Effect.flatMap(([body, key, base]) => sandbox.createBillingRequestFlow(body, key, base))
           )
         )
       )

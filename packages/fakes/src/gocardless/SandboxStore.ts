@@ -6,7 +6,8 @@ import type { Page, Paged } from "./SandboxPaging.js"
 /** A sandbox resource as the API shows it, plus `_internal` state the API never shows. */
 export type Resource = Record<string, unknown> & { readonly id: string; readonly _internal?: Record<string, unknown> }
 
-export type Kind = "redirect_flows" | "mandates" | "customers" | "customer_bank_accounts" | "payments"
+export type Kind =
+  "billing_requests" | "billing_request_flows" | "mandates" | "customers" | "customer_bank_accounts" | "payments"
 
 /** An event as GoCardless shows it (GET /events, and in its webhooks). */
 export type SandboxEvent = Record<string, unknown> & {

@@ -35,7 +35,8 @@ export const providerEventsWorker = leasedWorker(sayingDefects, {
   worker: "Provider events worker",
   items: "events",
   work: "provider events",
-  failed: (done) => done._tag === "Postponed"
+  // Postponed (the provider unavailable) or given up (a refusal that waiting cannot change).
+  failed: (done) => done._tag === "Postponed" || (done._tag === "Settled" && done.gaveUp !== undefined)
 })
 
 export const ProviderEventsWorkerLive = leasedWorkerLive(ProviderEventsWorkerConfig, providerEventsWorker)

@@ -35,8 +35,8 @@ const flowOf = (user: { readonly id: Mandate["userId"] }, createdAt: Date) =>
         userId: user.id,
         status: "InProgress",
         sessionToken: `sess_${token}`,
-        redirectFlowId: `RE${token.slice(-12)}`,
-        redirectUrl: `https://pay.example/flow/RE${token.slice(-12)}`,
+        redirectFlowId: `BRQ${token.slice(-12)}`,
+        redirectUrl: `https://pay.example/flow/BRF${token.slice(-12)}`,
         reference: null,
         accountHolderName: null,
         bankName: null,
@@ -80,18 +80,43 @@ export const mandateRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("marks the user's expired flows Expired when reserving, so a new setup can start", () =>
+  it.effect("marks the user's expired flows Expired when reserving, so a new setup can start, and names them", () =>
     Effect.gen(function* () {
       const repo = yield* MandateRepo
       const user = yield* storedUser
       const first = yield* flowOf(user, at(0))
-      yield* repo.reserve(first, at(0))
+      expect(yield* repo.reserve(first, at(0))).toEqual([])
       const second = yield* flowOf(user, at(30))
-      yield* repo.reserve(second, at(30))
+      expect(yield* repo.reserve(second, at(30))).toEqual([first.redirectFlowId])
       expect(Option.map(yield* repo.findByRedirectFlow(user.id, first.redirectFlowId ?? ""), (m) => m.status)).toEqual(
         Option.some("Expired")
       )
       expect(yield* repo.latest(user.id)).toEqual(Option.some(second))
+    })
+  )
+
+  it.effect("completes a setup once: a second completion is told it lost; found by the setup's id alone", () =>
+    Effect.gen(function* () {
+      const repo = yield* MandateRepo
+      const user = yield* storedUser
+      const flow = yield* flowOf(user, at(0))
+      yield* repo.reserve(flow, at(0))
+      expect(yield* repo.findBySetup(flow.redirectFlowId ?? "")).toEqual(Option.some(flow))
+      expect(yield* repo.findBySetup("BRQ_NOBODY")).toEqual(Option.none())
+      const completed = new Mandate({
+        ...flow,
+        reference: "MD0000000007",
+        accountHolderName: "Ada",
+        completedAt: at(1)
+      })
+      const racing = new Mandate({ ...completed, reference: "MD0000000008" })
+      const outcomes = yield* Effect.all([repo.completeSetup(completed), repo.completeSetup(racing)], {
+        concurrency: "unbounded"
+      })
+      expect([...outcomes].sort()).toEqual([false, true])
+      const stored = Option.getOrThrow(yield* repo.findBySetup(flow.redirectFlowId ?? ""))
+      expect(stored).toEqual(outcomes[0] ? completed : racing)
+      expect(yield* repo.completeSetup(new Mandate({ ...completed, reference: "MD0000000009" }))).toBe(false)
     })
   )
 

@@ -1,0 +1,118 @@
+import { DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
+import type { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Duration, Effect, Either, Option, Random } from "effect"
+import { goCardlessRetries } from "../metrics/ProviderCallMetrics.js"
+
+/** GoCardless's answer to one call, read whole within the call's time limit. */
+export interface GoCardlessAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+}
+
+export interface RequestPolicy {
+  /** The time limit of one try (GOCARDLESS_TIMEOUT_MS). */
+  readonly timeout: Duration.Duration
+  /** The most tries of one call within a client request. */
+  readonly tries: number
+  /** The pause before the second try; doubled before each next one, with jitter. */
+  readonly backoff: Duration.Duration
+  /** The longest pause GoCardless may ask for (Retry-After, RateLimit-Reset) that a request still waits. */
+  readonly longestWait: Duration.Duration
+}
+
+export const DEFAULT_TIMEOUT = Duration.seconds(10)
+
+export const defaultPolicy = (timeout: Duration.Duration = DEFAULT_TIMEOUT): RequestPolicy => ({
+  timeout,
+  tries: 3,
+  backoff: Duration.millis(500),
+  longestWait: Duration.seconds(5)
+})
+
+/** What the client is told to wait when GoCardless stays unavailable and did not say for how long. */
+const DEFAULT_RETRY_AFTER_SECONDS = 30
+
+/** A header's pause: whole seconds, or an HTTP date (as GoCardless's RateLimit-Reset is) from `now`. */
+const pauseOf = (value: string | undefined, now: number): Option.Option<Duration.Duration> => {
+  if (value === undefined || value.trim() === "") return Option.none()
+  if (/^\d+$/.test(value.trim())) return Option.some(Duration.seconds(Number(value.trim())))
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? Option.none() : Option.some(Duration.millis(Math.max(0, at - now)))
+}
+
+/**
+ * The pause GoCardless asked for: `Retry-After`, else `RateLimit-Reset` when its rate limit is
+ * spent (a 429). None when it asked for none.
+ */
+export const askedPause = (answer: GoCardlessAnswer, now: number): Option.Option<Duration.Duration> =>
+  Option.orElse(pauseOf(answer.headers["retry-after"], now), () =>
+    answer.status === 429 ? pauseOf(answer.headers["ratelimit-reset"], now) : Option.none()
+  )
+
+/** An answer worth another try of a call that is safe to repeat: GoCardless overloaded or failing. */
+const transientStatus = (status: number) => status === 429 || status >= 500
+
+/** A call is safe to repeat when a second one cannot make a second resource: a GET, or a POST with its key. */
+const safeToRepeat = (request: HttpClientRequest.HttpClientRequest) =>
+  request.method === "GET" || request.headers["idempotency-key"] !== undefined
+
+/**
+ * Sends a request to GoCardless as its integration guides ask: each try within the time limit,
+ * and a call that is safe to repeat tried again (at most `tries` in all) after a network error,
+ * a time-out, a 5xx or a 429, after an exponential back-off with jitter or the pause GoCardless
+ * asked for. When GoCardless stays unavailable (or asks for a pause longer than a request can
+ * wait) the call dies with DirectDebitUnavailable, carrying how long to wait; any other answer is
+ * the caller's to read.
+ */
+export const goCardlessRequest =
+  (http: HttpClient.HttpClient, policy: RequestPolicy) =>
+  (request: HttpClientRequest.HttpClientRequest): Effect.Effect<GoCardlessAnswer> => {
+    const what = `${request.method} ${new URL(request.url).pathname}`
+    const once = http.execute(request).pipe(
+      Effect.flatMap((response) =>
+        Effect.map(response.text, (text): GoCardlessAnswer => ({
+          status: response.status,
+          headers: response.headers,
+          text
+        }))
+      ),
+      Effect.scoped,
+      Effect.mapError((error) => `could not be reached (${error.message})`),
+      Effect.timeoutFail({
+        duration: policy.timeout,
+        onTimeout: () => `did not answer within ${Duration.format(policy.timeout)}`
+      })
+    )
+    const unavailable = (why: string, retryAfter: Option.Option<Duration.Duration>) =>
+      Effect.die(
+        new DirectDebitUnavailable({
+          message: `GoCardless ${why} to ${what}`,
+          retryAfterSeconds: Option.match(retryAfter, {
+            onNone: () => DEFAULT_RETRY_AFTER_SECONDS,
+            onSome: (pause) => Math.max(1, Math.ceil(Duration.toSeconds(pause)))
+          })
+        })
+      )
+    const attempt = (tried: number): Effect.Effect<GoCardlessAnswer> =>
+      Effect.gen(function* () {
+        const outcome = yield* Effect.either(once)
+        if (Either.isRight(outcome) && !transientStatus(outcome.right.status)) return outcome.right
+        const now = yield* Clock.currentTimeMillis
+        const asked = Either.isRight(outcome) ? askedPause(outcome.right, now) : Option.none()
+        const why = Either.isRight(outcome) ? `answered ${outcome.right.status}` : outcome.left
+        if (!safeToRepeat(request) || tried >= policy.tries) return yield* unavailable(why, asked)
+        if (Option.isSome(asked) && Duration.greaterThan(asked.value, policy.longestWait)) {
+          return yield* unavailable(why, asked)
+        }
+        const jitter = yield* Random.nextRange(0.5, 1)
+        const pause = Option.getOrElse(asked, () => Duration.times(policy.backoff, 2 ** (tried - 1) * jitter))
+        yield* Effect.logWarning("GoCardless did not answer as it should; trying the call again").pipe(
+          Effect.annotateLogs({ call: what, reason: why, try: tried + 1, after: Duration.format(pause) })
+        )
+        goCardlessRetries.inc({ reason: Either.isRight(outcome) ? String(outcome.right.status) : "network" })
+        yield* Effect.sleep(pause)
+        return yield* attempt(tried + 1)
+      })
+    return attempt(1)
+  }

@@ -1,0 +1,265 @@
+import { goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
+import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Ref, TestClock } from "effect"
+
+/**
+ * GoCardless's answers as its API reference documents them (error types, reasons and headers),
+ * written here for these tests.
+ */
+const errorBody = (code: number, type: string, reason: string, message: string) =>
+  JSON.stringify({
+    error: {
+      message,
+      documentation_url: `https://developer.gocardless.com/api-reference#${reason}`,
+      type,
+      request_id: "0c8bd7a1-7c2e-4a36-9e0f-2d4f1b6a9c01",
+      code,
+      errors: [{ reason, message }]
+    }
+  })
+
+const internalError = { status: 500, body: errorBody(500, "gocardless", "internal_server_error", "Uh-oh!") }
+const unavailable = { status: 503, body: "<html><body>Service Unavailable</body></html>" }
+const rateLimited = (headers: Record<string, string>) => ({
+  status: 429,
+  body: errorBody(429, "invalid_api_usage", "rate_limit_exceeded", "Rate limit exceeded"),
+  headers: { "ratelimit-limit": "1000", "ratelimit-remaining": "0", ...headers }
+})
+const mandate = {
+  status: 200,
+  body: JSON.stringify({
+    mandates: {
+      id: "MD000123",
+      created_at: "2026-11-20T10:00:00.000Z",
+      reference: "CISBOOK-7XKQ3",
+      scheme: "bacs",
+      status: "active",
+      next_possible_charge_date: "2026-11-30",
+      metadata: {},
+      links: { customer_bank_account: "BA000123", creditor: "CR000123", customer: "CU000123" }
+    }
+  })
+}
+const payment = {
+  status: 201,
+  body: JSON.stringify({
+    payments: {
+      id: "PM000456",
+      created_at: "2026-11-27T10:00:00.000Z",
+      charge_date: "2026-12-02",
+      amount: 240,
+      currency: "GBP",
+      status: "pending_submission",
+      description: "cisbook invoice CB-000001",
+      metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
+      links: { mandate: "MD000123", creditor: "CR000123" }
+    }
+  })
+}
+
+type Reply =
+  { readonly status: number; readonly body: string; readonly headers?: Record<string, string> } | "drop" | "hang"
+
+interface Seen {
+  readonly method: string
+  readonly path: string
+  readonly idempotencyKey: string | undefined
+  readonly body: unknown
+  readonly at: number
+}
+
+/** A GoCardless that answers each request with the next reply of the script (the last one again when it runs out). */
+const scripted = (replies: ReadonlyArray<Reply>) =>
+  Effect.gen(function* () {
+    const seen = yield* Ref.make<ReadonlyArray<Seen>>([])
+    const client = HttpClient.make((request, url) =>
+      Effect.gen(function* () {
+        const before = yield* Ref.get(seen)
+        const reply = replies[Math.min(before.length, replies.length - 1)]!
+        const body = request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : null
+        yield* Ref.set(seen, [
+          ...before,
+          {
+            method: request.method,
+            path: url.pathname,
+            idempotencyKey: request.headers["idempotency-key"],
+            body,
+            at: yield* TestClock.currentTimeMillis
+          }
+        ])
+        if (reply === "hang") return yield* Effect.never
+        if (reply === "drop") {
+          return yield* new HttpClientError.RequestError({
+            request,
+            reason: "Transport",
+            cause: new Error("ECONNRESET")
+          })
+        }
+        return HttpClientResponse.fromWeb(
+          request,
+          new Response(reply.body, {
+            status: reply.status,
+            headers: { "content-type": "application/json", ...reply.headers }
+          })
+        )
+      })
+    )
+    const layer = goCardlessDirectDebitOver({
+      baseUrl: "https://api-sandbox.gocardless.com",
+      accessToken: Redacted.make("sandbox_token")
+    }).pipe(Layer.provide(Layer.succeed(HttpClient.HttpClient, client)))
+    return { seen, provider: yield* Effect.provide(DirectDebit, layer) }
+  })
+
+/** The defect a call died of. */
+const defectOf = <A, E>(exit: Exit.Exit<A, E>) =>
+  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
+
+const times = (seen: Ref.Ref<ReadonlyArray<Seen>>) => Effect.map(Ref.get(seen), (all) => all.map((s) => s.at))
+
+describe("every GoCardless call is limited in time and tried again when it is safe", () => {
+  it.effect("a 500 and a 503 are tried again after a back-off with jitter; the third try's answer stands", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([internalError, unavailable, mandate])
+      const call = yield* Effect.fork(provider.getMandate("MD000123"))
+      yield* TestClock.adjust(Duration.millis(240))
+      // The first pause is half to all of 500 ms: not over yet.
+      expect(yield* times(seen)).toEqual([0])
+      yield* TestClock.adjust(Duration.seconds(2))
+      expect((yield* Fiber.join(call)).status).toBe("active")
+      const [first, second, third] = yield* times(seen)
+      expect(second! - first!).toBeGreaterThanOrEqual(250)
+      expect(second! - first!).toBeLessThanOrEqual(500)
+      // The second pause doubles: 500 to 1000 ms.
+      expect(third! - second!).toBeGreaterThanOrEqual(500)
+    })
+  )
+
+  it.effect("GoCardless down through 3 tries: DirectDebitUnavailable, with how long to wait", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([internalError])
+      const call = yield* Effect.fork(Effect.exit(provider.getMandate("MD000123")))
+      yield* TestClock.adjust(Duration.seconds(10))
+      const defect = defectOf(yield* Fiber.join(call))
+      expect(defect).toBeInstanceOf(DirectDebitUnavailable)
+      expect(defect).toMatchObject({
+        message: "GoCardless answered 500 to GET /mandates/MD000123",
+        retryAfterSeconds: 30
+      })
+      expect(yield* Ref.get(seen)).toHaveLength(3)
+    })
+  )
+
+  it.effect("a dropped connection and a call that never answers are tried again; the time limit is 10 seconds", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted(["drop", "hang", mandate])
+      const call = yield* Effect.fork(provider.getMandate("MD000123"))
+      yield* TestClock.adjust(Duration.seconds(1))
+      expect(yield* Ref.get(seen)).toHaveLength(2)
+      yield* TestClock.adjust(Duration.millis(9_000))
+      // The hanging try is still within its 10 seconds.
+      expect(yield* Ref.get(seen)).toHaveLength(2)
+      yield* TestClock.adjust(Duration.seconds(3))
+      expect((yield* Fiber.join(call)).id).toBe("MD000123")
+      expect(yield* Ref.get(seen)).toHaveLength(3)
+
+      const { provider: silent } = yield* scripted(["hang"])
+      const timedOut = yield* Effect.fork(Effect.exit(silent.getMandate("MD000123")))
+      yield* TestClock.adjust(Duration.seconds(40))
+      expect(defectOf(yield* Fiber.join(timedOut))).toMatchObject({
+        message: "GoCardless did not answer within 10s to GET /mandates/MD000123"
+      })
+    })
+  )
+
+  it.effect(
+    "a 429 waits until GoCardless's RateLimit-Reset, or Retry-After; a pause too long for a request gives up at once",
+    () =>
+      Effect.gen(function* () {
+        const reset = new Date(2_000).toUTCString()
+        const { provider, seen } = yield* scripted([rateLimited({ "ratelimit-reset": reset }), mandate])
+        const call = yield* Effect.fork(provider.getMandate("MD000123"))
+        yield* TestClock.adjust(Duration.millis(1_999))
+        expect(yield* times(seen)).toEqual([0])
+        yield* TestClock.adjust(Duration.millis(1))
+        expect((yield* Fiber.join(call)).status).toBe("active")
+        expect(yield* times(seen)).toEqual([0, 2_000])
+
+        const { provider: slow, seen: seenSlow } = yield* scripted([
+          { ...unavailable, headers: { "retry-after": "3" } },
+          mandate
+        ])
+        const after = yield* Effect.fork(slow.getMandate("MD000123"))
+        yield* TestClock.adjust(Duration.seconds(3))
+        yield* Fiber.join(after)
+        expect((yield* times(seenSlow)).map((at) => at - 2_000)).toEqual([0, 3_000])
+
+        const { provider: spent, seen: seenSpent } = yield* scripted([rateLimited({ "retry-after": "60" })])
+        const defect = defectOf(yield* Effect.exit(spent.getMandate("MD000123")))
+        expect(defect).toMatchObject({ _tag: "DirectDebitUnavailable", retryAfterSeconds: 60 })
+        expect(yield* Ref.get(seenSpent)).toHaveLength(1)
+      })
+  )
+
+  it.effect("a create is tried again with the same Idempotency-Key, and carries the invoice as metadata", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted(["drop", payment])
+      const call = yield* Effect.fork(
+        provider.createPayment(
+          {
+            amount: 240,
+            currency: "GBP",
+            mandateId: "MD000123",
+            description: "cisbook invoice CB-000001",
+            chargeDate: null,
+            invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+          },
+          "0f9d5a4e-5b1a-4c55-9d0e-000000000001"
+        )
+      )
+      yield* TestClock.adjust(Duration.seconds(1))
+      expect((yield* Fiber.join(call)).id).toBe("PM000456")
+      const [first, second] = yield* Ref.get(seen)
+      expect(first?.idempotencyKey).toBe("0f9d5a4e-5b1a-4c55-9d0e-000000000001")
+      expect(second?.idempotencyKey).toBe(first?.idempotencyKey)
+      expect(second?.body).toEqual({
+        payments: {
+          amount: 240,
+          currency: "GBP",
+          description: "cisbook invoice CB-000001",
+          metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
+          links: { mandate: "MD000123" }
+        }
+      })
+    })
+  )
+
+  it.effect(
+    "invalid_api_usage is a fault of ours (never retried); invalid_state cancellation_failed is a refusal",
+    () =>
+      Effect.gen(function* () {
+        const { provider, seen } = yield* scripted([
+          {
+            status: 400,
+            body: errorBody(400, "invalid_api_usage", "invalid_document_structure", "Invalid document structure")
+          }
+        ])
+        const defect = defectOf(yield* Effect.exit(provider.getMandate("MD000123")))
+        expect(defect).toBeInstanceOf(DirectDebitFault)
+        expect(defect).toMatchObject({ reason: "invalid_document_structure" })
+        expect(yield* Ref.get(seen)).toHaveLength(1)
+
+        const { provider: cancelled } = yield* scripted([
+          {
+            status: 422,
+            body: errorBody(422, "invalid_state", "cancellation_failed", "Mandate could not be cancelled")
+          }
+        ])
+        const refused = yield* Effect.flip(cancelled.cancelMandate("MD000123"))
+        expect(refused).toMatchObject({ reason: "cancellation_failed", message: "Mandate could not be cancelled" })
+      })
+  )
+})

@@ -1,0 +1,12 @@
+import type { MandateSetupStarted } from "@cisbook/core/billing/DirectDebit"
+import { Context, type Effect } from "effect"
+
+/**
+ * What a test does to a direct debit provider that the port cannot: the customer filling in the
+ * provider's hosted page of a setup with good bank details. Each implementation of the port
+ * under the contract brings its own (the fake's control, the sandbox's form, a recording's state).
+ */
+export class DirectDebitDriver extends Context.Tag("testkit/DirectDebitDriver")<
+  DirectDebitDriver,
+  { readonly finishPage: (setup: MandateSetupStarted) => Effect.Effect<void> }
+>() {}
