@@ -2,6 +2,7 @@ import { draftInvoice } from "@cisbook/core/billing/InvoiceDraft"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/billing/BillingInvoiceRepo"
 import { BillingRun } from "@cisbook/core/billing/BillingRun"
+import { Clock } from "@cisbook/core/system/Clock"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
@@ -12,6 +13,18 @@ import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
 
 const billingRun = (date: string) => Effect.flatMap(BillingRun, (run) => run.run(date))
+
+/** The billing run as it runs `later` from now (a run of its own, on the server's ports, with the clock moved on). */
+const billingRunAfter = (later: Duration.Duration, date: string) =>
+  Effect.flatMap(Clock, (clock) =>
+    billingRun(date).pipe(
+      Effect.provide(BillingRun.Default),
+      Effect.provideService(
+        Clock,
+        Clock.of({ now: Effect.map(clock.now, (now) => new Date(now.getTime() + Duration.toMillis(later))) })
+      )
+    )
+  )
 
 const simulate = (scenario: string, resource: string) =>
   raw(undefined, "POST", `/sandbox/gocardless/scenario_simulators/${scenario}/actions/run`, {
@@ -153,6 +166,54 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "120 seconds" })(
         // Run again: nothing is billed twice.
         yield* billingRun("2026-07-02")
         expect((yield* owner.api.billing.listBillingInvoices()).map((i) => i.id)).toEqual([id])
+      })
+  )
+
+  it.effect(
+    "a payment GoCardless will retry stays Pending; one that failed is collected again by the billing run 3 days later, on the same payment",
+    () =>
+      Effect.gen(function* () {
+        const owner = yield* contractor("retried")
+        yield* acceptedJuneReturn(owner)
+        yield* billingRun("2026-07-01")
+        const setup = yield* owner.api.billing.createMandateSetup({
+          payload: { successRedirectUrl: "https://app.cisbook.example/billing/done" }
+        })
+        expect(yield* finishHostedPage(setup.redirectUrl)).toBe(303)
+        const mandate = yield* owner.api.billing.completeMandateSetup({
+          payload: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
+        })
+        yield* simulate("mandate_activated", mandate.reference ?? "")
+        const [collecting] = yield* owner.api.billing.listBillingInvoices()
+        const payment = collecting?.paymentReference ?? ""
+        expect(payment).toMatch(/^PM/)
+        const invoice = () =>
+          Effect.map(owner.api.billing.listBillingInvoices(), ([one]) => ({
+            paymentStatus: one?.paymentStatus,
+            paymentReference: one?.paymentReference
+          }))
+
+        // GoCardless fails it but will retry it itself: back to pending_submission, Pending here.
+        expect((yield* simulate("payment_failed_will_retry", payment)).status).toBe(200)
+        expect(yield* invoice()).toEqual({ paymentStatus: "Pending", paymentReference: payment })
+        // Then it fails for good: Failed.
+        expect((yield* simulate("payment_failed", payment)).status).toBe(200)
+        expect(yield* eventually(invoice(), (i) => i.paymentStatus === "Failed")).toEqual({
+          paymentStatus: "Failed",
+          paymentReference: payment
+        })
+
+        // A run the same day leaves it Failed: the retry is not due yet.
+        yield* billingRun("2026-07-02")
+        expect(yield* invoice()).toEqual({ paymentStatus: "Failed", paymentReference: payment })
+        // Three days on, the run retries the same payment with GoCardless (actions/retry): Pending again.
+        yield* billingRunAfter(Duration.days(3), "2026-07-05")
+        expect(yield* invoice()).toEqual({ paymentStatus: "Pending", paymentReference: payment })
+        expect((yield* simulate("payment_paid_out", payment)).status).toBe(200)
+        expect(yield* eventually(invoice(), (i) => i.paymentStatus === "Paid")).toEqual({
+          paymentStatus: "Paid",
+          paymentReference: payment
+        })
       })
   )
 
