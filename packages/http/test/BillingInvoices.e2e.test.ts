@@ -7,10 +7,11 @@ import { pdfText } from "@cisbook/testkit/PdfText"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { assert, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { acceptedJuneReturn } from "./AcceptedReturn.js"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
+import { eventually } from "./WorkerTestApp.js"
 
 const billingRun = (date: string) => Effect.flatMap(BillingRun, (run) => run.run(date))
 
