@@ -7,6 +7,7 @@ import { ProviderEvents } from "./billing/ProviderEvents.js"
 import { WaitingInvoicesLive } from "./billing/WaitingInvoicesLive.js"
 import { Mandates } from "./billing/Mandates.js"
 import { Connections } from "./connections/Connections.js"
+import { HmrcCredentialsSettings } from "./credentials/HmrcCredentialsSettings.js"
 import { Authentication } from "./users/Authentication.js"
 import { ContactImport } from "./contacts/import/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
@@ -28,6 +29,7 @@ import { Webhooks } from "./webhooks/Webhooks.js"
 /** Every use case, over whichever ports the composition root provides. */
 export const UseCasesLive = Layer.mergeAll(
   TenantSettings.Default,
+  HmrcCredentialsSettings.Default,
   TenantEmailSettings.Default,
   SalesInvoices.Default,
   SalesInvoiceMail.Default,

@@ -43,6 +43,7 @@ import type { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import type { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import type { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/tenants/TenantSettingsRepo"
+import type { HmrcCredentialsRepo } from "@cisbook/core/credentials/HmrcCredentialsRepo"
 import type { Transactor } from "@cisbook/core/system/Transactor"
 import type { UserRepo } from "@cisbook/core/users/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
@@ -76,6 +77,7 @@ export type Ports =
   | Crypto
   | Transactor
   | TenantSettingsRepo
+  | HmrcCredentialsRepo
   | EventOutbox
   | ContactRepo
   | ContactActivity

@@ -1,4 +1,5 @@
-import { SANDBOX_SENDER } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { SANDBOX_SOFTWARE } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
 import { transactionIdOf } from "@cisbook/adapters/taxauthority/cis300/Cis300Return"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
@@ -139,7 +140,8 @@ const testEndpoint = Effect.acquireRelease(
   ({ close }) => Effect.sync(close)
 )
 
-const adapterAt = (url: string) => Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, sender: SANDBOX_SENDER }))
+const adapterAt = (url: string) =>
+  Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, software: SANDBOX_SOFTWARE }))
 
 const verification = {
   contractor: { utr: "8456789123", scheme },
@@ -152,14 +154,20 @@ describe("HMRC's error kinds", () => {
     () =>
       Effect.gen(function* () {
         const endpoint = yield* testEndpoint
-        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
+        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(
+          submission,
+          sandboxCredentials
+        )
         expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
         expect(endpoint.received).toEqual(["request submit", "request delete"])
 
         const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
-        expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
+        expect(yield* hmrc.sendReturn(submission, sandboxCredentials)).toEqual({
+          _tag: "Acknowledged",
+          correlationId: "C0FFEE"
+        })
         yield* Effect.sleep("1 second")
-        const polled = yield* hmrc.pollReturn("C0FFEE", submission)
+        const polled = yield* hmrc.pollReturn("C0FFEE", submission, sandboxCredentials)
         expect(polled).toEqual({
           _tag: "Rejected",
           reason:
@@ -176,28 +184,28 @@ describe("HMRC's error kinds", () => {
       Effect.gen(function* () {
         const endpoint = yield* testEndpoint
         const hmrc = yield* adapterAt(`${endpoint.base}/${kind}/submission`)
-        const sent = yield* Effect.exit(hmrc.sendReturn(submission))
+        const sent = yield* Effect.exit(hmrc.sendReturn(submission, sandboxCredentials))
         expect(sent).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-        const verified = yield* Effect.exit(hmrc.verify(verification))
+        const verified = yield* Effect.exit(hmrc.verify(verification, sandboxCredentials))
         expect(verified).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
         // As the answer to a poll: HMRC failed the submission, so the return is submitted afresh,
         // under a correlation id for the filer to record (the failed one is left for the filer to
         // delete once it recorded the new one).
         const later = yield* adapterAt(`${endpoint.base}/${kind}/later/submission`)
-        yield* later.sendReturn(submission)
+        yield* later.sendReturn(submission, sandboxCredentials)
         yield* Effect.sleep("1 second")
         const before = endpoint.received.length
-        const polled = yield* later.pollReturn("C0FFEE", submission)
+        const polled = yield* later.pollReturn("C0FFEE", submission, sandboxCredentials)
         expect(polled).toMatchObject({ _tag: "Resent", correlationId: "C0FFEE" })
         expect(endpoint.received.slice(before)).toEqual(["poll submit", "request list", "request submit"])
 
         // A filer that died after sending afresh, before recording it: HMRC holds the later
         // submission, which is taken rather than sent a third time.
         const held = yield* adapterAt(`${endpoint.base}/${kind}/held/submission`)
-        yield* held.sendReturn(submission)
+        yield* held.sendReturn(submission, sandboxCredentials)
         yield* Effect.sleep("1 second")
         const then = endpoint.received.length
-        expect(yield* held.pollReturn("C0FFEE", submission)).toEqual({
+        expect(yield* held.pollReturn("C0FFEE", submission, sandboxCredentials)).toEqual({
           _tag: "Resent",
           correlationId: "BEEF",
           retryAfterMs: 0
@@ -211,13 +219,13 @@ describe("HMRC's error kinds", () => {
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
       const fiveHundred = yield* Effect.exit(
-        (yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission)
+        (yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission, sandboxCredentials)
       )
       expect(fiveHundred).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
       endpoint.close()
       yield* Effect.sleep("50 millis")
       const refused = yield* Effect.exit(
-        (yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission.id)
+        (yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission.id, sandboxCredentials)
       )
       expect(refused).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
     })
@@ -226,7 +234,9 @@ describe("HMRC's error kinds", () => {
   it.scopedLive("a verification refused by a fatal error carries the error's text", () =>
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
-      expect(yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).verify(verification)).toEqual({
+      expect(
+        yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).verify(verification, sandboxCredentials)
+      ).toEqual({
         _tag: "Refused",
         message: "Forced fatal error (1020)"
       })

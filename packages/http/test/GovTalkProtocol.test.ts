@@ -1,8 +1,9 @@
+import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import {
   GOVTALK_ENGINE_PATH,
   GOVTALK_ENGINE_SUBMISSION,
-  SANDBOX_SENDER
+  SANDBOX_SOFTWARE
 } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
 import { govTalkExchange } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTransport"
@@ -31,7 +32,7 @@ const adapter = Effect.flatMap(
   HttpServer.addressWith((address) =>
     Effect.succeed(`${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`)
   ),
-  (url) => Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, sender: SANDBOX_SENDER }))
+  (url) => Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, software: SANDBOX_SOFTWARE }))
 )
 
 const aReturn = (deducted: number, utr = "2234567890"): ReturnSubmission => ({
@@ -79,32 +80,34 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
     Effect.gen(function* () {
       const hmrc = yield* adapter
       const submission = aReturn(100_000)
-      const sent = yield* hmrc.sendReturn(submission)
+      const sent = yield* hmrc.sendReturn(submission, sandboxCredentials)
       expect(sent._tag).toBe("Acknowledged")
       const correlationId = sent._tag === "Acknowledged" ? sent.correlationId : ""
       expect(correlationId).toMatch(/^[0-9A-F]{32}$/)
-      expect(yield* hmrc.findSentReturn(submission.id)).toEqual(Option.some(correlationId))
+      expect(yield* hmrc.findSentReturn(submission.id, sandboxCredentials)).toEqual(Option.some(correlationId))
 
       // The adapter knows the interval: it does not ask before it passed.
-      const waiting = yield* hmrc.pollReturn(correlationId, submission)
+      const waiting = yield* hmrc.pollReturn(correlationId, submission, sandboxCredentials)
       expect(waiting._tag).toBe("Pending")
       expect(waiting._tag === "Pending" && waiting.retryAfterMs).toBeGreaterThan(500)
       expect((yield* engineReceived(submission.id))[0]?.earlyPolls).toBe(0)
 
       // An adapter that lost the acknowledgement (a new process) asks at once: the engine acknowledges again.
       const fresh = yield* adapter
-      expect((yield* fresh.pollReturn(correlationId, submission))._tag).toBe("Pending")
+      expect((yield* fresh.pollReturn(correlationId, submission, sandboxCredentials))._tag).toBe("Pending")
       expect((yield* engineReceived(submission.id))[0]?.earlyPolls).toBe(1)
 
       yield* Effect.sleep(Duration.millis(waiting._tag === "Pending" ? waiting.retryAfterMs : 0))
-      expect(yield* hmrc.pollReturn(correlationId, submission)).toEqual({ _tag: "Accepted" })
+      expect(yield* hmrc.pollReturn(correlationId, submission, sandboxCredentials)).toEqual({ _tag: "Accepted" })
       // The answer stays until the filer, having recorded it, deletes it: a poll gets it again.
       expect((yield* engineReceived(submission.id))[0]?.deletedAt).toBeNull()
-      expect(yield* (yield* adapter).pollReturn(correlationId, submission)).toEqual({ _tag: "Accepted" })
+      expect(yield* (yield* adapter).pollReturn(correlationId, submission, sandboxCredentials)).toEqual({
+        _tag: "Accepted"
+      })
       yield* hmrc.deleteReturnAnswer(correlationId)
       const [held] = yield* engineReceived(submission.id)
       expect(held?.deletedAt).not.toBeNull()
-      expect(yield* hmrc.findSentReturn(submission.id)).toEqual(Option.none())
+      expect(yield* hmrc.findSentReturn(submission.id, sandboxCredentials)).toEqual(Option.none())
       // Deleted twice: HMRC knows the correlation id no more, which the filer only logs.
       const again = yield* Effect.flip(hmrc.deleteReturnAnswer(correlationId))
       expect(again.message).toContain("Unknown CorrelationID (2000)")
@@ -115,10 +118,10 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
     Effect.gen(function* () {
       const hmrc = yield* adapter
       const nil: ReturnSubmission = { ...aReturn(0), lines: [], nilReturn: true, inactive: true }
-      const sent = yield* hmrc.sendReturn(nil)
+      const sent = yield* hmrc.sendReturn(nil, sandboxCredentials)
       assert(sent._tag === "Acknowledged")
       yield* Effect.sleep(Duration.seconds(1))
-      expect(yield* hmrc.pollReturn(sent.correlationId, nil)).toEqual({ _tag: "Accepted" })
+      expect(yield* hmrc.pollReturn(sent.correlationId, nil, sandboxCredentials)).toEqual({ _tag: "Accepted" })
       expect(yield* engineReceived(nil.id)).toHaveLength(1)
     })
   )
@@ -127,10 +130,10 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
     Effect.gen(function* () {
       const hmrc = yield* adapter
       const submission = aReturn(99_999)
-      const sent = yield* hmrc.sendReturn(submission)
+      const sent = yield* hmrc.sendReturn(submission, sandboxCredentials)
       const correlationId = sent._tag === "Acknowledged" ? sent.correlationId : ""
       yield* Effect.sleep(Duration.seconds(1))
-      const answer = yield* hmrc.pollReturn(correlationId, submission)
+      const answer = yield* hmrc.pollReturn(correlationId, submission, sandboxCredentials)
       expect(answer._tag).toBe("Rejected")
       const reason = answer._tag === "Rejected" ? answer.reason : ""
       expect(reason).toContain("Your submission failed due to business validation errors")
@@ -166,14 +169,14 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
           keys,
           irEnvelope: cis300Envelope(document)
         },
-        SANDBOX_SENDER
+        SANDBOX_SOFTWARE
       ).replace("<TotalDeducted>1000.00</TotalDeducted>", "<TotalDeducted>1.00</TotalDeducted>")
       const answer = yield* govTalkExchange(url, message).pipe(Effect.provide(FetchHttpClient.layer))
       expect(answer).toMatchObject({ _tag: "Error" })
       expect(answer._tag === "Error" && answer.errors.map((e) => e.number)).toEqual(["3001", "2021"])
       expect(yield* engineReceived(submission.id)).toEqual([])
       // The untouched message is taken.
-      expect((yield* hmrc.sendReturn(submission))._tag).toBe("Acknowledged")
+      expect((yield* hmrc.sendReturn(submission, sandboxCredentials))._tag).toBe("Acknowledged")
     })
   )
 
@@ -182,7 +185,7 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
       const hmrc = yield* adapter
       const answers = yield* Effect.forEach(
         Array.from({ length: 10 }, (_, digit) => soleTrader({ utr: utrEndingIn(digit) })),
-        hmrc.verify,
+        (request) => hmrc.verify(request, sandboxCredentials),
         { concurrency: "unbounded" }
       )
       expect(answers.map((a) => (a._tag === "Matched" ? a.taxTreatment : a.message))).toEqual([
@@ -194,7 +197,7 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
       expect(answers[3]).toMatchObject({ verificationNumber: expect.stringMatching(/^V\d{10}$/) })
       expect(answers[9]).toMatchObject({ verificationNumber: expect.stringMatching(/^V\d{10}\/A$/) })
       // The same identity, the same number.
-      expect(yield* hmrc.verify(soleTrader({ utr: utrEndingIn(3) }))).toEqual(answers[3])
+      expect(yield* hmrc.verify(soleTrader({ utr: utrEndingIn(3) }), sandboxCredentials)).toEqual(answers[3])
       // Asked, polled and deleted: the engine holds nothing of them.
       const held = yield* Effect.flatMap(
         SqlClient.SqlClient,
@@ -208,14 +211,17 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
   it.effect("a verification refused: a name Error, an incomplete identity; the error's text is the message", () =>
     Effect.gen(function* () {
       const hmrc = yield* adapter
-      const refused = yield* hmrc.verify(soleTrader({ lastName: "Error", utr: utrEndingIn(1) }))
+      const refused = yield* hmrc.verify(soleTrader({ lastName: "Error", utr: utrEndingIn(1) }), sandboxCredentials)
       expect(refused).toMatchObject({ _tag: "Refused" })
       expect(refused._tag === "Refused" && refused.message).toContain(
         "The details given do not match HMRC's records for this subcontractor."
       )
-      const company = yield* hmrc.verify(verification({ type: "Company", tradingName: "Error", utr: utrEndingIn(1) }))
+      const company = yield* hmrc.verify(
+        verification({ type: "Company", tradingName: "Error", utr: utrEndingIn(1) }),
+        sandboxCredentials
+      )
       expect(company._tag).toBe("Refused")
-      const incomplete = yield* hmrc.verify(soleTrader({ firstName: "", utr: utrEndingIn(1) }))
+      const incomplete = yield* hmrc.verify(soleTrader({ firstName: "", utr: utrEndingIn(1) }), sandboxCredentials)
       expect(incomplete._tag === "Refused" && incomplete.message).toContain("cannot be verified without: firstName")
     })
   )

@@ -2,7 +2,7 @@ import {
   GOVTALK_ENGINE_PATH,
   GOVTALK_ENGINE_POLL,
   GOVTALK_ENGINE_SUBMISSION,
-  SANDBOX_SENDER
+  SANDBOX_SOFTWARE
 } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
 import { HttpRouter, HttpServer } from "@effect/platform"
@@ -30,7 +30,7 @@ export const GovTalkOverServedEngine = Layer.unwrapEffect(
     Effect.succeed(
       govTalkTaxAuthority({
         url: `${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`,
-        sender: SANDBOX_SENDER
+        software: SANDBOX_SOFTWARE
       })
     )
   )

@@ -1,3 +1,5 @@
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
@@ -68,8 +70,9 @@ const sandbox = (stallOnce: "send" | "poll" | "answer" | null = null, stalled?: 
       TaxAuthority,
       TaxAuthority.of({
         ...authority,
-        sendReturn: (submission) => stall("send")(authority.sendReturn(submission)),
-        pollReturn: (correlationId, submission) => stall("poll")(authority.pollReturn(correlationId, submission))
+        sendReturn: (submission, credentials) => stall("send")(authority.sendReturn(submission, credentials)),
+        pollReturn: (correlationId, submission, credentials) =>
+          stall("poll")(authority.pollReturn(correlationId, submission, credentials))
       })
     )
   })
@@ -106,6 +109,7 @@ const aContractorPaying = (subcontractorName: string) =>
       utr: "8456789123"
     })
     yield* (yield* TenantSettings).setCisScheme(owner, code, sampleCisScheme)
+    yield* (yield* HmrcCredentialsSettings).set(owner, code, sandboxGateway)
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: null, autoEmailStatements: true })
@@ -297,11 +301,11 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           TaxAuthority,
           TaxAuthority.of({
             ...authority,
-            pollReturn: (correlationId, submission) =>
+            pollReturn: (correlationId, submission, credentials) =>
               Effect.flatMap(Ref.getAndSet(resent, true), (already) =>
                 already
-                  ? authority.pollReturn(correlationId, submission)
-                  : Effect.map(authority.sendReturn(submission), (sent) =>
+                  ? authority.pollReturn(correlationId, submission, credentials)
+                  : Effect.map(authority.sendReturn(submission, credentials), (sent) =>
                       sent._tag === "Acknowledged"
                         ? { _tag: "Resent" as const, correlationId: sent.correlationId, retryAfterMs: 1000 }
                         : sent

@@ -1,4 +1,5 @@
 import { CisType } from "@cisbook/core/cis/CisDetails"
+import { CredentialsStatus, Filer } from "@cisbook/core/credentials/HmrcCredentials"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
 
@@ -59,4 +60,35 @@ export class CisSchemeDto extends Schema.Class<CisSchemeDto>("CisSchemeDto")(
     accountsOfficeReference: stored("Upper case, without spaces; null until set", "123PW12345678")
   },
   { description: "The tenant's CIS scheme registration: its employer PAYE reference and Accounts Office reference" }
+) {}
+
+export const UpdateHmrcCredentialsRequest = requestBody("UpdateHmrcCredentialsRequest", {
+  gatewayUserId: text(
+    "The Government Gateway user id enrolled for the contractor's CIS scheme (or its agent's)"
+  ).annotations({ examples: ["123456789012"] }),
+  password: text(
+    "The Government Gateway password: stored encrypted, sent only to HMRC, never answered, logged or put in an event"
+  ).annotations({ format: "password", writeOnly: true }),
+  filer: optional(
+    Filer.annotations({
+      description:
+        "Contractor (the default): the contractor files with its own credentials. Agent: an agent files for its client with the agent's credentials (GovTalk's IRheader Sender is Agent)."
+    })
+  )
+}).annotations({
+  description:
+    "The Government Gateway credentials the tenant's returns and verifications are sent to HMRC with; they replace any set before."
+})
+
+export class HmrcCredentialsDto extends Schema.Class<HmrcCredentialsDto>("HmrcCredentialsDto")(
+  {
+    gatewayUserId: Schema.String.annotations({ examples: ["123456789012"] }),
+    filer: Filer,
+    status: CredentialsStatus.annotations({
+      description:
+        "Unchecked: not used yet. Accepted: HMRC accepted a message sent with them. Refused: HMRC answered an authentication failure; the tenant's returns are Held and its verifications wait until the credentials are replaced."
+    }),
+    updatedAt: Schema.Date.annotations({ description: "When they were set" })
+  },
+  { description: "The tenant's Government Gateway credentials, without the password (which is never answered)" }
 ) {}

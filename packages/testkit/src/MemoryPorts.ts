@@ -13,6 +13,7 @@ import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
+import { HmrcCredentialsRepoMemory } from "./HmrcCredentialsRepoMemory.js"
 import { IdempotencyKeysMemory } from "./IdempotencyKeysMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
@@ -53,6 +54,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       EventOutboxMemory,
       RecordedEventsMemory,
       TenantSettingsRepoMemory,
+      HmrcCredentialsRepoMemory,
       ContactActivityMemory,
       SalesInvoiceRepoMemory,
       PurchaseInvoiceRepoMemory,

@@ -2,7 +2,7 @@ import type { BillingInvoiceId } from "@cisbook/core/Ids"
 import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
-import { answered, type MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
+import { answered, held, type MonthlyReturn, resubmitted } from "@cisbook/core/returns/MonthlyReturn"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -23,7 +23,7 @@ export class MonthlyReturnStore extends Effect.Service<MonthlyReturnStore>()("te
   effect: Effect.flatMap(MemoryJournal, (journal) => journal.ref<ReadonlyArray<StoredReturn>>([]))
 }) {}
 
-const isLive = (r: MonthlyReturn) => r.status === "Submitted" || r.status === "Accepted"
+const isLive = (r: MonthlyReturn) => r.status !== "Rejected"
 
 const newestFirst = (a: MonthlyReturn, b: MonthlyReturn) =>
   b.periodEnd.localeCompare(a.periodEnd) ||
@@ -107,8 +107,20 @@ export const MonthlyReturnRepoMemory = Layer.effect(
               ? { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
               : outcome._tag === "Pending"
                 ? { ...row, nextAttemptAt: outcome.nextAttemptAt, lease: null }
-                : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
+                : outcome._tag === "Held"
+                  ? { ...row, nextAttemptAt: null, lease: null, monthlyReturn: held(row.monthlyReturn, outcome.reason) }
+                  : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
           return [true, all.map((one) => (one === row ? next : one))]
+        }),
+      releaseHeld: (tenantId, at) =>
+        Ref.modify(rows, (all) => {
+          const next = all.map((row) =>
+            row.monthlyReturn.tenantId === tenantId && row.monthlyReturn.status === "Held"
+              ? { ...row, attempts: 0, nextAttemptAt: at, monthlyReturn: resubmitted(row.monthlyReturn) }
+              : row
+          )
+          const released = next.filter((row, i) => row !== all[i]).map((row) => row.monthlyReturn)
+          return [released, next] as const
         }),
       recordSent: (claimed, correlationId) =>
         Ref.modify(rows, (all) => {

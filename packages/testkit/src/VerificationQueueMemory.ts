@@ -10,6 +10,8 @@ interface Row {
   readonly attempts: number
   readonly lease: { readonly token: string; readonly until: Date } | null
   readonly lastError: string | null
+  /** Why it is held (due no more until released); null when it is not. */
+  readonly heldReason: string | null
 }
 
 /** Waiting verification requests, oldest first. */
@@ -32,14 +34,16 @@ export const VerificationQueueMemory = Layer.effect(
       queue: (verification) =>
         Ref.update(store, (rows) => [
           ...rows.filter((row) => !isFor(verification.tenantId, verification.contactId)(row)),
-          { verification, dueAt: verification.requestedAt, attempts: 0, lease: null, lastError: null }
+          { verification, dueAt: verification.requestedAt, attempts: 0, lease: null, lastError: null, heldReason: null }
         ]),
       claimDue: (now, leaseUntil, limit) =>
         Effect.flatMap(ids.uuid, (token) =>
           Ref.modify(store, (rows) => {
             const chosen = new Set(
               rows
-                .filter((row) => row.dueAt <= now && (row.lease === null || row.lease.until <= now))
+                .filter(
+                  (row) => row.heldReason === null && row.dueAt <= now && (row.lease === null || row.lease.until <= now)
+                )
                 .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
                 .slice(0, limit)
             )
@@ -66,6 +70,22 @@ export const VerificationQueueMemory = Layer.effect(
               : row
           )
         ),
+      hold: (claimed, reason) =>
+        Ref.modify(store, (rows) => {
+          const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
+          return [
+            rows.some(mine),
+            rows.map((row) => (mine(row) ? { ...row, lease: null, heldReason: reason } : row))
+          ] as const
+        }),
+      releaseHeld: (tenantId, at) =>
+        Ref.modify(store, (rows) => {
+          const isHeld = (row: Row) => row.verification.tenantId === tenantId && row.heldReason !== null
+          return [
+            rows.filter(isHeld).map((row) => row.verification),
+            rows.map((row) => (isHeld(row) ? { ...row, dueAt: at, attempts: 0, heldReason: null } : row))
+          ] as const
+        }),
       find: (tenantId, contactId) =>
         Effect.map(Ref.get(store), (rows) =>
           Option.map(Option.fromNullable(rows.find(isFor(tenantId, contactId))), (row) => row.verification)

@@ -21,6 +21,7 @@ const ReturnRow = Schema.Struct({
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
+  heldReason: Schema.NullOr(Schema.String),
   invoiced: Schema.Boolean
 })
 type ReturnRow = typeof ReturnRow.Type
@@ -36,12 +37,12 @@ const encodeContractor = Schema.encodeSync(ReturnContractor)
 const encodeLines = Schema.encodeSync(Lines)
 
 const returnColumns = `tenant_id, id, period_end, status, contractor, lines, nil_return, inactive, submitted_at, accepted_at,
-  rejection_reason, billing_invoice_id IS NOT NULL AS invoiced`
+  rejection_reason, held_reason, billing_invoice_id IS NOT NULL AS invoiced`
 
 /** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
 const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.nil_return, r.inactive,
   r.submitted_at, r.accepted_at,
-  r.rejection_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts, r.correlation_id`
+  r.rejection_reason, r.held_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts, r.correlation_id`
 
 const fromRow = (row: ReturnRow) =>
   new MonthlyReturn({
@@ -121,6 +122,8 @@ export const MonthlyReturnRepoSql = Layer.effect(
               return sql`status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL`
             case "Rejected":
               return sql`status = 'Rejected', rejection_reason = ${outcome.reason}, next_attempt_at = NULL`
+            case "Held":
+              return sql`status = 'Held', held_reason = ${outcome.reason}, next_attempt_at = NULL`
           }
         })()
         return sql`UPDATE monthly_returns SET ${set}, ${leases.release} WHERE ${where} RETURNING id`.pipe(
@@ -128,6 +131,14 @@ export const MonthlyReturnRepoSql = Layer.effect(
           Effect.orDie
         )
       },
+      releaseHeld: (tenantId, at) =>
+        sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, attempts = 0, next_attempt_at = ${at}
+            WHERE tenant_id = ${tenantId} AND status = 'Held'
+            RETURNING ${sql.literal(returnColumns)}`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
       recordSent: ({ leaseToken, monthlyReturn }, correlationId, at) =>
         sql`UPDATE monthly_returns SET correlation_id = ${correlationId}, sent_at = ${at}
             WHERE tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}

@@ -44,7 +44,7 @@ export const VerificationQueueSql = Layer.effect(
       alias: "v",
       key: ["tenant_id", "contact_id"],
       token: true,
-      due: (now) => sql`v.due_at <= ${now}`,
+      due: (now) => sql`v.due_at <= ${now} AND v.held_reason IS NULL`,
       order: "v.due_at",
       set: sql`attempts = v.attempts + 1`,
       returning: () => sql`v.tenant_id, v.contact_id, v.contact_code, v.request, v.requested_at, v.attempts, v.due_at`
@@ -58,7 +58,7 @@ export const VerificationQueueSql = Layer.effect(
             ${v.requestedAt}, ${v.requestedAt}, 0)
           ON CONFLICT ON CONSTRAINT verification_requests_pkey DO UPDATE SET
             contact_code = excluded.contact_code, request = excluded.request, requested_at = excluded.requested_at,
-            due_at = excluded.due_at, attempts = 0, ${leases.release}, last_error = NULL`.pipe(
+            due_at = excluded.due_at, attempts = 0, ${leases.release}, last_error = NULL, held_reason = NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
@@ -86,6 +86,24 @@ export const VerificationQueueSql = Layer.effect(
           SET due_at = ${at}, ${leases.release}, last_error = ${error}
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
+      hold: (claimed, reason) =>
+        sql`
+          UPDATE verification_requests SET held_reason = ${reason}, ${leases.release}
+          WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
+            AND lease_token = ${claimed.leaseToken}
+          RETURNING contact_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      releaseHeld: (tenantId, at) =>
+        sql`
+          UPDATE verification_requests SET held_reason = NULL, due_at = ${at}, attempts = 0
+          WHERE tenant_id = ${tenantId} AND held_reason IS NOT NULL
+          RETURNING tenant_id, contact_id, contact_code, request, requested_at`.pipe(
+          Effect.flatMap(decodeQueued),
+          Effect.map((rows) => rows.map(queued)),
+          Effect.orDie
+        ),
       find: (tenantId, contactId) =>
         sql`
           SELECT tenant_id, contact_id, contact_code, request, requested_at FROM verification_requests

@@ -4,7 +4,11 @@ import { CisDetails } from "../cis/CisDetails.js"
 import { CisScheme } from "../cis/CisScheme.js"
 import { TaxTreatment } from "../contacts/Contact.js"
 
-export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected")
+/**
+ * Submitted (waiting for the tax authority), Accepted, Rejected; or Held: not filed, because HMRC
+ * refused the tenant's credentials, and filed again as soon as they are replaced.
+ */
+export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected", "Held")
 export type MonthlyReturnStatus = typeof MonthlyReturnStatus.Type
 
 /** One subcontractor on a return, as the contact stood at submission. Money in pence. */
@@ -49,6 +53,8 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
+  /** Why a Held return is held; null otherwise. */
+  heldReason: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   invoiced: Schema.Boolean
 }) {}
 
@@ -77,5 +83,14 @@ export const answered = (
     ...r,
     status: answer._tag,
     acceptedAt: answer._tag === "Accepted" ? answer.at : null,
-    rejectionReason: answer._tag === "Rejected" ? answer.reason : null
+    rejectionReason: answer._tag === "Rejected" ? answer.reason : null,
+    heldReason: null
   })
+
+/** The return as a refusal of the tenant's credentials leaves it: held, not filed. */
+export const held = (r: MonthlyReturn, reason: string): MonthlyReturn =>
+  new MonthlyReturn({ ...r, status: "Held", heldReason: reason })
+
+/** A held return as replaced credentials leave it: submitted again. */
+export const resubmitted = (r: MonthlyReturn): MonthlyReturn =>
+  new MonthlyReturn({ ...r, status: "Submitted", heldReason: null })

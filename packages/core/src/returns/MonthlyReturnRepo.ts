@@ -22,6 +22,8 @@ export type ReturnOutcome =
   | { readonly _tag: "Retry"; readonly nextAttemptAt: Date }
   /** The tax authority has the return but no answer yet: poll again at `nextAttemptAt` (not a failed attempt). */
   | { readonly _tag: "Pending"; readonly nextAttemptAt: Date }
+  /** Not sent: the tenant's credentials were refused (or are gone); due again only once they are replaced. */
+  | { readonly _tag: "Held"; readonly reason: string }
 
 /**
  * Monthly returns. A `Submitted` return is its own outbox entry: inserted in the transaction that
@@ -30,7 +32,7 @@ export type ReturnOutcome =
 export class MonthlyReturnRepo extends Context.Tag("core/MonthlyReturnRepo")<
   MonthlyReturnRepo,
   {
-    /** DuplicateKey "period" when the tenant already has a Submitted or Accepted return for the period. */
+    /** DuplicateKey "period" when the tenant already has a Submitted, Held or Accepted return for the period. */
     readonly insert: (monthlyReturn: MonthlyReturn) => Effect.Effect<void, DuplicateKey>
     readonly find: (tenantId: TenantId, id: MonthlyReturnId) => Effect.Effect<Option.Option<MonthlyReturn>>
     /** Latest periodEnd first, then latest submitted first. */
@@ -51,5 +53,10 @@ export class MonthlyReturnRepo extends Context.Tag("core/MonthlyReturnRepo")<
      * at `at`, keeping the lease; false (and nothing changed) when the lease was taken over.
      */
     readonly recordSent: (claimed: ClaimedReturn, correlationId: string, at: Date) => Effect.Effect<boolean>
+    /**
+     * Makes every Held return of the tenant Submitted again, due at `at` (its attempts start
+     * over); the returns released. Call it in the transaction that replaced the credentials.
+     */
+    readonly releaseHeld: (tenantId: TenantId, at: Date) => Effect.Effect<ReadonlyArray<MonthlyReturn>>
   }
 >() {}

@@ -24,6 +24,10 @@ export const MonthlyReturnDto = Schema.Struct({
   submittedAt: Schema.Date,
   acceptedAt: Schema.NullOr(Schema.Date),
   rejectionReason: Schema.NullOr(Schema.String),
+  heldReason: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Why a Held return is not filed (HMRC refused the tenant's Government Gateway credentials, or it has none); null otherwise. It is filed as soon as the tenant's HMRC credentials are replaced."
+  }),
   invoiced: Schema.Boolean.annotations({ description: "Whether a billing run has invoiced this accepted return" }),
   nilReturn: Schema.Boolean.annotations({
     description: "A return for a month with no payments to subcontractors: no lines"
@@ -36,7 +40,7 @@ export const MonthlyReturnDto = Schema.Struct({
 }).annotations({
   identifier: "MonthlyReturnDto",
   description:
-    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason)"
+    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason); Held (with heldReason) while HMRC refuses the tenant's credentials"
 })
 export type MonthlyReturnDto = typeof MonthlyReturnDto.Type
 
@@ -47,6 +51,7 @@ export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
   submittedAt: r.submittedAt,
   acceptedAt: r.acceptedAt,
   rejectionReason: r.rejectionReason,
+  heldReason: r.heldReason,
   invoiced: r.invoiced,
   nilReturn: r.nilReturn,
   inactive: r.inactive,

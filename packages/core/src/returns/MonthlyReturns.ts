@@ -1,5 +1,7 @@
 import { Effect, Option } from "effect"
 import { schemeRequired } from "../cis/SchemeRequired.js"
+import { credentialsRequired } from "../credentials/CredentialsRequired.js"
+import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { Conflict, NotFound, Refused, type Forbidden, ValidationFailed } from "../Errors.js"
 import { isUuid, MonthlyReturnId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
@@ -22,6 +24,7 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
     const repo = yield* MonthlyReturnRepo
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
+    const credentials = yield* HmrcCredentialsRepo
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const ids = yield* IdGenerator
@@ -55,6 +58,7 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
           })
         const scheme = yield* settings.getCisScheme(tenant.id)
         if (Option.isNone(scheme)) return yield* schemeRequired
+        if (Option.isNone(yield* credentials.find(tenant.id))) return yield* credentialsRequired
         const contractor = new ReturnContractor({ ...identity, scheme: scheme.value })
         const id = MonthlyReturnId.make(yield* ids.uuid)
         return yield* transaction(

@@ -39,6 +39,16 @@ export class VerificationQueue extends Context.Tag("core/VerificationQueue")<
     readonly complete: (claimed: ClaimedVerification) => Effect.Effect<boolean>
     /** Makes the request due again at `at`, ending its lease, if it is still under this lease. */
     readonly postpone: (claimed: ClaimedVerification, at: Date, error: string) => Effect.Effect<void>
+    /**
+     * Holds the request if it is still under this lease: it is due no more (however much time
+     * passes) until `releaseHeld`. For a request the tenant's refused credentials cannot send.
+     */
+    readonly hold: (claimed: ClaimedVerification, reason: string) => Effect.Effect<boolean>
+    /**
+     * Makes every held request of the tenant due at `at` (its attempts start over); the requests
+     * released. Call it in the transaction that replaced the credentials.
+     */
+    readonly releaseHeld: (tenantId: TenantId, at: Date) => Effect.Effect<ReadonlyArray<QueuedVerification>>
     /** The contact's waiting request, if any. */
     readonly find: (tenantId: TenantId, contactId: ContactId) => Effect.Effect<Option.Option<QueuedVerification>>
   }

@@ -1,5 +1,8 @@
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import { Contact } from "../contacts/Contact.js"
+import { heldReason, heldVerification, sendableCredentials } from "../credentials/CredentialsRequired.js"
+import type { HmrcCredentials } from "../credentials/HmrcCredentials.js"
+import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
@@ -11,12 +14,16 @@ import { retryDelay } from "../taxauthority/RetryDelay.js"
 import type { VerificationAnswer } from "../taxauthority/Verification.js"
 import { answeredVerification } from "../taxauthority/VerificationRecord.js"
 
-export type Settled = "Answered" | "Dropped" | "Postponed"
+export type Settled = "Answered" | "Dropped" | "Postponed" | "Held"
 
-/** What the tax authority said about a leased request, or that it could not be reached. */
+/**
+ * What the tax authority said about a leased request, or that it could not be reached; or that
+ * it was not sent, for want of credentials HMRC takes (held for the credentials set at `heldFor`).
+ */
 export type VerificationAttempt =
   | { readonly claimed: ClaimedVerification; readonly answer: VerificationAnswer }
   | { readonly claimed: ClaimedVerification; readonly unavailable: TaxAuthorityUnavailable }
+  | { readonly claimed: ClaimedVerification; readonly held: string; readonly heldFor: Date | null }
 
 /**
  * What a verification worker does: lease due requests, ask the tax authority about each outside
@@ -24,6 +31,10 @@ export type VerificationAttempt =
  * transaction that removes the request. A worker that dies in between leaves the lease to run
  * out, and the request is sent again (at least once). An authority that cannot be reached
  * leaves the request waiting, tried again later.
+ *
+ * Each request goes with the tenant's HMRC credentials. Without usable ones (none, or refused by
+ * HMRC), or when HMRC refuses them, the request is held and the contact stays NotVerified saying
+ * why, until the credentials are replaced; a message HMRC answered marks them Accepted.
  */
 export class VerificationWork extends Effect.Service<VerificationWork>()("core/VerificationWork", {
   effect: Effect.gen(function* () {
@@ -33,6 +44,7 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
     const clock = yield* Clock
+    const credentialsRepo = yield* HmrcCredentialsRepo
 
     /** Leases up to `limit` due requests for `lease`. */
     const claim = (limit: number, lease: Duration.Duration) =>
@@ -71,17 +83,75 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
         return "Postponed" as const
       })
 
-    /** Asks the tax authority about one leased request; what it answered, to be recorded. */
-    const attempt = (claimed: ClaimedVerification): Effect.Effect<VerificationAttempt> =>
-      authority.verify(claimed.request).pipe(
-        Effect.map((answer) => ({ claimed, answer })),
-        Effect.catchAll((unavailable) => Effect.succeed({ claimed, unavailable })),
-        Effect.withSpan("VerificationWork.attempt")
+    /**
+     * Holds the request, and shows why on the contact (still NotVerified, with contact.updated),
+     * unless the credentials were set or replaced since it was held for them: then it is due
+     * again at once. The credentials are locked meanwhile, as a return's are (see ReturnFiling).
+     */
+    const hold = (claimed: ClaimedVerification, reason: string, heldFor: Date | null): Effect.Effect<Settled> =>
+      transaction(
+        Effect.gen(function* () {
+          const now = yield* clock.now
+          const current = yield* credentialsRepo.findForUpdate(claimed.tenantId)
+          if (Option.getOrNull(Option.map(current, (c) => c.updatedAt))?.getTime() !== heldFor?.getTime()) {
+            yield* queue.postpone(claimed, now, "The tenant's HMRC credentials changed while it was sent")
+            return "Postponed" as const
+          }
+          if (!(yield* queue.hold(claimed, reason))) return "Dropped" as const
+          const found = yield* contacts.findByCodeForUpdate(claimed.tenantId, claimed.contactCode)
+          if (Option.isNone(found) || found.value.id !== claimed.contactId) return "Held" as const
+          const waiting = new Contact({ ...found.value, verification: heldVerification(reason), updatedAt: now })
+          yield* contacts.update(waiting)
+          yield* outbox.record(claimed.tenantId, [contactEvent("contact.updated", waiting)])
+          return "Held" as const
+        })
       )
 
-    /** Records one attempt: the answer on the contact, or the request postponed. */
+    /** Asks with the credentials; HMRC's refusal of them marks them Refused (unless replaced meanwhile). */
+    const askWith = (claimed: ClaimedVerification, stored: HmrcCredentials): Effect.Effect<VerificationAttempt> =>
+      authority.verify(claimed.request, stored.credentials).pipe(
+        Effect.tap(() =>
+          stored.status === "Accepted"
+            ? Effect.void
+            : transaction(credentialsRepo.recordStatus(claimed.tenantId, stored.updatedAt, "Accepted"))
+        ),
+        Effect.map((answer): VerificationAttempt => ({ claimed, answer })),
+        Effect.catchTags({
+          TaxAuthorityUnavailable: (unavailable) => Effect.succeed({ claimed, unavailable }),
+          CredentialsRefused: (refusal) =>
+            Effect.as(
+              Effect.zipRight(
+                Effect.logWarning(
+                  "HMRC refused a tenant's Government Gateway credentials; its verifications wait"
+                ).pipe(Effect.annotateLogs({ tenant: claimed.tenantId, reason: refusal.message })),
+                transaction(credentialsRepo.recordStatus(claimed.tenantId, stored.updatedAt, "Refused"))
+              ),
+              { claimed, held: heldReason(refusal.message), heldFor: stored.updatedAt }
+            )
+        })
+      )
+
+    /** Asks the tax authority about one leased request with the tenant's credentials; what came of it, to be recorded. */
+    const attempt = (claimed: ClaimedVerification): Effect.Effect<VerificationAttempt> =>
+      Effect.flatMap(credentialsRepo.find(claimed.tenantId), (found) =>
+        Either.match(sendableCredentials(found), {
+          onLeft: (held) =>
+            Effect.succeed<VerificationAttempt>({
+              claimed,
+              held,
+              heldFor: Option.getOrNull(Option.map(found, (f) => f.updatedAt))
+            }),
+          onRight: (stored) => askWith(claimed, stored)
+        })
+      ).pipe(Effect.withSpan("VerificationWork.attempt"))
+
+    /** Records one attempt: the answer on the contact, the request postponed, or held. */
     const settleAttempt = (done: VerificationAttempt): Effect.Effect<Settled> =>
-      "answer" in done ? recordAnswer(done.claimed, done.answer) : postpone(done.claimed, done.unavailable)
+      "answer" in done
+        ? recordAnswer(done.claimed, done.answer)
+        : "unavailable" in done
+          ? postpone(done.claimed, done.unavailable)
+          : hold(done.claimed, done.held, done.heldFor)
 
     /** Records attempts, each in its own transaction. */
     const recordAll = (attempts: ReadonlyArray<VerificationAttempt>) =>

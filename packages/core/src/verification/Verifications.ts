@@ -2,6 +2,8 @@ import { Effect, Option } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
 import { schemeRequired } from "../cis/SchemeRequired.js"
 import { Contact } from "../contacts/Contact.js"
+import { credentialsNeededVerification, credentialsRequired } from "../credentials/CredentialsRequired.js"
+import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { type FieldErrors, type Forbidden, type NotFound, Refused, type ValidationFailed } from "../Errors.js"
 import { memberPath } from "../MemberPath.js"
@@ -41,6 +43,7 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
     const tenants = yield* Tenants
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
+    const credentials = yield* HmrcCredentialsRepo
     const queue = yield* VerificationQueue
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
@@ -49,18 +52,23 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
     /**
      * Inside the caller's transaction, for a subcontractor whose identity is complete: marks it
      * requested, records contact.updated, and queues the request with the tenant's UTR and CIS
-     * scheme. Without a scheme nothing can be asked: the verification ends as an error saying
-     * to set it.
+     * scheme. Without a scheme, or without HMRC credentials to ask with, nothing can be asked:
+     * the verification ends as an error saying what to set.
      */
     const start = (tenant: Tenant, contact: Contact): Effect.Effect<Contact> =>
       Effect.gen(function* () {
         const now = yield* clock.now
         const scheme = yield* settings.getCisScheme(tenant.id)
         const details = yield* settings.getCisDetails(tenant.id)
-        const verification = Option.isSome(scheme) ? verificationRequested : schemeNeededVerification
+        const hasCredentials = Option.isSome(yield* credentials.find(tenant.id))
+        const verification = Option.isNone(scheme)
+          ? schemeNeededVerification
+          : hasCredentials
+            ? verificationRequested
+            : credentialsNeededVerification
         const started = new Contact({ ...contact, verification, updatedAt: now })
         yield* contacts.update(started)
-        if (Option.isSome(scheme))
+        if (Option.isSome(scheme) && hasCredentials)
           yield* queue.queue({
             tenantId: tenant.id,
             contactId: contact.id,
@@ -92,6 +100,7 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
           const contact = yield* findContact(contacts, tenant, code, true)
           yield* check(contact)
           if (Option.isNone(yield* settings.getCisScheme(tenant.id))) return yield* schemeRequired
+          if (Option.isNone(yield* credentials.find(tenant.id))) return yield* credentialsRequired
           return yield* start(tenant, contact)
         })
       )

@@ -1,3 +1,6 @@
+import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
@@ -143,6 +146,7 @@ const setUp = Effect.gen(function* () {
     utr: "8456789123"
   })
   yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+  yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
   const net = yield* verifiedSubcontractor(owner, "Bricks", "2234567890", "Net")
   const high = yield* verifiedSubcontractor(owner, "Stones", "4345678912", "Unmatched")
   // The clock stands at 2026-11-21: the current tax month ends on 2026-12-05.
@@ -480,7 +484,9 @@ describe("ReturnFiling", () => {
         const { owner, returns, net, high } = yield* setUp
         const filed = yield* returns.file(owner, TENANT, june(net, high))
         // Sent by a filer that died before it could record the acknowledgement.
-        yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed)).pipe(Effect.provide(authority.layer))
+        yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed, sandboxCredentials)).pipe(
+          Effect.provide(authority.layer)
+        )
         expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
         expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
         expect(authority.submitted.map((s) => s.id)).toEqual([filed.id])

@@ -1,3 +1,5 @@
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
@@ -49,6 +51,7 @@ const setUpWith = (options: { readonly scheme: boolean }) =>
       cisDetails: john
     })
     if (options.scheme) yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+    if (options.scheme) yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
     const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
       Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
     )
@@ -108,6 +111,7 @@ describe("Verifications", () => {
         expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
         expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
         yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+        yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
         expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
         expect(Option.isSome(yield* queue.find(tenant.id, contact.id))).toBe(true)
       }).pipe(Effect.provide(testApp()))

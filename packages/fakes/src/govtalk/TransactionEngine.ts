@@ -63,12 +63,36 @@ export interface TransactionEngineOptions {
   readonly pollIntervalSeconds: number
 }
 
+/** The password the engine refuses, as HMRC refuses a wrong one: the way for a test to see it. */
+export const REFUSED_PASSWORD = "refused"
+
+/** Whether the message's IDAuthentication passes: any user id with any password but `refused`. */
+const authenticates = (auth: Xml) => {
+  const password = text(record(auth["Authentication"])["Value"])
+  return text(auth["SenderID"]) !== "" && password !== "" && password !== REFUSED_PASSWORD
+}
+
+/** HMRC's answer to credentials that fail: GovTalk error 1046, raised by the Gateway. */
+const authenticationFailure = (base: Parameters<typeof errorAnswer>[0]) =>
+  errorAnswer(
+    base,
+    [
+      gateway(
+        "1046",
+        "fatal",
+        "Authentication Failure. The supplied user credentials failed validation for the requested service."
+      )
+    ],
+    []
+  )
+
 /**
  * A GovTalk Transaction Engine standing in for HMRC's: takes CIS300 returns (IR-CIS-CIS300MR)
  * and verifications (IR-CIS-VERIFY) as HMRC's documents, checks their IRmark and keys,
  * acknowledges them with a correlation id and a PollInterval, answers a poll with HMRC's
  * response or error once the interval passed (the sandbox's rules, see EngineRules), forgets a
- * message on `delete`, and lists what it holds of a class (`list`, a StatusReport). Its state is
+ * message on `delete`, and lists what it holds of a class (`list`, a StatusReport). It takes any
+ * Government Gateway user id with any password but `refused`, which fails authentication (1046). Its state is
  * in the service's database, so that any process can poll what another sent.
  */
 export const makeTransactionEngine = (options: TransactionEngineOptions) =>
@@ -85,20 +109,7 @@ export const makeTransactionEngine = (options: TransactionEngineOptions) =>
         const senderId = text(auth["SenderID"])
         const correlationId = randomUUID().replaceAll("-", "").toUpperCase()
         const base = { class: messageClass, function: "submit", correlationId, transactionId, at }
-        if (senderId === "" || text(record(auth["Authentication"])["Value"]) === "")
-          return ok(
-            errorAnswer(
-              base,
-              [
-                gateway(
-                  "1046",
-                  "fatal",
-                  "Authentication Failure. The supplied user credentials failed validation for the requested service."
-                )
-              ],
-              []
-            )
-          )
+        if (!authenticates(auth)) return ok(authenticationFailure(base))
         const envelope = record(record(message["Body"])["IRenvelope"])
         const header = record(envelope["IRheader"])
         const carried = text(header["IRmark"])
@@ -294,10 +305,9 @@ ${subcontractors.join("\n")}
         if (qualifier === "poll") return yield* poll(messageClass, correlationId, pollUrl, at)
         if (qualifier === "request" && fn === "delete") return yield* remove(messageClass, correlationId, at)
         if (qualifier === "request" && fn === "list") {
-          const sender = text(
-            record(record(record(message["Header"])["SenderDetails"])["IDAuthentication"])["SenderID"]
-          )
-          return yield* listHeld(messageClass, sender, at)
+          const auth = record(record(record(message["Header"])["SenderDetails"])["IDAuthentication"])
+          if (!authenticates(auth)) return ok(authenticationFailure({ ...base, function: "list" }))
+          return yield* listHeld(messageClass, text(auth["SenderID"]), at)
         }
         return ok(
           errorAnswer(

@@ -1,6 +1,7 @@
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import type { ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
+import type { IrSender } from "../govtalk/IrHeader.js"
 
 /**
  * The contractor's PAYE scheme as HMRC keys a CIS300: the employer reference (tax office number
@@ -58,7 +59,7 @@ export interface Cis300Return {
   readonly scheme: PayeScheme
   readonly contractorUtr: string | null
   /** GovTalk's `Sender`: in what capacity the return is sent. */
-  readonly sender: "Company" | "Individual" | "Partnership" | "Trust"
+  readonly sender: IrSender
   /** A return saying no subcontractors were paid: it has none. */
   readonly nilReturn: boolean
   /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */

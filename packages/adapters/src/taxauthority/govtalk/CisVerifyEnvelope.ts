@@ -1,7 +1,7 @@
 import type { CisDetails, CisType } from "@cisbook/core/cis/CisDetails"
 import type { PayeScheme } from "../cis300/Cis300Return.js"
 import { present } from "./Cis300Envelope.js"
-import { irHeader, type IrSchema } from "./IrHeader.js"
+import { irHeader, type IrSchema, type IrSender } from "./IrHeader.js"
 
 export const CIS_REQUEST_SCHEMA: IrSchema = {
   namespace: "http://www.govtalk.gov.uk/taxation/CISrequest",
@@ -16,6 +16,8 @@ export interface CisVerify {
   readonly subcontractor: CisDetails
   /** The IRheader's PeriodEnd: the end of the tax month the request is made in. */
   readonly periodEnd: string
+  /** The IRheader's `Sender`: `Agent` when an agent verifies for its client. */
+  readonly sender?: IrSender
 }
 
 const types: Record<CisType, string> = {
@@ -52,7 +54,7 @@ export const cisVerifyEnvelope = (v: CisVerify) => {
   const name = nameOf(s)
   return {
     "@xmlns": CIS_REQUEST_SCHEMA.namespace,
-    IRheader: irHeader(v.scheme, v.periodEnd, CIS_REQUEST_SCHEMA, "Company"),
+    IRheader: irHeader(v.scheme, v.periodEnd, CIS_REQUEST_SCHEMA, v.sender ?? "Company"),
     CISrequest: {
       Contractor: { UTR: v.contractorUtr, AOref: v.scheme.accountsOfficeReference },
       Subcontractor: present([

@@ -1,6 +1,7 @@
 import { type CisScheme, taxOfficeNumber, taxOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { MonthlyReturnId } from "@cisbook/core/Ids"
-import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
+import type { SenderCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { CredentialsRefused, TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
 import type { ReturnPoll, ReturnSent, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
@@ -18,14 +19,16 @@ import {
   statusRecords,
   text
 } from "./GovTalkAnswer.js"
-import { type GovTalkClass, govTalkMessage, type GovTalkSender } from "./GovTalkMessage.js"
+import { type GovTalkClass, govTalkMessage, type GovTalkSender, type GovTalkSoftware } from "./GovTalkMessage.js"
+import type { IrSender } from "./IrHeader.js"
 import { govTalkExchange } from "./GovTalkTransport.js"
 import { apiVerificationNumber } from "./VerificationNumber.js"
 
 export interface GovTalkOptions {
   /** The Transaction Engine's submission endpoint. */
   readonly url: string
-  readonly sender: GovTalkSender
+  /** The software's ChannelRouting and GatewayTest; each message's credentials are its tenant's. */
+  readonly software: GovTalkSoftware
   /** The longest a verification's submit → poll → delete may take in one attempt. */
   readonly verificationTimeout?: Duration.Duration
 }
@@ -34,6 +37,21 @@ const RETURN: GovTalkClass = "IR-CIS-CIS300MR"
 const VERIFY: GovTalkClass = "IR-CIS-VERIFY"
 
 const unavailable = (message: string) => new TaxAuthorityUnavailable({ message })
+
+/** GovTalk's authentication failure: the Government Gateway credentials were refused. */
+const AUTHENTICATION_FAILURE = "1046"
+
+/**
+ * An answer to a message sent with credentials, unless it is HMRC's refusal of them (not an
+ * answer to the message: it is held until the tenant's credentials are replaced).
+ */
+const authenticated = <A extends GovTalkAnswer>(answer: A): Effect.Effect<A, CredentialsRefused> =>
+  answer._tag === "Error" && answer.errors.some((error) => error.number === AUTHENTICATION_FAILURE)
+    ? Effect.fail(new CredentialsRefused({ message: reasonOf(answer.errors) }))
+    : Effect.succeed(answer)
+
+/** The IRheader's `Sender` for the filer: an agent files as `Agent`. */
+const irSenderOf = (credentials: SenderCredentials): IrSender => (credentials.filer === "Agent" ? "Agent" : "Company")
 
 /** The employer reference (`123/AB456`) as GovTalk's keys, with the Accounts Office reference. */
 const payeScheme = (scheme: CisScheme): PayeScheme => ({
@@ -64,6 +82,13 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
       const exchange = (url: string, message: string) =>
         Effect.provideService(govTalkExchange(url, message), HttpClient.HttpClient, http)
 
+      /** The software with the tenant's credentials: who a submission or data request is from. */
+      const senderOf = (credentials: SenderCredentials): GovTalkSender => ({
+        ...options.software,
+        senderId: credentials.gatewayUserId,
+        password: credentials.password
+      })
+
       const remember = (answer: Extract<GovTalkAnswer, { _tag: "Acknowledgement" }>) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Ref.update(nextPoll, (all) =>
@@ -78,7 +103,7 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
       const deleteAnswer = (messageClass: GovTalkClass, correlationId: string) =>
         exchange(
           options.url,
-          govTalkMessage({ function: "delete", class: messageClass, correlationId }, options.sender)
+          govTalkMessage({ function: "delete", class: messageClass, correlationId }, options.software)
         ).pipe(
           Effect.tap(() =>
             Ref.update(nextPoll, (all) => {
@@ -111,12 +136,15 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
               reasonOf(answer.errors)
             )
 
-      const sendReturn = (submission: ReturnSubmission): Effect.Effect<ReturnSent, TaxAuthorityUnavailable> =>
+      const sendReturn = (
+        submission: ReturnSubmission,
+        credentials: SenderCredentials
+      ): Effect.Effect<ReturnSent, TaxAuthorityUnavailable | CredentialsRefused> =>
         Effect.gen(function* () {
           const scheme = submission.contractor.scheme
           if (scheme === null)
             return { _tag: "Rejected", reason: "The contractor's CIS scheme registration is not set." } as const
-          const document = cis300Return(submission, payeScheme(scheme))
+          const document = cis300Return(submission, payeScheme(scheme), irSenderOf(credentials))
           const problems = cis300Problems(document)
           if (problems.length > 0) return { _tag: "Rejected", reason: problems.join(" ") } as const
           const message = govTalkMessage(
@@ -127,9 +155,9 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
               keys: document.scheme,
               irEnvelope: cis300Envelope(document)
             },
-            options.sender
+            senderOf(credentials)
           )
-          const answer = yield* exchange(options.url, message)
+          const answer = yield* Effect.flatMap(exchange(options.url, message), authenticated)
           switch (answer._tag) {
             case "Acknowledgement":
               yield* remember(answer)
@@ -142,12 +170,12 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
         })
 
       /** What HMRC holds of a return (`list`): its submissions not yet deleted, oldest first. */
-      const heldSubmissions = (id: MonthlyReturnId) =>
+      const heldSubmissions = (id: MonthlyReturnId, credentials: SenderCredentials) =>
         Effect.gen(function* () {
           const answer = yield* exchange(
             options.url,
-            govTalkMessage({ function: "list", class: RETURN }, options.sender)
-          )
+            govTalkMessage({ function: "list", class: RETURN }, senderOf(credentials))
+          ).pipe(Effect.flatMap(authenticated))
           if (answer._tag !== "Response")
             return yield* Effect.fail(
               unavailable(
@@ -158,8 +186,8 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           return statusRecords(answer.body).filter((r) => r.transactionId === transactionId)
         })
 
-      const findSentReturn = (id: MonthlyReturnId) =>
-        Effect.map(heldSubmissions(id), (held) => Option.fromNullable(held[0]?.correlationId))
+      const findSentReturn = (id: MonthlyReturnId, credentials: SenderCredentials) =>
+        Effect.map(heldSubmissions(id, credentials), (held) => Option.fromNullable(held[0]?.correlationId))
 
       const pollOnce = (messageClass: GovTalkClass, correlationId: string) =>
         Effect.gen(function* () {
@@ -168,7 +196,7 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
           if (known !== undefined && now < known.at) return { _tag: "Wait", ms: known.at - now } as const
           const answer = yield* exchange(
             known?.url ?? options.url,
-            govTalkMessage({ function: "poll", class: messageClass, correlationId }, options.sender)
+            govTalkMessage({ function: "poll", class: messageClass, correlationId }, options.software)
           )
           if (answer._tag === "Acknowledgement") {
             yield* remember(answer)
@@ -185,15 +213,16 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
        */
       const resend = (
         correlationId: string,
-        submission: ReturnSubmission
-      ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
+        submission: ReturnSubmission,
+        credentials: SenderCredentials
+      ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable | CredentialsRefused> =>
         Effect.gen(function* () {
-          const resent = (yield* heldSubmissions(submission.id)).find(
+          const resent = (yield* heldSubmissions(submission.id, credentials)).find(
             (held) => held.correlationId !== correlationId && held.status !== "SUBMISSION_ERROR"
           )
           if (resent !== undefined)
             return { _tag: "Resent", correlationId: resent.correlationId, retryAfterMs: 0 } as const
-          const sent = yield* sendReturn(submission)
+          const sent = yield* sendReturn(submission, credentials)
           if (sent._tag === "Rejected") return sent
           const next = (yield* Ref.get(nextPoll)).get(sent.correlationId)
           const now = yield* Clock.currentTimeMillis
@@ -206,8 +235,9 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
 
       const pollReturn = (
         correlationId: string,
-        submission: ReturnSubmission
-      ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable> =>
+        submission: ReturnSubmission,
+        credentials: SenderCredentials
+      ): Effect.Effect<ReturnPoll, TaxAuthorityUnavailable | CredentialsRefused> =>
         Effect.gen(function* () {
           const polled = yield* pollOnce(RETURN, correlationId)
           switch (polled._tag) {
@@ -217,7 +247,7 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
             case "Response":
               return { _tag: "Accepted" } as const
             case "Error":
-              if (isRecoverable(polled.errors)) return yield* resend(correlationId, submission)
+              if (isRecoverable(polled.errors)) return yield* resend(correlationId, submission, credentials)
               return { _tag: "Rejected", reason: reasonOf(polled.errors) } as const
           }
         })
@@ -232,7 +262,10 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
         return { _tag: "Matched", verificationNumber: apiVerificationNumber(number), taxTreatment }
       }
 
-      const verify = (request: VerificationRequest): Effect.Effect<VerificationAnswer, TaxAuthorityUnavailable> =>
+      const verify = (
+        request: VerificationRequest,
+        credentials: SenderCredentials
+      ): Effect.Effect<VerificationAnswer, TaxAuthorityUnavailable | CredentialsRefused> =>
         Effect.gen(function* () {
           const { contractor, subcontractor } = request
           if (contractor.utr === null)
@@ -252,12 +285,13 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
                 contractorUtr: contractor.utr,
                 scheme,
                 subcontractor,
-                periodEnd: taxMonthEnd(new Date(now))
+                periodEnd: taxMonthEnd(new Date(now)),
+                sender: irSenderOf(credentials)
               })
             },
-            options.sender
+            senderOf(credentials)
           )
-          const sent = yield* exchange(options.url, message)
+          const sent = yield* Effect.flatMap(exchange(options.url, message), authenticated)
           if (sent._tag === "Error") return { _tag: "Refused", message: yield* refusal(VERIFY, sent) } as const
           if (sent._tag === "Acknowledgement") yield* remember(sent)
           let answer: GovTalkAnswer | { _tag: "Wait"; ms: number } =
