@@ -29,7 +29,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [16, "cis_scheme"],
         [17, "govtalk_engine"],
         [18, "provider_events"],
-        [19, "gocardless_sandbox_events"]
+        [19, "gocardless_sandbox_events"],
+        [22, "hmrc_credentials"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -53,6 +54,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "gocardless_sandbox_resources",
         "gocardless_sandbox_webhooks",
         "govtalk_engine_messages",
+        "hmrc_credentials",
         "idempotency_keys",
         "mail_attachments",
         "mail_outbox",
