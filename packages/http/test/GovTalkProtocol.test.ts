@@ -1,4 +1,4 @@
-import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { sandboxCredentials, SenderCredentials } from "@cisbook/core/credentials/HmrcCredentials"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import {
   GOVTALK_ENGINE_PATH,
@@ -11,13 +11,13 @@ import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { utrCheckDigit } from "@cisbook/core/cis/Utr"
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
-import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
+import { CredentialsRefused, TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { assert, expect, layer } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, Schema } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { engineReceived, GovTalkEngineServer } from "./GovTalkSandbox.js"
 
@@ -144,6 +144,29 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
     })
   )
 
+  it.effect("credentials the engine refuses (the password refused): HMRC's 1046, not an answer; nothing is held", () =>
+    Effect.gen(function* () {
+      const hmrc = yield* adapter
+      const refused = new SenderCredentials({
+        gatewayUserId: "CONTRACTOR1",
+        password: Redacted.make("refused"),
+        filer: "Contractor"
+      })
+      const submission = aReturn(1000_00)
+      const sent = yield* Effect.flip(hmrc.sendReturn(submission, refused))
+      expect(sent).toBeInstanceOf(CredentialsRefused)
+      expect(sent.message).toContain("(1046)")
+      expect(yield* Effect.flip(hmrc.findSentReturn(submission.id, refused))).toBeInstanceOf(CredentialsRefused)
+      expect(yield* Effect.flip(hmrc.verify(soleTrader({ utr: utrEndingIn(2) }), refused))).toBeInstanceOf(
+        CredentialsRefused
+      )
+      expect(yield* engineReceived(submission.id)).toEqual([])
+      // Any other password is taken, an agent's as a contractor's.
+      const agent = new SenderCredentials({ gatewayUserId: "AGENT1", password: Redacted.make("x"), filer: "Agent" })
+      expect((yield* hmrc.sendReturn(submission, agent))._tag).toBe("Acknowledged")
+    })
+  )
+
   it.effect("the engine refuses a message whose IRmark is wrong with HMRC's error 2021", () =>
     Effect.gen(function* () {
       const hmrc = yield* adapter
@@ -169,7 +192,11 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
           keys,
           irEnvelope: cis300Envelope(document)
         },
-        SANDBOX_SOFTWARE
+        {
+          ...SANDBOX_SOFTWARE,
+          senderId: sandboxCredentials.gatewayUserId,
+          password: sandboxCredentials.password
+        }
       ).replace("<TotalDeducted>1000.00</TotalDeducted>", "<TotalDeducted>1.00</TotalDeducted>")
       const answer = yield* govTalkExchange(url, message).pipe(Effect.provide(FetchHttpClient.layer))
       expect(answer).toMatchObject({ _tag: "Error" })
