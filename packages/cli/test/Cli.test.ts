@@ -26,8 +26,9 @@ import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, type Console, Duration, Effect, Layer } from "effect"
+import { ConfigProvider, type Console, Duration, Effect, Layer, Redacted } from "effect"
 import { run } from "../src/Cli.js"
+import { SecretInput } from "../src/SecretInput.js"
 
 /**
  * The admin CLI, run in-process as `bin.ts` runs it, over an embedded database in a fresh
@@ -335,23 +336,75 @@ describe("cisbook admin CLI", () => {
       })
     )
 
-    it.live("contacts verify queues an imported subcontractor's verification, and names what it refuses", () =>
-      Effect.gen(function* () {
-        const noScheme = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
-        expect(noScheme.join("\n")).toContain("accountsOfficeReference")
-        process.exitCode = undefined
-        expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
-          "acme-builders has no CIS scheme registration: it cannot file returns or verify subcontractors."
-        ])
-        const scheme = ["--employer-reference", "450/Z9", "--accounts-office-reference", "450PE00923437"]
-        succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", ...scheme))
-        expect(succeeded(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))).toEqual([
-          "Verification of JOHNSMIT (John Smith Groundworks) requested; the server's worker sends it to the tax authority and records the answer on the contact."
-        ])
-        expect(failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "NOPE"))).toEqual([
-          "Error: There is no contact with the code NOPE in acme-builders."
-        ])
-      })
+    it.live(
+      "contacts verify queues an imported subcontractor's verification, and names what it refuses",
+      () =>
+        Effect.gen(function* () {
+          const noScheme = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+          expect(noScheme.join("\n")).toContain("accountsOfficeReference")
+          process.exitCode = undefined
+          expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
+            "acme-builders has no CIS scheme registration: it cannot file returns or verify subcontractors."
+          ])
+          const scheme = ["--employer-reference", "450/Z9", "--accounts-office-reference", "450PE00923437"]
+          succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", ...scheme))
+          const noCredentials = failed(
+            yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit")
+          )
+          expect(noCredentials.join("\n")).toContain("hmrcCredentials")
+          process.exitCode = undefined
+          expect(succeeded(yield* cli("tenants", "hmrc-credentials", "--tenant", "acme-builders"))).toEqual([
+            "acme-builders has no HMRC credentials: it cannot file returns or verify subcontractors until they are set (--set)."
+          ])
+          // The user id and password come from standard input, never from an argument; the password is never printed.
+          const password = "Pa55-from-stdin"
+          const set = yield* cli(
+            "tenants",
+            "hmrc-credentials",
+            "--tenant",
+            "acme-builders",
+            "--set",
+            "--filer",
+            "Agent"
+          ).pipe(
+            Effect.provideService(SecretInput, {
+              read: () => Effect.succeed({ userId: " 123456789012 ", password: Redacted.make(password) })
+            })
+          )
+          expect(succeeded(set)).toEqual([
+            expect.stringMatching(
+              /^acme-builders files with Government Gateway user id 123456789012 as Agent; status Unchecked \(set .+\)\.$/
+            )
+          ])
+          expect(set.stderr.join("\n")).not.toContain(password)
+          expect(
+            succeeded(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+          ).toEqual([
+            "Verification of JOHNSMIT (John Smith Groundworks) requested; the server's worker sends it to the tax authority and records the answer on the contact."
+          ])
+          expect(failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "NOPE"))).toEqual([
+            "Error: There is no contact with the code NOPE in acme-builders."
+          ])
+        }),
+      120_000
+    )
+
+    it.live(
+      "tenants hmrc-credentials shows them without the password; reseal-credentials re-encrypts nothing under one key",
+      () =>
+        Effect.gen(function* () {
+          const shown = succeeded(yield* cli("tenants", "hmrc-credentials", "--tenant", "acme-builders"))
+          expect(shown).toEqual([
+            expect.stringMatching(
+              /^acme-builders files with Government Gateway user id 123456789012 as Agent; status Unchecked \(set .+\)\.$/
+            )
+          ])
+          expect(shown.join("\n")).not.toContain("Pa55-from-stdin")
+          expect(succeeded(yield* cli("tenants", "reseal-credentials"))).toEqual([
+            "Re-encrypted 0 tenants' HMRC passwords under the current CREDENTIALS_KEY."
+          ])
+        }),
+      120_000
     )
   })
   it.live("webhooks list, test, deliveries and retry work on a tenant's webhooks, and name what they refuse", () =>
