@@ -24,7 +24,7 @@ const list = Command.make(
               r.nilReturn ? `none: nil return${r.inactive ? ", inactive" : ""}` : String(r.lines.length),
               formatMoney(returnTotals(r.lines).deducted),
               r.submittedAt.toISOString(),
-              r.acceptedAt?.toISOString() ?? r.rejectionReason ?? ""
+              r.acceptedAt?.toISOString() ?? r.rejectionReason ?? r.heldReason ?? ""
             ])
           )
         )

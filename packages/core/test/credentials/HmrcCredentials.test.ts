@@ -3,7 +3,7 @@ import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
@@ -70,6 +70,16 @@ const aReturn = (periodEnd: string) => ({
   periodEnd,
   lines: [{ contact: "BRICKS", grossAmount: 100000, materials: 0, deducted: 20000 }]
 })
+
+/** Every log line written, debug and up, with its annotations (logfmt). */
+const logged: Array<string> = []
+const capturedLogs = Layer.merge(
+  Logger.replace(
+    Logger.defaultLogger,
+    Logger.map(Logger.logfmtLogger, (line) => void logged.push(line))
+  ),
+  Logger.minimumLogLevel(LogLevel.All)
+)
 
 describe("HMRC credentials", () => {
   it.effect("a return or verification asked for without them is refused naming hmrcCredentials", () =>
@@ -169,10 +179,12 @@ describe("HMRC credentials", () => {
         expect((yield* (yield* Contacts).get(owner, TENANT, "STONES")).verification?.status).toBe("Verified")
         expect(Option.map(yield* settings.get(owner, TENANT), (c) => c.status)).toEqual(Option.some("Accepted"))
         expect([...(yield* fake.sentBy)].sort()).toEqual(["BABBAGE", "RIGHT1", "RIGHT1", "RIGHT1"])
-        // No event carries a password.
+        // No event carries a password, nor any log line (the refusal was logged, with HMRC's words).
         const events = yield* Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id))
         expect(JSON.stringify(events)).not.toContain(SECRET)
-      }).pipe(Effect.provide(app))
+        expect(logged.join("\n")).toContain("1046")
+        expect(logged.join("\n")).not.toContain(SECRET)
+      }).pipe(Effect.provide(app), Effect.provide(capturedLogs))
   )
 
   it.effect("a verification started by taking a subcontractor on without them ends Error saying to set them", () =>

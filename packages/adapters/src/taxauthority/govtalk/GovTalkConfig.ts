@@ -28,7 +28,7 @@ export const SANDBOX_SOFTWARE: GovTalkSoftware = {
  */
 export const RETIRED_GOVTALK_SETTINGS = ["GOVTALK_SENDER_ID", "GOVTALK_PASSWORD"] as const
 
-const warnRetired = Effect.forEach(
+export const warnRetiredSettings = Effect.forEach(
   RETIRED_GOVTALK_SETTINGS,
   (name) =>
     Effect.flatMap(Config.option(Config.string(name)), (value) =>
@@ -69,7 +69,6 @@ export const GovTalkConfig: Effect.Effect<
   ConfigError.ConfigError
 > = Effect.gen(function* () {
   const authority = yield* Config.withDefault(Config.literal("sandbox", "govtalk")("TAX_AUTHORITY"), "sandbox")
-  yield* warnRetired
   const software = { product: yield* product, version: yield* productVersion }
   if (authority === "govtalk") {
     const url = yield* Config.url("GOVTALK_URL")
