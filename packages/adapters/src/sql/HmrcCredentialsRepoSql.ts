@@ -2,7 +2,7 @@ import { CredentialsStatus, Filer, SenderCredentials } from "@cisbook/core/crede
 import { HmrcCredentialsRepo } from "@cisbook/core/credentials/HmrcCredentialsRepo"
 import type { TenantId } from "@cisbook/core/Ids"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { CredentialsCipher } from "../credentials/CredentialsCipher.js"
 
 const Row = Schema.Struct({
@@ -36,10 +36,23 @@ export const HmrcCredentialsRepoSql = Layer.effect(
       sql`SELECT tenant_id, gateway_user_id, password_sealed, filer, status, updated_at FROM hmrc_credentials
           WHERE tenant_id = ${tenantId} ${sql.literal(lock ? "FOR UPDATE" : "")}`.pipe(
         Effect.flatMap(decodeRows),
-        Effect.flatMap((rows) =>
-          rows[0] === undefined ? Effect.succeedNone : Effect.asSome(Effect.try(() => fromRow(rows[0]!)))
-        ),
-        Effect.orDie
+        Effect.orDie,
+        Effect.flatMap((rows) => (rows[0] === undefined ? Effect.succeedNone : opened(rows[0])))
+      )
+
+    /**
+     * The stored credentials, opened; none, with an error logged, when no key this server has
+     * opens them (a key rotated away too soon): nothing is sent for the tenant, as without any.
+     */
+    const opened = (row: typeof Row.Type) =>
+      Effect.try(() => fromRow(row)).pipe(
+        Effect.asSome,
+        Effect.catchAll((error) =>
+          Effect.logError("A tenant's HMRC password cannot be decrypted; nothing is sent for it").pipe(
+            Effect.annotateLogs({ tenant: row.tenantId, reason: String(error.error) }),
+            Effect.as(Option.none())
+          )
+        )
       )
 
     return HmrcCredentialsRepo.of({
@@ -77,7 +90,14 @@ export const HmrcCredentialsRepoSql = Layer.effect(
           let resealed = 0
           for (const { passwordSealed, tenantId } of tenants) {
             if (cipher.isCurrent(passwordSealed)) continue
-            const password = yield* Effect.try(() => cipher.open(passwordSealed, tenantId))
+            const opened = yield* Effect.option(Effect.try(() => cipher.open(passwordSealed, tenantId)))
+            if (Option.isNone(opened)) {
+              yield* Effect.logError(
+                "A tenant's HMRC password cannot be decrypted with either key; left as it is"
+              ).pipe(Effect.annotateLogs({ tenant: tenantId }))
+              continue
+            }
+            const password = opened.value
             const updated = yield* sql`
               UPDATE hmrc_credentials SET password_sealed = ${cipher.seal(password, tenantId)}
               WHERE tenant_id = ${tenantId} AND password_sealed = ${passwordSealed} RETURNING tenant_id`
