@@ -29,7 +29,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [16, "cis_scheme"],
         [17, "govtalk_engine"],
         [18, "provider_events"],
-        [19, "gocardless_sandbox_events"]
+        [19, "gocardless_sandbox_events"],
+        [23, "govtalk_response_endpoints"]
       ])
       expect(yield* migrate).toEqual([])
 

@@ -1,5 +1,7 @@
+import type { Acknowledgement, SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
 import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
-import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
+import type { ReturnPoll, ReturnSubmission, SentReturn } from "@cisbook/core/taxauthority/ReturnSubmission"
+import type { VerificationAnswer, VerificationPoll, VerificationRequest } from "@cisbook/core/taxauthority/Verification"
 import { Effect, Layer, Option, Ref } from "effect"
 
 type Answer = (request: VerificationRequest) => VerificationAnswer | TaxAuthorityUnavailable
@@ -10,57 +12,173 @@ export const matchedNet: VerificationAnswer = {
   taxTreatment: "Net"
 }
 
+/** Where the fake answers what it took: not where it takes them. */
+export const FAKE_RESPONSE_ENDPOINT = "memory://tax-authority/response"
+
+/** The total deducted the fake (as the sandbox) rejects: £999.99. */
+const REJECTED_TOTAL_DEDUCTED_PENCE = 99_999
+
 /**
  * Stands in for the tax authority: keeps the verifications asked for, and answers them as a test
- * says (matched, Net, by default); takes every return under its id and accepts it when polled,
- * until its answer is deleted (then, as HMRC, it knows the correlation id no more).
+ * says (matched, Net, by default); takes every return, rejecting one whose deductions total
+ * £999.99 as the sandbox does. Each message is acknowledged with a correlation id at its response
+ * endpoint, with no interval to wait, and answered when polled there until its answer is deleted
+ * (then, as HMRC, it knows the correlation id no more).
  */
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
   effect: Effect.gen(function* () {
     const asked = yield* Ref.make<ReadonlyArray<VerificationRequest>>([])
     const answer = yield* Ref.make<Answer>(() => matchedNet)
+    /** Every endpoint a poll or delete was sent to. */
+    const endpoints = yield* Ref.make<ReadonlyArray<string>>([])
     return {
       asked: Ref.get(asked),
       answerWith: (f: Answer) => Ref.set(answer, f),
       unavailable: (message: string) => Ref.set(answer, () => new TaxAuthorityUnavailable({ message })),
-      verify: (request: VerificationRequest) =>
+      /** Asks the test's answer for a request, or fails as the test says the authority does. */
+      answerFor: (request: VerificationRequest) =>
         Ref.update(asked, (all) => [...all, request]).pipe(
           Effect.zipRight(Ref.get(answer)),
           Effect.flatMap((f) => {
             const answered = f(request)
             return answered instanceof TaxAuthorityUnavailable ? Effect.fail(answered) : Effect.succeed(answered)
           })
-        )
+        ),
+      polledAt: Ref.get(endpoints),
+      reachedAt: (endpoint: string) => Ref.update(endpoints, (all) => [...all, endpoint])
     } as const
   })
 }) {}
 
-const correlationOf = (returnId: string) => `FAKE-${returnId}`
+type Held =
+  | { readonly kind: "return"; readonly transaction: string; readonly answer: { accepted: boolean; text: string } }
+  | { readonly kind: "verification"; readonly transaction: string; readonly answer: VerificationAnswer }
 
 export const TaxAuthorityMemory = Layer.effect(
   TaxAuthority,
   Effect.gen(function* () {
     const fake = yield* TaxAuthorityFake
-    /** The correlation ids whose answer is held (sent and not yet deleted), as HMRC holds them. */
-    const held = yield* Ref.make<ReadonlySet<string>>(new Set())
+    /** The answers held (sent and not yet deleted), by correlation id, as HMRC holds them. */
+    const held = yield* Ref.make<ReadonlyMap<string, Held>>(new Map())
+    const counter = yield* Ref.make(0)
+
+    const take = (message: Held) =>
+      Effect.gen(function* () {
+        const n = yield* Ref.updateAndGet(counter, (i) => i + 1)
+        const correlationId = `FAKE${String(n).padStart(8, "0")}`
+        yield* Ref.update(held, (all) => new Map(all).set(correlationId, message))
+        return { correlationId, endpoint: FAKE_RESPONSE_ENDPOINT, pollIntervalSeconds: 0 } satisfies Acknowledgement
+      })
+
+    const find = (sent: SentMessage) =>
+      Effect.zipRight(
+        fake.reachedAt(sent.endpoint ?? ""),
+        Effect.map(Ref.get(held), (all) =>
+          sent.endpoint === FAKE_RESPONSE_ENDPOINT ? all.get(sent.correlationId) : undefined
+        )
+      )
+
+    const findHeld = (kind: Held["kind"], transaction: string) =>
+      Effect.map(Ref.get(held), (all) => {
+        const found = [...all].find(([, h]) => h.kind === kind && h.transaction === transaction)
+        return found === undefined
+          ? Option.none()
+          : Option.some<Acknowledgement>({
+              correlationId: found[0],
+              endpoint: FAKE_RESPONSE_ENDPOINT,
+              pollIntervalSeconds: 0
+            })
+      })
+
+    const irmarkOf = (submission: ReturnSubmission) => `FAKE-IRMARK-${submission.id}`
+
+    const sendReturn = (submission: ReturnSubmission) => {
+      const deducted = submission.lines.reduce((sum, line) => sum + line.deducted, 0)
+      const accepted = deducted !== REJECTED_TOTAL_DEDUCTED_PENCE
+      return Effect.map(
+        take({
+          kind: "return",
+          transaction: submission.id,
+          answer: accepted
+            ? {
+                accepted,
+                text: `HMRC has received the IR-CIS-CIS300MR document. The associated IRmark was: ${irmarkOf(submission)}.`
+              }
+            : { accepted, text: "The total deducted (£999.99) does not agree with the payments made. (3301)" }
+        }),
+        (acknowledgement): SentReturn => ({ _tag: "Acknowledged", acknowledgement, irmark: irmarkOf(submission) })
+      )
+    }
+
     return TaxAuthority.of({
-      verify: fake.verify,
-      sendReturn: (submission) =>
-        Ref.update(held, (ids) => new Set([...ids, correlationOf(submission.id)])).pipe(
-          Effect.as({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) } as const)
+      sendReturn,
+      findSentReturn: (submission) =>
+        Effect.map(
+          findHeld("return", submission.id),
+          Option.map((acknowledgement): SentReturn => ({
+            _tag: "Acknowledged",
+            acknowledgement,
+            irmark: irmarkOf(submission)
+          }))
         ),
-      findSentReturn: (id) =>
-        Effect.map(Ref.get(held), (ids) =>
-          ids.has(correlationOf(id)) ? Option.some(correlationOf(id)) : Option.none()
+      pollReturn: (sent, submission) =>
+        Effect.flatMap(find(sent), (message): Effect.Effect<ReturnPoll> => {
+          if (message?.kind === "return")
+            return Effect.succeed(
+              message.answer.accepted
+                ? ({ _tag: "Accepted", message: message.answer.text } as const)
+                : ({ _tag: "Rejected", reason: message.answer.text } as const)
+            )
+          // Unknown at its endpoint: never a rejection; HMRC holds nothing of it, so it is sent again.
+          return Effect.map(
+            sendReturn(submission),
+            (again) => ({ _tag: "Resent", sent: again, retryAfterMs: 0 }) as const
+          )
+        }),
+      deleteReturnAnswer: (sent) =>
+        Effect.flatMap(find(sent), (message) =>
+          message === undefined
+            ? Effect.fail(
+                new TaxAuthorityUnavailable({ message: `Unknown CorrelationID ${sent.correlationId} (2000)` })
+              )
+            : Ref.update(held, (all) => {
+                const rest = new Map(all)
+                rest.delete(sent.correlationId)
+                return rest
+              })
         ),
-      pollReturn: (correlationId) =>
-        Effect.map(Ref.get(held), (ids) =>
-          ids.has(correlationId)
-            ? ({ _tag: "Accepted" } as const)
-            : ({ _tag: "Rejected", reason: "Unknown CorrelationID (2000)" } as const)
+      sendVerification: (reference, request) =>
+        Effect.flatMap(fake.answerFor(request), (answer) =>
+          Effect.map(take({ kind: "verification", transaction: reference, answer }), (acknowledgement) => ({
+            _tag: "Acknowledged" as const,
+            acknowledgement
+          }))
         ),
-      deleteReturnAnswer: (correlationId) =>
-        Ref.update(held, (ids) => new Set([...ids].filter((id) => id !== correlationId)))
+      findSentVerification: (reference) => findHeld("verification", reference),
+      pollVerification: (sent, reference, request) =>
+        Effect.flatMap(find(sent), (message): Effect.Effect<VerificationPoll, TaxAuthorityUnavailable> =>
+          message?.kind === "verification"
+            ? Effect.succeed(message.answer)
+            : Effect.flatMap(fake.answerFor(request), (answer) =>
+                Effect.map(take({ kind: "verification", transaction: reference, answer }), (acknowledgement) => ({
+                  _tag: "Resent" as const,
+                  acknowledgement,
+                  retryAfterMs: 0
+                }))
+              )
+        ),
+      deleteVerificationAnswer: (sent) =>
+        Effect.flatMap(find(sent), (message) =>
+          message === undefined
+            ? Effect.fail(
+                new TaxAuthorityUnavailable({ message: `Unknown CorrelationID ${sent.correlationId} (2000)` })
+              )
+            : Ref.update(held, (all) => {
+                const rest = new Map(all)
+                rest.delete(sent.correlationId)
+                return rest
+              })
+        )
     })
   })
 ).pipe(Layer.provideMerge(TaxAuthorityFake.Default))

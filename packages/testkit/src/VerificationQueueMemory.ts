@@ -1,6 +1,7 @@
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type QueuedVerification, VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
+import type { Acknowledgement } from "@cisbook/core/taxauthority/Acknowledgement"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -10,6 +11,7 @@ interface Row {
   readonly attempts: number
   readonly lease: { readonly token: string; readonly until: Date } | null
   readonly lastError: string | null
+  readonly sent: (Acknowledgement & { readonly at: Date }) | null
 }
 
 /** Waiting verification requests, oldest first. */
@@ -32,7 +34,7 @@ export const VerificationQueueMemory = Layer.effect(
       queue: (verification) =>
         Ref.update(store, (rows) => [
           ...rows.filter((row) => !isFor(verification.tenantId, verification.contactId)(row)),
-          { verification, dueAt: verification.requestedAt, attempts: 0, lease: null, lastError: null }
+          { verification, dueAt: verification.requestedAt, attempts: 0, lease: null, lastError: null, sent: null }
         ]),
       claimDue: (now, leaseUntil, limit) =>
         Effect.flatMap(ids.uuid, (token) =>
@@ -49,7 +51,12 @@ export const VerificationQueueMemory = Layer.effect(
             const claimed = next
               .filter((row) => row.lease?.token === token)
               .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
-              .map((row) => ({ ...row.verification, attempts: row.attempts, leaseToken: token }))
+              .map((row) => ({
+                ...row.verification,
+                attempts: row.attempts,
+                leaseToken: token,
+                sent: row.sent === null ? null : { correlationId: row.sent.correlationId, endpoint: row.sent.endpoint }
+              }))
             return [claimed, next] as const
           })
         ),
@@ -63,6 +70,19 @@ export const VerificationQueueMemory = Layer.effect(
           rows.map((row) =>
             leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
               ? { ...row, dueAt: at, lease: null, lastError: error }
+              : row
+          )
+        ),
+      recordSent: (claimed, sent, at) =>
+        Ref.modify(store, (rows) => {
+          const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
+          return [rows.some(mine), rows.map((row) => (mine(row) ? { ...row, sent: { ...sent, at } } : row))] as const
+        }),
+      awaitAnswer: (claimed, at) =>
+        Ref.update(store, (rows) =>
+          rows.map((row) =>
+            leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
+              ? { ...row, dueAt: at, lease: null, attempts: Math.max(row.attempts - 1, 0) }
               : row
           )
         ),

@@ -33,6 +33,17 @@ export class ReturnContractor extends Schema.Class<ReturnContractor>("ReturnCont
   scheme: Schema.optionalWith(Schema.NullOr(CisScheme), { default: () => null })
 }) {}
 
+/**
+ * The proof of filing a contractor keeps: the correlation id HMRC gave the return, the IRmark of
+ * what was sent, and HMRC's acknowledgement text from its final answer, received at `receivedAt`.
+ */
+export class HmrcReceipt extends Schema.Class<HmrcReceipt>("HmrcReceipt")({
+  correlationId: Schema.String,
+  irmark: Schema.String,
+  message: Schema.String,
+  receivedAt: Schema.DateFromSelf
+}) {}
+
 /** A CIS300 monthly return of a contractor tenant. */
 export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")({
   id: MonthlyReturnId,
@@ -49,7 +60,9 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
-  invoiced: Schema.Boolean
+  invoiced: Schema.Boolean,
+  /** HMRC's receipt: null until the return is accepted (and on one accepted before receipts were kept). */
+  hmrcReceipt: Schema.optionalWith(Schema.NullOr(HmrcReceipt), { default: () => null })
 }) {}
 
 export interface ReturnTotals {
@@ -71,11 +84,14 @@ export const returnTotals = (lines: ReadonlyArray<ReturnLine>): ReturnTotals =>
 /** The return as the tax authority's answer leaves it. */
 export const answered = (
   r: MonthlyReturn,
-  answer: { readonly _tag: "Accepted"; readonly at: Date } | { readonly _tag: "Rejected"; readonly reason: string }
+  answer:
+    | { readonly _tag: "Accepted"; readonly at: Date; readonly receipt: HmrcReceipt }
+    | { readonly _tag: "Rejected"; readonly reason: string }
 ): MonthlyReturn =>
   new MonthlyReturn({
     ...r,
     status: answer._tag,
     acceptedAt: answer._tag === "Accepted" ? answer.at : null,
-    rejectionReason: answer._tag === "Rejected" ? answer.reason : null
+    rejectionReason: answer._tag === "Rejected" ? answer.reason : null,
+    hmrcReceipt: answer._tag === "Accepted" ? answer.receipt : null
   })
