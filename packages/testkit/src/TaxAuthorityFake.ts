@@ -28,7 +28,12 @@ const REJECTED_TOTAL_DEDUCTED_PENCE = 99_999
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
   effect: Effect.gen(function* () {
     const asked = yield* Ref.make<ReadonlyArray<VerificationRequest>>([])
-    const answer = yield* Ref.make<Answer>(() => matchedNet)
+    // As the sandbox: a subcontractor named Error is refused; any other matched, Net.
+    const answer = yield* Ref.make<Answer>((request) =>
+      request.subcontractor.lastName === "Error" || request.subcontractor.tradingName === "Error"
+        ? { _tag: "Refused", message: "The details given do not match HMRC's records for this subcontractor." }
+        : matchedNet
+    )
     /** Every endpoint a poll or delete was sent to. */
     const endpoints = yield* Ref.make<ReadonlyArray<string>>([])
     return {
