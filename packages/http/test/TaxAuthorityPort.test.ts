@@ -11,12 +11,16 @@ import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { GovTalkEngineServer, GovTalkSandbox } from "./GovTalkSandbox.js"
+import { GovTalkOverHmrcDocuments } from "./HmrcDocumentsEngine.js"
 
 // The GovTalk adapter over the local Transaction Engine the server serves (TAX_AUTHORITY=sandbox).
 taxAuthorityContract(
   "GovTalk adapter over the local Transaction Engine",
   GovTalkSandbox.pipe(Layer.provide(EphemeralDatabase))
 )
+
+// The same adapter over HMRC's own answer documents: the local engine cannot drift into agreeing only with the adapter.
+taxAuthorityContract("GovTalk adapter over HMRC's answer documents", GovTalkOverHmrcDocuments)
 
 const submissionUrl = HttpServer.addressWith((address) =>
   Effect.succeed(`${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`)

@@ -80,7 +80,8 @@ export const taxAuthorityContract = <E>(name: string, authority: Layer.Layer<Tax
             )
             const answer = yield* answerOf((s) => hmrc.pollReturn(s, submission))(acknowledgement)
             assert(answer._tag === "Accepted")
-            expect(answer.message).not.toBe("")
+            // HMRC's receipt names the IRmark of what was sent.
+            expect(answer.message).toContain(sent.irmark)
             // The answer stays until deleted: polled again, the same answer.
             expect(yield* answerOf((s) => hmrc.pollReturn(s, submission))(acknowledgement)).toEqual(answer)
             yield* hmrc.deleteReturnAnswer(acknowledgement)
