@@ -22,7 +22,7 @@ const REJECTED_TOTAL_DEDUCTED_PENCE = 99_999
  * Stands in for the tax authority: keeps the verifications asked for, and answers them as a test
  * says (matched, Net, by default); takes every return, rejecting one whose deductions total
  * £999.99 as the sandbox does. Each message is acknowledged with a correlation id at its response
- * endpoint, with no interval to wait, and answered when polled there until its answer is deleted
+ * endpoint, with no interval to wait unless a test sets one (`answerAfter`), and answered when polled there until its answer is deleted
  * (then, as HMRC, it knows the correlation id no more).
  */
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
@@ -36,6 +36,7 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
     )
     /** Every endpoint a poll or delete was sent to. */
     const endpoints = yield* Ref.make<ReadonlyArray<string>>([])
+    const interval = yield* Ref.make(0)
     return {
       asked: Ref.get(asked),
       answerWith: (f: Answer) => Ref.set(answer, f),
@@ -50,6 +51,9 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
           })
         ),
       polledAt: Ref.get(endpoints),
+      /** The PollInterval (seconds) the acknowledgements name from now on (none at first). */
+      answerAfter: (seconds: number) => Ref.set(interval, seconds),
+      pollInterval: Ref.get(interval),
       reachedAt: (endpoint: string) => Ref.update(endpoints, (all) => [...all, endpoint])
     } as const
   })
@@ -72,7 +76,8 @@ export const TaxAuthorityMemory = Layer.effect(
         const n = yield* Ref.updateAndGet(counter, (i) => i + 1)
         const correlationId = `FAKE${String(n).padStart(8, "0")}`
         yield* Ref.update(held, (all) => new Map(all).set(correlationId, message))
-        return { correlationId, endpoint: FAKE_RESPONSE_ENDPOINT, pollIntervalSeconds: 0 } satisfies Acknowledgement
+        const pollIntervalSeconds = yield* fake.pollInterval
+        return { correlationId, endpoint: FAKE_RESPONSE_ENDPOINT, pollIntervalSeconds } satisfies Acknowledgement
       })
 
     const find = (sent: SentMessage) =>
