@@ -30,7 +30,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [17, "govtalk_engine"],
         [18, "provider_events"],
         [19, "gocardless_sandbox_events"],
-        [22, "hmrc_credentials"]
+        [22, "hmrc_credentials"],
+        [23, "govtalk_response_endpoints"]
       ])
       expect(yield* migrate).toEqual([])
 

@@ -9,7 +9,7 @@ import { Mandate } from "@cisbook/core/billing/Mandate"
 import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
 import { ContactId, MandateId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
-import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
@@ -114,7 +114,8 @@ describe("cisbook admin CLI", () => {
         "Applied 17_govtalk_engine",
         "Applied 18_provider_events",
         "Applied 19_gocardless_sandbox_events",
-        "Applied 22_hmrc_credentials"
+        "Applied 22_hmrc_credentials",
+        "Applied 23_govtalk_response_endpoints"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -498,7 +499,9 @@ describe("cisbook admin CLI", () => {
         "SUBCONTRACTORS",
         "DEDUCTED",
         "SUBMITTED",
-        "ANSWER"
+        "ANSWER",
+        "HMRC CORRELATION ID",
+        "IRMARK"
       ])
       expect(row?.split(/\s{2,}/)).toEqual([
         filed.id,
@@ -509,6 +512,40 @@ describe("cisbook admin CLI", () => {
         "2026-06-10T10:00:00.000Z"
       ])
       expect(summary).toBe("1 return, latest tax month first.")
+      // Accepted: HMRC's receipt, the correlation id and the IRmark sent.
+      const acceptedAt = new Date("2026-06-10T10:05:00Z")
+      yield* Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const [claimed] = yield* repo.claimDue(new Date("2026-06-10T10:01:00Z"), acceptedAt, 10)
+        const sending = { correlationId: "C0FFEE", endpoint: "https://hmrc.example/poll", pollIntervalSeconds: 10 }
+        yield* repo.recordSent(claimed!, { ...sending, irmark: "IRMARK/SENT=" }, acceptedAt)
+        const receipt = new HmrcReceipt({
+          ...sending,
+          irmark: "IRMARK/SENT=",
+          message: "Received.",
+          receivedAt: acceptedAt
+        })
+        yield* repo.record(claimed!, { _tag: "Accepted", at: acceptedAt, receipt })
+      }).pipe(Effect.provide(AppLive), configured)
+      const [, accepted] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
+      expect(accepted?.split(/\s{2,}/).slice(2)).toEqual([
+        "Accepted",
+        "1",
+        "£120.00",
+        "2026-06-10T10:00:00.000Z",
+        "2026-06-10T10:05:00.000Z",
+        "C0FFEE",
+        "IRMARK/SENT="
+      ])
+      // Back as it was filed: the later tests (billing) count this tenant's accepted returns.
+      yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (
+          sql
+        ) => sql`UPDATE monthly_returns SET status = 'Submitted', accepted_at = NULL, next_attempt_at = submitted_at,
+          correlation_id = NULL, sent_at = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, irmark = NULL,
+          receipt_message = NULL, receipt_at = NULL WHERE id = ${filed.id}`
+      ).pipe(Effect.provide(AppLive), configured)
       expect(failed(yield* cli("returns", "list", "--tenant", "nobody-here"))[0]).toContain("nobody-here")
       process.exitCode = undefined
     })

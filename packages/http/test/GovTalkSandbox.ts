@@ -17,8 +17,8 @@ export const GovTalkEngineServer = Layer.unwrapEffect(
   Effect.map(Effect.flatMap(SqlClient.SqlClient, govTalkEngineHandler), (answer) =>
     HttpServer.serve(
       HttpRouter.empty.pipe(
-        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer),
-        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer)
+        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer("submission")),
+        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer("response"))
       )
     )
   )

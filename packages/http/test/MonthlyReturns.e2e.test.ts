@@ -30,6 +30,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         invoiced: false,
         nilReturn: false,
         inactive: false,
+        hmrcReceipt: null,
         totals: { grossAmount: 1500.5, materials: 400.5, deducted: 270 },
         lines: [
           {

@@ -8,7 +8,12 @@ import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
 import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
-import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
+import {
+  TaxAuthority,
+  type TaxAuthorityFailure,
+  TaxAuthorityUnavailable
+} from "@cisbook/core/taxauthority/TaxAuthority"
+import type { ReturnPoll } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Contacts } from "@cisbook/core/contacts/Contacts"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
@@ -32,7 +37,6 @@ const unavailable = (tries: Ref.Ref<number>) =>
   Layer.succeed(
     TaxAuthority,
     TaxAuthority.of({
-      verify: () => Effect.die("not used"),
       sendReturn: () =>
         Effect.zipRight(
           Ref.update(tries, (n) => n + 1),
@@ -40,7 +44,11 @@ const unavailable = (tries: Ref.Ref<number>) =>
         ),
       findSentReturn: () => Effect.succeed(Option.none()),
       pollReturn: () => Effect.die("never sent"),
-      deleteReturnAnswer: () => Effect.die("never sent")
+      deleteReturnAnswer: () => Effect.die("never sent"),
+      sendVerification: () => Effect.die("not used"),
+      findSentVerification: () => Effect.die("not used"),
+      pollVerification: () => Effect.die("not used"),
+      deleteVerificationAnswer: () => Effect.die("not used")
     })
   )
 
@@ -71,8 +79,8 @@ const sandbox = (stallOnce: "send" | "poll" | "answer" | null = null, stalled?: 
       TaxAuthority.of({
         ...authority,
         sendReturn: (submission, credentials) => stall("send")(authority.sendReturn(submission, credentials)),
-        pollReturn: (correlationId, submission, credentials) =>
-          stall("poll")(authority.pollReturn(correlationId, submission, credentials))
+        pollReturn: (sent, submission, credentials) =>
+          stall("poll")(authority.pollReturn(sent, submission, credentials))
       })
     )
   })
@@ -301,14 +309,12 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           TaxAuthority,
           TaxAuthority.of({
             ...authority,
-            pollReturn: (correlationId, submission, credentials) =>
-              Effect.flatMap(Ref.getAndSet(resent, true), (already) =>
+            pollReturn: (polled, submission, credentials) =>
+              Effect.flatMap(Ref.getAndSet(resent, true), (already): Effect.Effect<ReturnPoll, TaxAuthorityFailure> =>
                 already
-                  ? authority.pollReturn(correlationId, submission, credentials)
+                  ? authority.pollReturn(polled, submission, credentials)
                   : Effect.map(authority.sendReturn(submission, credentials), (sent) =>
-                      sent._tag === "Acknowledged"
-                        ? { _tag: "Resent" as const, correlationId: sent.correlationId, retryAfterMs: 1000 }
-                        : sent
+                      sent._tag === "Acknowledged" ? { _tag: "Resent" as const, sent, retryAfterMs: 1000 } : sent
                     )
               )
           })

@@ -20,6 +20,7 @@ import govTalkEngine from "./migrations/0017_govtalk_engine.js"
 import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
 import hmrcCredentials from "./migrations/0022_hmrc_credentials.js"
+import govTalkResponseEndpoints from "./migrations/0023_govtalk_response_endpoints.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -43,7 +44,8 @@ export const KNOWN_MIGRATIONS = {
   "0017_govtalk_engine": govTalkEngine,
   "0018_provider_events": providerEvents,
   "0019_gocardless_sandbox_events": goCardlessSandboxEvents,
-  "0022_hmrc_credentials": hmrcCredentials
+  "0022_hmrc_credentials": hmrcCredentials,
+  "0023_govtalk_response_endpoints": govTalkResponseEndpoints
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

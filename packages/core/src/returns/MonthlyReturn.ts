@@ -37,6 +37,17 @@ export class ReturnContractor extends Schema.Class<ReturnContractor>("ReturnCont
   scheme: Schema.optionalWith(Schema.NullOr(CisScheme), { default: () => null })
 }) {}
 
+/**
+ * The proof of filing a contractor keeps: the correlation id HMRC gave the return, the IRmark of
+ * what was sent, and HMRC's acknowledgement text from its final answer, received at `receivedAt`.
+ */
+export class HmrcReceipt extends Schema.Class<HmrcReceipt>("HmrcReceipt")({
+  correlationId: Schema.String,
+  irmark: Schema.String,
+  message: Schema.String,
+  receivedAt: Schema.DateFromSelf
+}) {}
+
 /** A CIS300 monthly return of a contractor tenant. */
 export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")({
   id: MonthlyReturnId,
@@ -55,7 +66,9 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   rejectionReason: Schema.NullOr(Schema.String),
   /** Why a Held return is held; null otherwise. */
   heldReason: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  invoiced: Schema.Boolean
+  invoiced: Schema.Boolean,
+  /** HMRC's receipt: null until the return is accepted (and on one accepted before receipts were kept). */
+  hmrcReceipt: Schema.optionalWith(Schema.NullOr(HmrcReceipt), { default: () => null })
 }) {}
 
 export interface ReturnTotals {
@@ -77,14 +90,17 @@ export const returnTotals = (lines: ReadonlyArray<ReturnLine>): ReturnTotals =>
 /** The return as the tax authority's answer leaves it. */
 export const answered = (
   r: MonthlyReturn,
-  answer: { readonly _tag: "Accepted"; readonly at: Date } | { readonly _tag: "Rejected"; readonly reason: string }
+  answer:
+    | { readonly _tag: "Accepted"; readonly at: Date; readonly receipt: HmrcReceipt }
+    | { readonly _tag: "Rejected"; readonly reason: string }
 ): MonthlyReturn =>
   new MonthlyReturn({
     ...r,
     status: answer._tag,
     acceptedAt: answer._tag === "Accepted" ? answer.at : null,
     rejectionReason: answer._tag === "Rejected" ? answer.reason : null,
-    heldReason: null
+    heldReason: null,
+    hmrcReceipt: answer._tag === "Accepted" ? answer.receipt : null
   })
 
 /** The return as a refusal of the tenant's credentials leaves it: held, not filed. */

@@ -16,6 +16,16 @@ export const MonthlyReturnLineDto = Schema.Struct({
   deducted: Pounds
 }).annotations({ identifier: "MonthlyReturnLineDto" })
 
+export const HmrcReceiptDto = Schema.Struct({
+  correlationId: Schema.String.annotations({ description: "The correlation id HMRC gave the return" }),
+  irmark: Schema.String.annotations({ description: "The IRmark of the return as it was sent" }),
+  message: Schema.String.annotations({ description: "HMRC's acknowledgement text from its final response" }),
+  receivedAt: Schema.Date.annotations({ description: "When HMRC's final response was received" })
+}).annotations({
+  identifier: "HmrcReceipt",
+  description: "HMRC's receipt of an accepted return: the proof of filing a contractor keeps"
+})
+
 /** A return as the API shows it, and as the `data` of its events. Money is pounds on the wire and pence in code. */
 export const MonthlyReturnDto = Schema.Struct({
   id: Schema.String,
@@ -34,6 +44,10 @@ export const MonthlyReturnDto = Schema.Struct({
   }),
   inactive: Schema.Boolean.annotations({
     description: "With a nil return: the contractor declared it expects to pay no subcontractors in the next six months"
+  }),
+  hmrcReceipt: Schema.NullOr(HmrcReceiptDto).annotations({
+    description:
+      "HMRC's receipt (correlation id, IRmark sent, acknowledgement text); null until HMRC accepted the return"
   }),
   totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
   lines: Schema.Array(MonthlyReturnLineDto)
@@ -55,6 +69,15 @@ export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
   invoiced: r.invoiced,
   nilReturn: r.nilReturn,
   inactive: r.inactive,
+  hmrcReceipt:
+    r.hmrcReceipt === null
+      ? null
+      : {
+          correlationId: r.hmrcReceipt.correlationId,
+          irmark: r.hmrcReceipt.irmark,
+          message: r.hmrcReceipt.message,
+          receivedAt: r.hmrcReceipt.receivedAt
+        },
   totals: returnTotals(r.lines),
   lines: r.lines.map((line) => ({
     contact: line.contactCode,

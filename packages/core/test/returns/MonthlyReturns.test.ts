@@ -44,6 +44,9 @@ type Said = "Accepted" | "Unavailable" | "Pending" | string
  * answer; "Unavailable" at sending refuses to take the return. Keeps every return sent and every
  * answer deleted (or, with `deleteFails`, deletes none).
  */
+/** Where the test's tax authority answers: not where it takes returns. */
+const ENDPOINT = "https://hmrc.example/poll"
+
 const taxAuthority = (
   answer: (submission: ReturnSubmission) => Said,
   refuse?: (s: ReturnSubmission) => string | null,
@@ -52,35 +55,52 @@ const taxAuthority = (
   const submitted: Array<ReturnSubmission> = []
   const deleted: Array<string> = []
   const correlationOf = (id: string) => `C-${id}`
+  const sentOf = (id: string) =>
+    ({
+      _tag: "Acknowledged",
+      acknowledgement: { correlationId: correlationOf(id), endpoint: ENDPOINT, pollIntervalSeconds: 0 },
+      irmark: `IRMARK-${id}`
+    }) as const
   const layer = Layer.succeed(
     TaxAuthority,
     TaxAuthority.of({
-      verify: () => Effect.die("not used"),
       sendReturn: (submission) => {
         if (answer(submission) === "Unavailable")
           return Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
         const refused = refuse?.(submission) ?? null
         if (refused !== null) return Effect.succeed({ _tag: "Rejected", reason: refused })
         submitted.push(submission)
-        return Effect.succeed({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) })
+        return Effect.succeed(sentOf(submission.id))
       },
-      findSentReturn: (id) =>
-        Effect.succeed(Option.map(Option.fromNullable(submitted.find((s) => s.id === id)), (s) => correlationOf(s.id))),
-      pollReturn: (correlationId, submission) => {
-        expect(correlationId).toBe(correlationOf(submission.id))
+      findSentReturn: (submission) =>
+        Effect.succeed(
+          Option.map(Option.fromNullable(submitted.find((s) => s.id === submission.id)), (s) => sentOf(s.id))
+        ),
+      pollReturn: (sent, submission) => {
+        expect(sent).toEqual({
+          correlationId: correlationOf(submission.id),
+          endpoint: ENDPOINT,
+          irmark: `IRMARK-${submission.id}`
+        })
         const said = answer(submission)
         return said === "Accepted"
-          ? Effect.succeed({ _tag: "Accepted" })
+          ? Effect.succeed({ _tag: "Accepted", message: "HMRC has received the IR-CIS-CIS300MR document." })
           : said === "Unavailable"
             ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
             : said === "Pending"
               ? Effect.succeed({ _tag: "Pending", retryAfterMs: 10_000 })
               : Effect.succeed({ _tag: "Rejected", reason: said })
       },
-      deleteReturnAnswer: (correlationId) =>
-        deleteFails
+      deleteReturnAnswer: (sent) => {
+        expect(sent.endpoint).toBe(ENDPOINT)
+        return deleteFails
           ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
-          : Effect.sync(() => deleted.push(correlationId))
+          : Effect.sync(() => deleted.push(sent.correlationId))
+      },
+      sendVerification: () => Effect.die("not used"),
+      findSentVerification: () => Effect.die("not used"),
+      pollVerification: () => Effect.die("not used"),
+      deleteVerificationAnswer: () => Effect.die("not used")
     })
   )
   return { submitted, deleted, layer }

@@ -2,7 +2,7 @@ import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentia
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
-import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
+import { FAKE_RESPONSE_ENDPOINT, TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
@@ -252,10 +252,12 @@ describe("Verifications", () => {
 
   it.effect("an answer to a request replaced meanwhile, or for a deleted contact, is dropped", () =>
     Effect.gen(function* () {
-      const { authority, contacts, owner, verifications, work } = yield* setUp
+      const { authority, clock, contacts, owner, verifications, work } = yield* setUp
       yield* verifications.request(owner, TENANT, "JOHNSMIT")
       const [first] = yield* work.claim(10, LEASE)
       assert(first !== undefined)
+      // A request of its own (a later one): not the one the authority holds for the first.
+      yield* clock.advance(1)
       yield* verifications.request(owner, TENANT, "JOHNSMIT")
       expect(yield* work.settle(first)).toBe("Dropped")
       expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
@@ -265,5 +267,50 @@ describe("Verifications", () => {
       expect(yield* work.settle(second)).toBe("Dropped")
       expect(yield* authority.asked).toHaveLength(2)
     }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "a request is sent once and polled at its endpoint no sooner than HMRC's interval, however long HMRC takes",
+    () =>
+      Effect.gen(function* () {
+        const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+        yield* authority.answerAfter(30)
+        yield* verifications.request(owner, TENANT, "JOHNSMIT")
+        // Sent and acknowledged: not polled at once.
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect(yield* authority.asked).toHaveLength(1)
+        expect(yield* authority.polledAt).toEqual([])
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+        yield* clock.advance(29_999)
+        expect(yield* work.workDue(10, LEASE)).toBe(0)
+        yield* clock.advance(1)
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+        // Polled, then the answer deleted, at the endpoint HMRC named; sent once.
+        expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
+        expect(yield* authority.asked).toHaveLength(1)
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "a worker that dies between HMRC's acknowledgement and its answer: the next polls the recorded endpoint, nothing is sent twice",
+    () =>
+      Effect.gen(function* () {
+        const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+        yield* authority.answerAfter(30)
+        yield* verifications.request(owner, TENANT, "JOHNSMIT")
+        const [claimed] = yield* work.claim(10, LEASE)
+        assert(claimed !== undefined)
+        // The worker sends and records the acknowledgement, then dies before settling its lease.
+        expect(yield* work.attempt(claimed)).toMatchObject({ pollAt: new Date(Date.parse("2026-11-21T09:00:30.000Z")) })
+        yield* clock.advance(Duration.toMillis(LEASE) - 1)
+        expect(yield* work.workDue(10, LEASE)).toBe(0)
+        yield* clock.advance(1)
+        // Another worker (another process, after a restart) takes it over: it polls, it does not send.
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+        expect(yield* authority.asked).toHaveLength(1)
+        expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
+      }).pipe(Effect.provide(testApp()))
   )
 })

@@ -246,7 +246,7 @@ ${subcontractors.join("\n")}
         return ok(deleteAnswer({ class: messageClass, correlationId, at }))
       })
 
-    const listHeld = (messageClass: string, senderId: string, at: Date) =>
+    const listHeld = (messageClass: string, senderId: string, pollUrl: string, at: Date) =>
       Effect.map(
         sql<Row>`
           SELECT correlation_id, transaction_id, received_at, ready_at, answer FROM govtalk_engine_messages
@@ -254,7 +254,12 @@ ${subcontractors.join("\n")}
         (rows) =>
           ok(
             listAnswer(
-              { class: messageClass, correlationId: "", at },
+              {
+                class: messageClass,
+                correlationId: "",
+                at,
+                endPoint: { url: pollUrl, pollInterval: options.pollIntervalSeconds }
+              },
               senderId,
               rows.map((row) => ({
                 correlationId: row.correlationId,
@@ -271,8 +276,13 @@ ${subcontractors.join("\n")}
           )
       )
 
-    /** Answers one GovTalk message posted to the engine; `pollUrl` is where its acknowledgements send polls. */
-    const handle = (xml: string, pollUrl: string): Effect.Effect<EngineReply> =>
+    /**
+     * Answers one GovTalk message posted to the engine at `endpoint`: its submission URL, which
+     * takes submissions and data requests, or its response endpoint (`pollUrl`, which its
+     * acknowledgements name), which takes polls and deletes. A message at the wrong one is refused,
+     * as HMRC's Transaction Engine refuses it.
+     */
+    const handle = (xml: string, pollUrl: string, endpoint: "submission" | "response"): Effect.Effect<EngineReply> =>
       Effect.gen(function* () {
         const at = new Date(yield* Clock.currentTimeMillis)
         let message: Xml
@@ -301,13 +311,30 @@ ${subcontractors.join("\n")}
           )
         const qualifier = text(details["Qualifier"])
         const fn = text(details["Function"])
+        const atResponseEndpoint = qualifier === "poll" || (qualifier === "request" && fn === "delete")
+        if (atResponseEndpoint !== (endpoint === "response"))
+          return ok(
+            errorAnswer(
+              base,
+              [
+                gateway(
+                  "1002",
+                  "fatal",
+                  atResponseEndpoint
+                    ? "A poll or delete request is taken only at the ResponseEndPoint the acknowledgement named, not at the submission URL."
+                    : "A submission or data request is taken only at the submission URL, not at a ResponseEndPoint."
+                )
+              ],
+              []
+            )
+          )
         if (qualifier === "request" && fn === "submit") return yield* submit(messageClass, message, xml, pollUrl, at)
         if (qualifier === "poll") return yield* poll(messageClass, correlationId, pollUrl, at)
         if (qualifier === "request" && fn === "delete") return yield* remove(messageClass, correlationId, at)
         if (qualifier === "request" && fn === "list") {
           const auth = record(record(record(message["Header"])["SenderDetails"])["IDAuthentication"])
           if (!authenticates(auth)) return ok(authenticationFailure({ ...base, function: "list" }))
-          return yield* listHeld(messageClass, text(auth["SenderID"]), at)
+          return yield* listHeld(messageClass, text(auth["SenderID"]), pollUrl, at)
         }
         return ok(
           errorAnswer(

@@ -18,8 +18,8 @@ const pollUrl = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
 })
 
 /**
- * The engine's request handler (for its submission and poll endpoints alike), over the service's
- * database. The engine (packages/fakes) is loaded here, when a sandbox is wanted, and only then.
+ * The engine's request handler for its submission endpoint or its response endpoint (which
+ * answers polls and deletes, and is named by its acknowledgements), over the service's database. The engine (packages/fakes) is loaded here, when a sandbox is wanted, and only then.
  */
 export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
   Effect.gen(function* () {
@@ -29,17 +29,22 @@ export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
       SqlClient.SqlClient,
       sql
     )
-    return Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const body = yield* Effect.orElseSucceed(request.text, () => "")
-      const reply = yield* Effect.provideService(engine.handle(body, yield* pollUrl), SqlClient.SqlClient, sql)
-      return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
-    })
+    return (endpoint: "submission" | "response") =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const body = yield* Effect.orElseSucceed(request.text, () => "")
+        const reply = yield* Effect.provideService(
+          engine.handle(body, yield* pollUrl, endpoint),
+          SqlClient.SqlClient,
+          sql
+        )
+        return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
+      })
   })
 
 /**
- * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission and poll
- * endpoints), served only when TAX_AUTHORITY=sandbox, so that a server filing with HMRC never
+ * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission endpoint, and its
+ * response endpoint where polls and deletes go), served only when TAX_AUTHORITY=sandbox, so that a server filing with HMRC never
  * holds it (the path is then unknown, 404).
  */
 export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
@@ -49,7 +54,7 @@ export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
     // A composition without a database (an in-memory test app) serves no engine.
     if (authority !== "sandbox" || Option.isNone(sql)) return
     const answer = yield* govTalkEngineHandler(sql.value)
-    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer)
-    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer)
+    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer("submission"))
+    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer("response"))
   })
 )
