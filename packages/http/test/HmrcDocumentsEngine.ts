@@ -43,7 +43,10 @@ interface Held {
  * HMRC's business error, any other HMRC's success with its IRmark receipt; a subcontractor named
  * Error HMRC's departmental error, any other HMRC's CISresponse. It takes submissions and data
  * requests at `/submission`, polls and deletes at `/poll` (the ResponseEndPoint it names), so the
- * adapter is tried against what HMRC writes and not only against the local engine.
+ * adapter is tried against what HMRC writes and not only against the local engine. It
+ * authenticates as HMRC may, after acknowledging: a message sent with the password `refused` is
+ * acknowledged, its poll answers HMRC's authentication failure (1046), and a data request sent
+ * with that password is refused at once.
  */
 const engine = Effect.acquireRelease(
   Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
@@ -69,6 +72,7 @@ const engine = Effect.acquireRelease(
         }
         const answer = (body: string) => response.writeHead(200, { "content-type": "text/xml" }).end(body)
         const atPoll = request.url === "/poll"
+        const refused = first(xml, "Value") === "refused"
         if (qualifier === "request" && fn === "submit" && !atPoll) {
           const id = randomUUID().replaceAll("-", "").toUpperCase()
           const irmark = first(xml, "IRmark")
@@ -79,8 +83,9 @@ const engine = Effect.acquireRelease(
             keys: all(xml, "Key").join("/"),
             time: common.timestamp
           }
-          const final =
-            messageClass === "IR-CIS-CIS300MR"
+          const final = refused
+            ? { name: "authentication-failure", values: { ...common, correlationId: id } }
+            : messageClass === "IR-CIS-CIS300MR"
               ? Math.round(all(xml, "TotalDeducted").reduce((sum, v) => sum + Number(v), 0) * 100) === 99_999
                 ? { name: "return-business-error", values }
                 : { name: "return-accepted", values }
@@ -106,6 +111,7 @@ const engine = Effect.acquireRelease(
           return answer(fill("acknowledgement", { ...common, correlationId: id }))
         }
         if (qualifier === "request" && fn === "list" && !atPoll) {
+          if (refused) return answer(fill("authentication-failure", common))
           const records = [...held]
             .filter(([, h]) => h.class === messageClass)
             .map(([id, h]) =>
@@ -116,7 +122,7 @@ const engine = Effect.acquireRelease(
                 status:
                   now < h.readyAt
                     ? "SUBMISSION_ACKNOWLEDGEMENT"
-                    : h.answer.name.includes("error")
+                    : h.answer.name.includes("error") || h.answer.name.includes("failure")
                       ? "SUBMISSION_ERROR"
                       : "SUBMISSION_RESPONSE"
               })

@@ -80,6 +80,9 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
       recordSender,
       /** From now on refused credentials are found out at the poll: the message is acknowledged, its poll answers 1046. */
       authenticateAtPoll: Ref.set(atPoll, true),
+      /** A data request's authentication: at once, unless refused credentials are found out at polls only. */
+      authenticateDataRequest: (credentials: SenderCredentials) =>
+        Effect.flatMap(Ref.get(atPoll), (later) => (later ? Effect.void : authenticate(credentials))),
       answerWith: (f: Answer) => Ref.set(answer, f),
       unavailable: (message: string) => Ref.set(answer, () => new TaxAuthorityUnavailable({ message })),
       /** Asks the test's answer for a request, or fails as the test says the authority does. */
@@ -192,7 +195,7 @@ export const TaxAuthorityMemory = Layer.effect(
       sendReturn,
       findSentReturn: (submission, credentials) =>
         Effect.map(
-          Effect.zipRight(authenticate(credentials), findHeld("return", submission.id)),
+          Effect.zipRight(fake.authenticateDataRequest(credentials), findHeld("return", submission.id)),
           Option.map((acknowledgement): SentReturn => ({
             _tag: "Acknowledged",
             acknowledgement,
@@ -231,7 +234,7 @@ export const TaxAuthorityMemory = Layer.effect(
           acknowledgement
         })),
       findSentVerification: (reference, credentials) =>
-        Effect.zipRight(authenticate(credentials), findHeld("verification", reference)),
+        Effect.zipRight(fake.authenticateDataRequest(credentials), findHeld("verification", reference)),
       pollVerification: (sent, reference, request, credentials) =>
         Effect.flatMap(find(sent), (message): Effect.Effect<VerificationPoll, TaxAuthorityFailure> =>
           message?.kind === "verification"

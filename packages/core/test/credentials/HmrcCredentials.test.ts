@@ -187,6 +187,63 @@ describe("HMRC credentials", () => {
       }).pipe(Effect.provide(app), Effect.provide(capturedLogs))
   )
 
+  it.effect(
+    "refused at the poll (HMRC authenticating after it acknowledged): the return and the verification are Held, then sent afresh with the new credentials",
+    () =>
+      Effect.gen(function* () {
+        const { owner } = yield* contractor(TENANT, "owner@example.com")
+        const settings = yield* HmrcCredentialsSettings
+        const returns = yield* MonthlyReturns
+        const filing = yield* ReturnFiling
+        const work = yield* VerificationWork
+        const fake = yield* TaxAuthorityFake
+        const clock = yield* ManualClock
+        yield* fake.authenticateAtPoll
+        const status = Effect.map(
+          settings.get(owner, TENANT),
+          Option.map((c) => c.status)
+        )
+        yield* settings.set(owner, TENANT, { gatewayUserId: "WRONG1", password: "refused" })
+        const june = yield* returns.file(owner, TENANT, aReturn("2026-06-05"))
+
+        // Acknowledged; its poll answered 1046: held, neither rejected nor polled again while they stand refused.
+        expect(yield* filing.fileDue(10, LEASE)).toBe(1)
+        expect(yield* fake.sentBy).toEqual(["WRONG1"])
+        const held = yield* returns.get(owner, TENANT, june.id)
+        expect(held).toMatchObject({ status: "Held", rejectionReason: null, hmrcReceipt: null })
+        expect(held.heldReason).toContain("1046")
+        expect(yield* status).toEqual(Option.some("Refused"))
+        yield* clock.advance(Duration.toMillis(Duration.days(1)))
+        expect(yield* filing.fileDue(10, LEASE)).toBe(0)
+
+        // Replaced: HMRC took nothing of it, so it is sent once more, with the new credentials, and accepted.
+        yield* settings.set(owner, TENANT, { gatewayUserId: "RIGHT1", password: SECRET })
+        expect(yield* filing.fileDue(10, LEASE)).toBe(1)
+        expect(yield* fake.sentBy).toEqual(["WRONG1", "RIGHT1"])
+        const accepted = yield* returns.get(owner, TENANT, june.id)
+        expect(accepted).toMatchObject({ status: "Accepted", heldReason: null })
+        expect(accepted.hmrcReceipt?.irmark).not.toBe("")
+        expect(yield* status).toEqual(Option.some("Accepted"))
+
+        // The same for a verification: held at its poll, the contact NotVerified saying why; sent afresh once replaced.
+        yield* clock.advance(1000)
+        yield* settings.set(owner, TENANT, { gatewayUserId: "WRONG2", password: "refused" })
+        yield* (yield* Verifications).request(owner, TENANT, "STONES")
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        const waiting = yield* (yield* Contacts).get(owner, TENANT, "STONES")
+        expect(waiting.verification).toMatchObject({ status: "NotVerified", source: "Hmrc" })
+        expect(waiting.verification?.message).toContain("1046")
+        expect(yield* status).toEqual(Option.some("Refused"))
+        yield* clock.advance(Duration.toMillis(Duration.days(1)))
+        expect(yield* work.workDue(10, LEASE)).toBe(0)
+        yield* settings.set(owner, TENANT, { gatewayUserId: "RIGHT2", password: SECRET })
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* (yield* Contacts).get(owner, TENANT, "STONES")).verification?.status).toBe("Verified")
+        expect(yield* fake.sentBy).toEqual(["WRONG1", "RIGHT1", "WRONG2", "RIGHT2"])
+        expect(yield* status).toEqual(Option.some("Accepted"))
+      }).pipe(Effect.provide(app))
+  )
+
   it.effect("a verification started by taking a subcontractor on without them ends Error saying to set them", () =>
     Effect.gen(function* () {
       const { owner, tenant } = yield* contractor(TENANT, "owner@example.com")

@@ -1,13 +1,13 @@
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
-import { sandboxCredentials as credentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { sandboxCredentials as credentials, SenderCredentials } from "@cisbook/core/credentials/HmrcCredentials"
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
 import type { ReturnPoll, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
-import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
+import { CredentialsRefused, TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import type { VerificationPoll } from "@cisbook/core/taxauthority/Verification"
 import { addEqualityTesters, assert, describe, expect, layer } from "@effect/vitest"
-import { Duration, Effect, type Layer, Option, Schema } from "effect"
+import { Duration, Effect, type Layer, Option, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { sampleCisScheme } from "../CisSchemeFixtures.js"
 
@@ -41,6 +41,13 @@ const verification = (lastName: string) => ({
   subcontractor: details({ type: "SoleTrader", firstName: "Ann", lastName, utr: "2234567890" })
 })
 
+/** Credentials every implementation refuses, as HMRC refuses a wrong password (GovTalk's 1046). */
+const refusedCredentials = new SenderCredentials({
+  gatewayUserId: "CONTRACTOR1",
+  password: Redacted.make("refused"),
+  filer: "Contractor"
+})
+
 /** Polls, no sooner than each answer says, until the authority answers. */
 const answerOf =
   <P extends ReturnPoll | VerificationPoll>(poll: (sent: SentMessage) => Effect.Effect<P, unknown>) =>
@@ -55,7 +62,8 @@ const answerOf =
  * The tax authority port as every implementation must keep it: the in-memory fake, the GovTalk
  * adapter over the local Transaction Engine, and the adapter over HMRC's own answer documents.
  * The implementation answers as the sandbox does: a return whose deductions total £999.99 is
- * rejected, a subcontractor named Error is refused, any other is accepted or matched.
+ * rejected, a subcontractor named Error is refused, any other is accepted or matched; the password
+ * `refused` fails authentication (1046), at once or, as HMRC may, at the message's poll.
  */
 export const taxAuthorityContract = <E>(name: string, authority: Layer.Layer<TaxAuthority, E>) => {
   addEqualityTesters()
@@ -167,6 +175,49 @@ export const taxAuthorityContract = <E>(name: string, authority: Layer.Layer<Tax
           assert(answer._tag === "Refused")
           expect(answer.message).not.toBe("")
         })
+      )
+
+      it.effect(
+        "credentials the authority refuses fail CredentialsRefused, at sending or at the poll, never as an answer; an agent's are taken",
+        () =>
+          Effect.gen(function* () {
+            const hmrc = yield* TaxAuthority
+            const submission = aReturn()
+            const returned = yield* Effect.flip(
+              Effect.flatMap(hmrc.sendReturn(submission, refusedCredentials), (sent) =>
+                sent._tag === "Acknowledged"
+                  ? answerOf((s) => hmrc.pollReturn(s, submission, refusedCredentials))(sent.acknowledgement)
+                  : Effect.succeed(sent)
+              )
+            )
+            expect(returned).toBeInstanceOf(CredentialsRefused)
+            expect((returned as CredentialsRefused).message).toContain("1046")
+            // Not taken: not found as sent (with good credentials), and its data request refused with the bad ones.
+            expect(yield* hmrc.findSentReturn(submission, credentials)).toEqual(Option.none())
+            expect(yield* Effect.flip(hmrc.findSentReturn(submission, refusedCredentials))).toBeInstanceOf(
+              CredentialsRefused
+            )
+            const reference = randomUUID()
+            const request = verification("Ash")
+            const verified = yield* Effect.flip(
+              Effect.flatMap(hmrc.sendVerification(reference, request, refusedCredentials), (sent) =>
+                sent._tag === "Acknowledged"
+                  ? answerOf((s) => hmrc.pollVerification(s, reference, request, refusedCredentials))(
+                      sent.acknowledgement
+                    )
+                  : Effect.succeed(sent)
+              )
+            )
+            expect(verified).toBeInstanceOf(CredentialsRefused)
+            // An agent's credentials are taken like a contractor's.
+            const agent = new SenderCredentials({
+              gatewayUserId: "AGENT1",
+              password: Redacted.make("x"),
+              filer: "Agent"
+            })
+            const sent = yield* hmrc.sendReturn(aReturn(), agent)
+            expect(sent._tag).toBe("Acknowledged")
+          })
       )
     })
   })
