@@ -1,3 +1,4 @@
+import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import {
   GOVTALK_ENGINE_PATH,
@@ -39,7 +40,15 @@ layer(GovTalkEngineServer.pipe(Layer.provideMerge(EphemeralDatabase)), {
           govTalkExchange(at, message).pipe(Effect.provide(FetchHttpClient.layer))
         const list = yield* exchange(
           url,
-          govTalkMessage({ function: "list", class: "IR-CIS-CIS300MR" }, SANDBOX_SOFTWARE)
+          govTalkMessage(
+            { function: "list", class: "IR-CIS-CIS300MR" },
+            // A data request goes with the tenant's credentials; polls and deletes carry none.
+            {
+              ...SANDBOX_SOFTWARE,
+              senderId: sandboxCredentials.gatewayUserId,
+              password: sandboxCredentials.password
+            }
+          )
         )
         assert(list._tag === "Response")
         // Its response endpoint is not its submission URL.
