@@ -118,6 +118,35 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("a Held return is due no more, still the month's live return, until its tenant's are released", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      const mine = yield* stored(tenant, "2026-04-05")
+      const theirs = yield* stored(other, "2026-04-05")
+      const claimed = (yield* claimAll(at(20_000), at(20_001))).filter((c) =>
+        [mine.id, theirs.id].includes(c.monthlyReturn.id)
+      )
+      expect(claimed).toHaveLength(2)
+      for (const c of claimed) expect(yield* repo.record(c, { _tag: "Held", reason: "HMRC refused (1046)" })).toBe(true)
+      const held = yield* repo.find(tenant.id, mine.id)
+      expect(Option.map(held, (r) => [r.status, r.heldReason, r.rejectionReason])).toEqual(
+        Option.some(["Held", "HMRC refused (1046)", null])
+      )
+      expect(idsOf(yield* claimAll(at(40_000), at(40_001)))).not.toContain(mine.id)
+      const again = yield* Effect.either(stored(tenant, "2026-04-05"))
+      expect(Either.isLeft(again) && again.left.key).toBe("period")
+      const released = yield* repo.releaseHeld(tenant.id, at(50_000))
+      expect(released.map((r) => [r.id, r.status, r.heldReason])).toEqual([[mine.id, "Submitted", null]])
+      expect(yield* repo.releaseHeld(tenant.id, at(50_000))).toEqual([])
+      const due = yield* claimAll(at(50_000), at(50_001))
+      expect(idsOf(due)).toContain(mine.id)
+      expect(idsOf(due)).not.toContain(theirs.id)
+      expect(Option.map(yield* repo.find(other.id, theirs.id), (r) => r.status)).toEqual(Option.some("Held"))
+    })
+  )
+
   it.effect("holds one Submitted or Accepted return per tenant and tax month; a Rejected one may be filed again", () =>
     Effect.gen(function* () {
       const repo = yield* MonthlyReturnRepo
