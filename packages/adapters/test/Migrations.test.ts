@@ -29,7 +29,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [16, "cis_scheme"],
         [17, "govtalk_engine"],
         [18, "provider_events"],
-        [19, "gocardless_sandbox_events"]
+        [19, "gocardless_sandbox_events"],
+        [24, "partner_utr"]
       ])
       expect(yield* migrate).toEqual([])
 

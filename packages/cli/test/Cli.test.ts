@@ -256,6 +256,7 @@ describe("cisbook admin CLI", () => {
           "NAME",
           "TYPE",
           "UTR",
+          "PARTNER UTR",
           "VERIFIED",
           "DUPLICATE OF",
           "SKIP REASON"

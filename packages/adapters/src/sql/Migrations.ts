@@ -19,6 +19,7 @@ import cisScheme from "./migrations/0016_cis_scheme.js"
 import govTalkEngine from "./migrations/0017_govtalk_engine.js"
 import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
+import partnerUtr from "./migrations/0024_partner_utr.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -41,7 +42,8 @@ export const KNOWN_MIGRATIONS = {
   "0016_cis_scheme": cisScheme,
   "0017_govtalk_engine": govTalkEngine,
   "0018_provider_events": providerEvents,
-  "0019_gocardless_sandbox_events": goCardlessSandboxEvents
+  "0019_gocardless_sandbox_events": goCardlessSandboxEvents,
+  "0024_partner_utr": partnerUtr
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

@@ -1,4 +1,3 @@
-import { type CisScheme, taxOfficeNumber, taxOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { MonthlyReturnId } from "@cisbook/core/Ids"
 import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
 import type { ReturnPoll, ReturnSent, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
@@ -6,7 +5,7 @@ import type { VerificationAnswer, VerificationRequest } from "@cisbook/core/taxa
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Clock, Duration, Effect, Layer, Option, Ref } from "effect"
-import { cis300Return, type PayeScheme, transactionIdOf } from "../cis300/Cis300Return.js"
+import { cis300Return, payeScheme, transactionIdOf } from "../cis300/Cis300Return.js"
 import { cis300Problems } from "../cis300/Cis300Rules.js"
 import { cis300Envelope } from "./Cis300Envelope.js"
 import { cisVerifyEnvelope, taxMonthEnd } from "./CisVerifyEnvelope.js"
@@ -34,13 +33,6 @@ const RETURN: GovTalkClass = "IR-CIS-CIS300MR"
 const VERIFY: GovTalkClass = "IR-CIS-VERIFY"
 
 const unavailable = (message: string) => new TaxAuthorityUnavailable({ message })
-
-/** The employer reference (`123/AB456`) as GovTalk's keys, with the Accounts Office reference. */
-const payeScheme = (scheme: CisScheme): PayeScheme => ({
-  taxOfficeNumber: taxOfficeNumber(scheme.employerReference),
-  taxOfficeReference: taxOfficeReference(scheme.employerReference),
-  accountsOfficeReference: scheme.accountsOfficeReference
-})
 
 const treatments: Record<string, TaxTreatment> = { gross: "Gross", net: "Net", unmatched: "Unmatched" }
 
