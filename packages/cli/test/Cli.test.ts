@@ -113,7 +113,8 @@ describe("cisbook admin CLI", () => {
         "Applied 16_cis_scheme",
         "Applied 17_govtalk_engine",
         "Applied 18_provider_events",
-        "Applied 19_gocardless_sandbox_events"
+        "Applied 19_gocardless_sandbox_events",
+        "Applied 24_partner_utr"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
