@@ -31,7 +31,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [18, "provider_events"],
         [19, "gocardless_sandbox_events"],
         [22, "hmrc_credentials"],
-        [23, "govtalk_response_endpoints"]
+        [23, "govtalk_response_endpoints"],
+        [24, "partner_utr"]
       ])
       expect(yield* migrate).toEqual([])
 

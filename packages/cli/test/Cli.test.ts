@@ -21,6 +21,7 @@ import { MailTransport } from "@cisbook/core/mail/MailTransport"
 import { Transactor } from "@cisbook/core/system/Transactor"
 import { MailDispatch } from "@cisbook/core/mail/MailDispatch"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
+import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
@@ -115,7 +116,8 @@ describe("cisbook admin CLI", () => {
         "Applied 18_provider_events",
         "Applied 19_gocardless_sandbox_events",
         "Applied 22_hmrc_credentials",
-        "Applied 23_govtalk_response_endpoints"
+        "Applied 23_govtalk_response_endpoints",
+        "Applied 24_partner_utr"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -259,6 +261,7 @@ describe("cisbook admin CLI", () => {
           "NAME",
           "TYPE",
           "UTR",
+          "PARTNER UTR",
           "VERIFIED",
           "DUPLICATE OF",
           "SKIP REASON"
@@ -349,6 +352,18 @@ describe("cisbook admin CLI", () => {
           ])
           const scheme = ["--employer-reference", "450/Z9", "--accounts-office-reference", "450PE00923437"]
           succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", ...scheme))
+          // HMRC's request carries the contractor's own UTR (its CIS details).
+          const noUtr = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+          expect(noUtr.join("\n")).toContain("contractor's own UTR")
+          process.exitCode = undefined
+          yield* Effect.gen(function* () {
+            const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
+            yield* (yield* TenantSettings).setCisDetails(ada, "acme-builders", {
+              type: "Company",
+              tradingName: "Acme Builders Ltd",
+              utr: "8456789123"
+            })
+          }).pipe(Effect.provide(AppLive), configured)
           const noCredentials = failed(
             yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit")
           )

@@ -2,8 +2,10 @@ import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentia
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
 import type { Email } from "@cisbook/core/Email"
+import { ValidationFailed } from "@cisbook/core/Errors"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
@@ -24,7 +26,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
+import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Option, Ref, Scope } from "effect"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
 import { engineReceived } from "./GovTalkSandbox.js"
@@ -101,7 +103,7 @@ const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
 
 let counter = 0
 /** A contractor with its CIS details, automatic statements, and one verified subcontractor with an email address. */
-const aContractorPaying = (subcontractorName: string) =>
+const aContractorPaying = (subcontractorName: string, storedTradingName = subcontractorName) =>
   Effect.gen(function* () {
     const n = ++counter
     const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
@@ -140,7 +142,9 @@ const aContractorPaying = (subcontractorName: string) =>
       }
     })
     const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
-    yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+    // A trading name may have been stored before HMRC's forms were enforced where names are entered.
+    const cisDetails = new CisDetails({ ...created.cisDetails!, tradingName: storedTradingName })
+    yield* (yield* ContactRepo).update(new Contact({ ...created, cisDetails, verification }))
     const filed = yield* (yield* MonthlyReturns).file(owner, code, {
       periodEnd: "2026-06-05",
       lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
@@ -332,17 +336,13 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
   )
 
-  it.scoped("records as Rejected, with HMRC's rule, a return whose CIS300 breaks it; nothing is sent", () =>
+  it.scoped("refuses at filing, naming the line, a return HMRC's schema would refuse; nothing is queued or sent", () =>
     Effect.gen(function* () {
       // The service keeps trading names of up to 200 characters; HMRC takes 56.
-      const { code, filed, owner, tenant } = yield* aContractorPaying(`Bricks ${"and Mortar ".repeat(6)}Ltd`)
-      const stop = yield* startFiler(yield* sandbox())
-      yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Rejected")
-      yield* stop
-      const rejected = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, filed.id))
-      expect(rejected.rejectionReason).toContain("a name or a trading name of at most 56 characters is needed")
-      expect(yield* receivedCount(filed.id)).toBe(0)
-      expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.rejected"])
+      const refused = yield* Effect.flip(aContractorPaying("Bricks Ltd", `Bricks ${"and Mortar ".repeat(6)}Ltd`))
+      assert(refused instanceof ValidationFailed)
+      expect(Object.keys(refused.errors)).toEqual(["lines[0].contact"])
+      expect(refused.errors["lines[0].contact"]?.[0]).toMatch(/^HMRC's schema refuses it: .*TradingName/)
     })
   )
 })

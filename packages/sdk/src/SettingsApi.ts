@@ -34,7 +34,7 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .annotate(OpenApi.Summary, "Replace the tenant's CIS details")
       .annotate(
         OpenApi.Description,
-        "Answers with the details as stored: names trimmed, the UTR as 10 digits, the NI number and company number upper case without spaces. An invalid utr, niNumber or companyNumber is 400, naming each."
+        "Answers with the details as stored: names trimmed, the UTR and partnerUtr as 10 digits, the NI number and company number upper case without spaces. An invalid utr, partnerUtr, niNumber or companyNumber is 400, naming each, and so is a name HMRC's forms cannot take (with HMRC's rule)."
       )
   )
   .add(

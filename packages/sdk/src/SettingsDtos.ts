@@ -18,9 +18,13 @@ export const UpdateTenantCisDetailsRequest = requestBody("UpdateTenantCisDetails
   tradingName: optional(Schema.String),
   utr: optional(text(utr).annotations({ examples: ["2234567890", "K2234567890"] })),
   niNumber: optional(text(niNumber).annotations({ examples: ["AB123456C", "ab 12 34 56 c"] })),
-  companyNumber: optional(text(companyNumber).annotations({ examples: ["SC001234", "12345678"] }))
+  companyNumber: optional(text(companyNumber).annotations({ examples: ["SC001234", "12345678"] })),
+  partnerUtr: optional(
+    text(`A Partnership's nominated partner's own UTR: ${utr}`).annotations({ examples: ["4345678912"] })
+  )
 }).annotations({
-  description: "The tenant's CIS identity, replaced whole: an omitted or null member is cleared. Blank means null."
+  description:
+    "The tenant's CIS identity, replaced whole: an omitted or null member is cleared. Blank means null. Names must fit HMRC's forms (a forename or surname of at most 35 characters, a trading name of at most 56, in HMRC's character set once typographic punctuation and accents are made plain); one that cannot is 400 naming the member with HMRC's rule."
 })
 
 const stored = (description: string, example: string) =>
@@ -36,7 +40,8 @@ export class TenantCisDetailsDto extends Schema.Class<TenantCisDetailsDto>("Tena
     tradingName: stored("Trimmed; null when blank", "Lovelace Joinery"),
     utr: stored("10 digits", "2234567890"),
     niNumber: stored("Upper case, without spaces", "AB123456C"),
-    companyNumber: stored("8 characters, upper case", "SC001234")
+    companyNumber: stored("8 characters, upper case", "SC001234"),
+    partnerUtr: stored("A Partnership's nominated partner's UTR, 10 digits", "4345678912")
   },
   { description: "The tenant's own CIS identity, as shared with contractors" }
 ) {}

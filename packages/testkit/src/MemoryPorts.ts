@@ -29,6 +29,7 @@ import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory, TenantStore } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { TaxAuthorityMemory } from "./TaxAuthorityFake.js"
+import { FilingCheckMemory } from "./FilingCheckMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
 import { VerificationQueueMemory } from "./VerificationQueueMemory.js"
 import { WebhookRepoMemory } from "./WebhookRepoMemory.js"
@@ -66,6 +67,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       TenantMailRecording,
       VerificationQueueMemory,
       TaxAuthorityMemory,
+      FilingCheckMemory,
       ConnectionRepoMemory,
       AppLinksFake,
       BillingProfileRepoMemory,

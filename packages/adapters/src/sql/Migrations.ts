@@ -21,6 +21,7 @@ import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
 import hmrcCredentials from "./migrations/0022_hmrc_credentials.js"
 import govTalkResponseEndpoints from "./migrations/0023_govtalk_response_endpoints.js"
+import partnerUtr from "./migrations/0024_partner_utr.js"
 import { checkMigrationHistory, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -45,7 +46,8 @@ export const KNOWN_MIGRATIONS = {
   "0018_provider_events": providerEvents,
   "0019_gocardless_sandbox_events": goCardlessSandboxEvents,
   "0022_hmrc_credentials": hmrcCredentials,
-  "0023_govtalk_response_endpoints": govTalkResponseEndpoints
+  "0023_govtalk_response_endpoints": govTalkResponseEndpoints,
+  "0024_partner_utr": partnerUtr
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

@@ -31,6 +31,12 @@ const setUp = Effect.gen(function* () {
     email: "office@lovelace.example" as never
   })).tenant
   yield* (yield* TenantSettings).setCisDetails(subUser, "smith-gw", john)
+  // The contractor's own UTR, which HMRC's verification request carries.
+  yield* (yield* TenantSettings).setCisDetails(conUser, "lovelace", {
+    type: "Company",
+    tradingName: "Lovelace Ltd",
+    utr: "1097172564"
+  })
   const customer = yield* (yield* Contacts).create(subUser, "smith-gw", { name: "Lovelace", isCustomer: true })
   const eventsOf = (tenantId: typeof sub.id) =>
     Effect.map(

@@ -7,6 +7,7 @@ import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { Duration, Effect, Layer, Option } from "effect"
+import { CisDetails } from "../../src/cis/CisDetails.js"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
 import { Conflict, Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { Email } from "../../src/Email.js"
@@ -228,6 +229,25 @@ describe("MonthlyReturns", () => {
       expect(Object.keys(bad.errors)).toEqual(["lines[0].deducted"])
       expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-12-05", "2026-06-05"])
     }).pipe(Effect.provide(app()))
+  )
+
+  it.effect(
+    "refuses a return HMRC's schema would refuse, naming each line's contact, checking the document once, and files nothing",
+    () =>
+      Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        // A name stored before HMRC's forms were enforced at entry.
+        const repo = yield* ContactRepo
+        const stones = yield* (yield* Contacts).get(owner, TENANT, high)
+        yield* repo.update(
+          new Contact({ ...stones, cisDetails: new CisDetails({ ...stones.cisDetails!, lastName: "S".repeat(36) }) })
+        )
+        const refused = yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))
+        assert(refused instanceof ValidationFailed)
+        expect(Object.keys(refused.errors)).toEqual(["lines[1].contact"])
+        expect(refused.errors["lines[1].contact"]?.[0]).toMatch(/^HMRC's schema refuses it: HMRC takes a surname/)
+        expect(yield* returns.list(owner, TENANT)).toEqual([])
+      }).pipe(Effect.provide(app()))
   )
 
   it.effect("refuses a return until the tenant's CIS scheme registration is set, naming both references", () =>

@@ -18,7 +18,8 @@ import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
-import { aUser, plainCis, testApp } from "../TestApp.js"
+import { FilingCheck } from "../../src/taxauthority/FilingCheck.js"
+import { aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -31,11 +32,14 @@ const requested = { status: "NotVerified", source: "Hmrc", message: "Verificatio
 
 const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
 
+/** The contractor's own CIS details: HMRC's verification request carries its UTR. */
+const acme = { type: "Company", tradingName: "Acme Ltd", utr: "1097172564" } as const
+
 /**
  * An owner of acme-builders with a subcontractor JOHNSMIT, and the use cases; the tenant's CIS
- * scheme registration is set unless a test needs it missing.
+ * scheme registration and own UTR are set unless a test needs them missing.
  */
-const setUpWith = (options: { readonly scheme: boolean }) =>
+const setUpWith = (options: { readonly scheme: boolean; readonly utr?: boolean }) =>
   Effect.gen(function* () {
     const owner = yield* aUser("owner@example.com")
     const { tenant } = yield* (yield* Tenants).create(owner, {
@@ -52,6 +56,7 @@ const setUpWith = (options: { readonly scheme: boolean }) =>
     })
     if (options.scheme) yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
     if (options.scheme) yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
+    if (options.utr ?? true) yield* (yield* TenantSettings).setCisDetails(owner, TENANT, acme)
     const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
       Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
     )
@@ -115,6 +120,50 @@ describe("Verifications", () => {
         expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
         expect(Option.isSome(yield* queue.find(tenant.id, contact.id))).toBe(true)
       }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a request while the contractor's own UTR is not set, naming utr, and changes nothing", () =>
+    Effect.gen(function* () {
+      const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUpWith({
+        scheme: true,
+        utr: false
+      })
+      const before = yield* events
+      const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+      assert(refused instanceof ValidationFailed)
+      expect(Object.keys(refused.errors)).toEqual(["utr"])
+      expect(refused.errors.utr?.[0]).toContain("tenant's CIS details")
+      expect(yield* events).toEqual(before)
+      expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+      yield* (yield* TenantSettings).setCisDetails(owner, TENANT, acme)
+      expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a request HMRC's schema would refuse, naming the member it comes from, and changes nothing", () =>
+    Effect.gen(function* () {
+      const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUp
+      const before = yield* events
+      const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+      assert(refused instanceof ValidationFailed)
+      expect(refused.errors).toEqual({
+        "cisDetails.lastName": ["HMRC's schema refuses it: the surname is not HMRC's"]
+      })
+      expect(yield* events).toEqual(before)
+      expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+    }).pipe(
+      Effect.provide(
+        testAppWith(FilingCheck, (check) =>
+          Effect.succeed({
+            ...check,
+            checkVerification: () =>
+              Effect.succeed([{ line: null, element: "Sur", message: "the surname is not HMRC's" }])
+          })
+        )
+      )
+    )
   )
 
   it.effect(

@@ -18,7 +18,8 @@ const unset = new TenantCisDetailsDto({
   tradingName: null,
   utr: null,
   niNumber: null,
-  companyNumber: null
+  companyNumber: null,
+  partnerUtr: null
 })
 
 const cisDetailsDto = (details: CisDetails) => new TenantCisDetailsDto({ ...details })

@@ -1,4 +1,3 @@
-import { type CisScheme, taxOfficeNumber, taxOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { SenderCredentials } from "@cisbook/core/credentials/HmrcCredentials"
 import type { Acknowledgement, SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
 import {
@@ -18,7 +17,7 @@ import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Clock, Effect, Layer, Option, Ref } from "effect"
 import { createHash } from "node:crypto"
-import { cis300Return, type PayeScheme, transactionIdOf } from "../cis300/Cis300Return.js"
+import { cis300Return, payeScheme, transactionIdOf } from "../cis300/Cis300Return.js"
 import { cis300Problems } from "../cis300/Cis300Rules.js"
 import { cis300Envelope } from "./Cis300Envelope.js"
 import { cisVerifyEnvelope, taxMonthEnd } from "./CisVerifyEnvelope.js"
@@ -49,13 +48,6 @@ const RETURN: GovTalkClass = "IR-CIS-CIS300MR"
 const VERIFY: GovTalkClass = "IR-CIS-VERIFY"
 
 const unavailable = (message: string) => new TaxAuthorityUnavailable({ message })
-
-/** The employer reference (`123/AB456`) as GovTalk's keys, with the Accounts Office reference. */
-const payeScheme = (scheme: CisScheme): PayeScheme => ({
-  taxOfficeNumber: taxOfficeNumber(scheme.employerReference),
-  taxOfficeReference: taxOfficeReference(scheme.employerReference),
-  accountsOfficeReference: scheme.accountsOfficeReference
-})
 
 /** The IRheader's `Sender` for the filer: an agent files as `Agent`. */
 const irSenderOf = (credentials: SenderCredentials): IrSender => (credentials.filer === "Agent" ? "Agent" : "Company")
