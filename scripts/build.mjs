@@ -13,7 +13,7 @@
 // Code splitting keeps what only a configuration selects (the fakes of GoCardless and of HMRC's
 // Transaction Engine, loaded with a dynamic import()) in chunks of their own that production never
 // loads.
-import { rmSync } from "node:fs"
+import { cpSync, rmSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import process from "node:process"
 import { fileURLToPath } from "node:url"
@@ -96,6 +96,9 @@ const result = await esbuild.build({
   },
   metafile: true
 })
+
+// HMRC's schemas, which the filing check reads next to the chunk that holds it (./xsd/).
+cpSync(join(root, "packages/adapters/src/taxauthority/govtalk/xsd"), join(outdir, "xsd"), { recursive: true })
 
 const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"))
 process.stdout.write(

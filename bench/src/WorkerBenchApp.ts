@@ -3,6 +3,7 @@ import { IdentityVerifierLive } from "@cisbook/adapters/identity/JwksIdentityVer
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
+import { FilingCheckMemory } from "@cisbook/testkit/FilingCheckMemory"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
@@ -32,6 +33,7 @@ export const runOver =
           BillingTermsFixed,
           DocumentRendererFake,
           TaxAuthorityMemory,
+          FilingCheckMemory,
           AppLinksLive
         )
       ),

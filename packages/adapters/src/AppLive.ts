@@ -16,6 +16,7 @@ import { MigrationsLive } from "./sql/Migrations.js"
 import { SqlPortsLive } from "./sql/SqlPortsLive.js"
 import { SystemLive } from "./system/SystemLive.js"
 import { TaxAuthorityLive } from "./taxauthority/TaxAuthorityLive.js"
+import { FilingCheckHmrc } from "./taxauthority/govtalk/FilingCheckHmrc.js"
 import { WebhookTransportLive } from "./webhooks/WebhookTransportLive.js"
 
 /** Every driven port, from configuration, over the database the layer is given. */
@@ -27,6 +28,7 @@ export const PortsLive = Layer.mergeAll(
   ProviderWebhookSignatureLive,
   BillingTermsLive,
   TaxAuthorityLive.pipe(measuredPort(TaxAuthority, "tax_authority")),
+  FilingCheckHmrc,
   AppLinksLive,
   DocumentRendererPdf
 ).pipe(Layer.provideMerge(SystemLive))

@@ -4,6 +4,7 @@ import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
+import { FilingCheckMemory } from "@cisbook/testkit/FilingCheckMemory"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { Email } from "@cisbook/core/Email"
 import { ContactId, MonthlyReturnId, type TenantId } from "@cisbook/core/Ids"
@@ -72,6 +73,7 @@ export const BillingOverSql = UseCasesLive.pipe(
       identityVerifierFake({}),
       webhookTransport({ allowPrivateTargets: false }),
       TaxAuthorityMemory,
+      FilingCheckMemory,
       AppLinksFake,
       FaultyDirectDebit,
       ProviderWebhookSignatureFake,

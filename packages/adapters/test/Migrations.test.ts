@@ -30,7 +30,10 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [17, "govtalk_engine"],
         [18, "provider_events"],
         [19, "gocardless_sandbox_events"],
-        [21, "failed_payments"]
+        [20, "failed_payments"],
+        [21, "hmrc_credentials"],
+        [22, "govtalk_response_endpoints"],
+        [23, "partner_utr"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -54,6 +57,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "gocardless_sandbox_resources",
         "gocardless_sandbox_webhooks",
         "govtalk_engine_messages",
+        "hmrc_credentials",
         "idempotency_keys",
         "mail_attachments",
         "mail_outbox",

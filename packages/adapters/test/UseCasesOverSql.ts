@@ -2,6 +2,7 @@ import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { TaxAuthorityMemory } from "@cisbook/testkit/TaxAuthorityFake"
+import { FilingCheckMemory } from "@cisbook/testkit/FilingCheckMemory"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
@@ -22,6 +23,7 @@ export const useCasesOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient
         identityVerifierFake({}),
         webhookTransport({ allowPrivateTargets: false }),
         TaxAuthorityMemory,
+        FilingCheckMemory,
         AppLinksFake,
         DirectDebitFake,
         ProviderWebhookSignatureFake,

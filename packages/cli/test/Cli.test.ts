@@ -9,7 +9,7 @@ import { Mandate } from "@cisbook/core/billing/Mandate"
 import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
 import { ContactId, MandateId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
-import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
@@ -21,13 +21,15 @@ import { MailTransport } from "@cisbook/core/mail/MailTransport"
 import { Transactor } from "@cisbook/core/system/Transactor"
 import { MailDispatch } from "@cisbook/core/mail/MailDispatch"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
+import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, type Console, Duration, Effect, Layer } from "effect"
+import { ConfigProvider, type Console, Duration, Effect, Layer, Redacted } from "effect"
 import { run } from "../src/Cli.js"
+import { SecretInput } from "../src/SecretInput.js"
 
 /**
  * The admin CLI, run in-process as `bin.ts` runs it, over an embedded database in a fresh
@@ -113,7 +115,10 @@ describe("cisbook admin CLI", () => {
         "Applied 17_govtalk_engine",
         "Applied 18_provider_events",
         "Applied 19_gocardless_sandbox_events",
-        "Applied 21_failed_payments"
+        "Applied 20_failed_payments",
+        "Applied 21_hmrc_credentials",
+        "Applied 22_govtalk_response_endpoints",
+        "Applied 23_partner_utr"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -257,6 +262,7 @@ describe("cisbook admin CLI", () => {
           "NAME",
           "TYPE",
           "UTR",
+          "PARTNER UTR",
           "VERIFIED",
           "DUPLICATE OF",
           "SKIP REASON"
@@ -335,23 +341,87 @@ describe("cisbook admin CLI", () => {
       })
     )
 
-    it.live("contacts verify queues an imported subcontractor's verification, and names what it refuses", () =>
-      Effect.gen(function* () {
-        const noScheme = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
-        expect(noScheme.join("\n")).toContain("accountsOfficeReference")
-        process.exitCode = undefined
-        expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
-          "acme-builders has no CIS scheme registration: it cannot file returns or verify subcontractors."
-        ])
-        const scheme = ["--employer-reference", "450/Z9", "--accounts-office-reference", "450PE00923437"]
-        succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", ...scheme))
-        expect(succeeded(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))).toEqual([
-          "Verification of JOHNSMIT (John Smith Groundworks) requested; the server's worker sends it to the tax authority and records the answer on the contact."
-        ])
-        expect(failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "NOPE"))).toEqual([
-          "Error: There is no contact with the code NOPE in acme-builders."
-        ])
-      })
+    it.live(
+      "contacts verify queues an imported subcontractor's verification, and names what it refuses",
+      () =>
+        Effect.gen(function* () {
+          const noScheme = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+          expect(noScheme.join("\n")).toContain("accountsOfficeReference")
+          process.exitCode = undefined
+          expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
+            "acme-builders has no CIS scheme registration: it cannot file returns or verify subcontractors."
+          ])
+          const scheme = ["--employer-reference", "450/Z9", "--accounts-office-reference", "450PE00923437"]
+          succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", ...scheme))
+          // HMRC's request carries the contractor's own UTR (its CIS details).
+          const noUtr = failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+          expect(noUtr.join("\n")).toContain("contractor's own UTR")
+          process.exitCode = undefined
+          yield* Effect.gen(function* () {
+            const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
+            yield* (yield* TenantSettings).setCisDetails(ada, "acme-builders", {
+              type: "Company",
+              tradingName: "Acme Builders Ltd",
+              utr: "8456789123"
+            })
+          }).pipe(Effect.provide(AppLive), configured)
+          const noCredentials = failed(
+            yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit")
+          )
+          expect(noCredentials.join("\n")).toContain("hmrcCredentials")
+          process.exitCode = undefined
+          expect(succeeded(yield* cli("tenants", "hmrc-credentials", "--tenant", "acme-builders"))).toEqual([
+            "acme-builders has no HMRC credentials: it cannot file returns or verify subcontractors until they are set (--set)."
+          ])
+          // The user id and password come from standard input, never from an argument; the password is never printed.
+          const password = "Pa55-from-stdin"
+          const set = yield* cli(
+            "tenants",
+            "hmrc-credentials",
+            "--tenant",
+            "acme-builders",
+            "--set",
+            "--filer",
+            "Agent"
+          ).pipe(
+            Effect.provideService(SecretInput, {
+              read: () => Effect.succeed({ userId: " 123456789012 ", password: Redacted.make(password) })
+            })
+          )
+          expect(succeeded(set)).toEqual([
+            expect.stringMatching(
+              /^acme-builders files with Government Gateway user id 123456789012 as Agent; status Unchecked \(set .+\)\.$/
+            )
+          ])
+          expect(set.stderr.join("\n")).not.toContain(password)
+          expect(
+            succeeded(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit"))
+          ).toEqual([
+            "Verification of JOHNSMIT (John Smith Groundworks) requested; the server's worker sends it to the tax authority and records the answer on the contact."
+          ])
+          expect(failed(yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "NOPE"))).toEqual([
+            "Error: There is no contact with the code NOPE in acme-builders."
+          ])
+        }),
+      120_000
+    )
+
+    it.live(
+      "tenants hmrc-credentials shows them without the password; reseal-credentials re-encrypts nothing under one key",
+      () =>
+        Effect.gen(function* () {
+          const shown = succeeded(yield* cli("tenants", "hmrc-credentials", "--tenant", "acme-builders"))
+          expect(shown).toEqual([
+            expect.stringMatching(
+              /^acme-builders files with Government Gateway user id 123456789012 as Agent; status Unchecked \(set .+\)\.$/
+            )
+          ])
+          expect(shown.join("\n")).not.toContain("Pa55-from-stdin")
+          expect(succeeded(yield* cli("tenants", "reseal-credentials"))).toEqual([
+            "Re-encrypted 0 tenants' HMRC passwords under the current CREDENTIALS_KEY."
+          ])
+        }),
+      120_000
     )
   })
   it.live("webhooks list, test, deliveries and retry work on a tenant's webhooks, and name what they refuse", () =>
@@ -445,7 +515,9 @@ describe("cisbook admin CLI", () => {
         "SUBCONTRACTORS",
         "DEDUCTED",
         "SUBMITTED",
-        "ANSWER"
+        "ANSWER",
+        "HMRC CORRELATION ID",
+        "IRMARK"
       ])
       expect(row?.split(/\s{2,}/)).toEqual([
         filed.id,
@@ -456,6 +528,40 @@ describe("cisbook admin CLI", () => {
         "2026-06-10T10:00:00.000Z"
       ])
       expect(summary).toBe("1 return, latest tax month first.")
+      // Accepted: HMRC's receipt, the correlation id and the IRmark sent.
+      const acceptedAt = new Date("2026-06-10T10:05:00Z")
+      yield* Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const [claimed] = yield* repo.claimDue(new Date("2026-06-10T10:01:00Z"), acceptedAt, 10)
+        const sending = { correlationId: "C0FFEE", endpoint: "https://hmrc.example/poll", pollIntervalSeconds: 10 }
+        yield* repo.recordSent(claimed!, { ...sending, irmark: "IRMARK/SENT=" }, acceptedAt)
+        const receipt = new HmrcReceipt({
+          ...sending,
+          irmark: "IRMARK/SENT=",
+          message: "Received.",
+          receivedAt: acceptedAt
+        })
+        yield* repo.record(claimed!, { _tag: "Accepted", at: acceptedAt, receipt })
+      }).pipe(Effect.provide(AppLive), configured)
+      const [, accepted] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
+      expect(accepted?.split(/\s{2,}/).slice(2)).toEqual([
+        "Accepted",
+        "1",
+        "£120.00",
+        "2026-06-10T10:00:00.000Z",
+        "2026-06-10T10:05:00.000Z",
+        "C0FFEE",
+        "IRMARK/SENT="
+      ])
+      // Back as it was filed: the later tests (billing) count this tenant's accepted returns.
+      yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (
+          sql
+        ) => sql`UPDATE monthly_returns SET status = 'Submitted', accepted_at = NULL, next_attempt_at = submitted_at,
+          correlation_id = NULL, sent_at = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, irmark = NULL,
+          receipt_message = NULL, receipt_at = NULL WHERE id = ${filed.id}`
+      ).pipe(Effect.provide(AppLive), configured)
       expect(failed(yield* cli("returns", "list", "--tenant", "nobody-here"))[0]).toContain("nobody-here")
       process.exitCode = undefined
     })

@@ -8,6 +8,7 @@ import { WaitingInvoicesLive } from "./billing/WaitingInvoicesLive.js"
 import { Mandates } from "./billing/Mandates.js"
 import { MandateCompletion } from "./billing/MandateCompletion.js"
 import { Connections } from "./connections/Connections.js"
+import { HmrcCredentialsSettings } from "./credentials/HmrcCredentialsSettings.js"
 import { Authentication } from "./users/Authentication.js"
 import { ContactImport } from "./contacts/import/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
@@ -29,6 +30,7 @@ import { Webhooks } from "./webhooks/Webhooks.js"
 /** Every use case, over whichever ports the composition root provides. */
 export const UseCasesLive = Layer.mergeAll(
   TenantSettings.Default,
+  HmrcCredentialsSettings.Default,
   TenantEmailSettings.Default,
   SalesInvoices.Default,
   SalesInvoiceMail.Default,

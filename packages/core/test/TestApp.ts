@@ -42,5 +42,6 @@ export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails
   utr: null,
   niNumber: null,
   companyNumber: null,
+  partnerUtr: null,
   ...fields
 })

@@ -9,7 +9,10 @@ import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityV
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { RateLimitSettingsConfig, SandboxRateLimitConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
-import { GovTalkConfig } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { GOVTALK_PRODUCT_VERSION, GovTalkConfig } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { credentialsKey } from "@cisbook/adapters/credentials/CredentialsCipher"
+import { CredentialsKeyConfig, DEVELOPMENT_CREDENTIALS_KEY } from "@cisbook/adapters/credentials/CredentialsKeyConfig"
+import { randomBytes } from "node:crypto"
 import { TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLive"
 import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
@@ -505,27 +508,28 @@ describe("the settings the README documents", () => {
   )
 
   it.effect(
-    "TAX_AUTHORITY=govtalk needs GOVTALK_URL, GOVTALK_SENDER_ID, GOVTALK_PASSWORD, GOVTALK_VENDOR_ID and GOVTALK_TEST",
+    "TAX_AUTHORITY=govtalk needs GOVTALK_URL, GOVTALK_VENDOR_ID, GOVTALK_TEST and CREDENTIALS_KEY; GOVTALK_PRODUCT(_VERSION) name the software",
     () =>
       Effect.gen(function* () {
+        const key = randomBytes(32).toString("base64")
         const all = {
           TAX_AUTHORITY: "govtalk",
           GOVTALK_URL: "https://test-transaction-engine.tax.service.gov.uk/submission",
-          GOVTALK_SENDER_ID: "CISBOOK1",
-          GOVTALK_PASSWORD: "s3cret",
           GOVTALK_VENDOR_ID: "8472",
-          GOVTALK_TEST: "true"
+          GOVTALK_TEST: "true",
+          CREDENTIALS_KEY: key
         }
         const config = yield* withEnv(all)(GovTalkConfig)
         expect(config.headers).toBeUndefined()
         expect(config).toMatchObject({
           authority: "govtalk",
           url: "https://test-transaction-engine.tax.service.gov.uk/submission",
-          sender: { senderId: "CISBOOK1", vendorId: "8472", gatewayTest: true, product: "cisbook" }
+          software: { vendorId: "8472", gatewayTest: true, product: "cisbook", version: GOVTALK_PRODUCT_VERSION }
         })
-        // The password is redacted wherever the configuration is shown.
-        expect(String(config.sender.password)).not.toContain("s3cret")
-        expect(Redacted.value(config.sender.password)).toBe("s3cret")
+        expect(GOVTALK_PRODUCT_VERSION).toMatch(/^\d+\.\d+\.\d+/)
+        expect(
+          yield* withEnv({ ...all, GOVTALK_PRODUCT: "Lovelace CIS", GOVTALK_PRODUCT_VERSION: "2.3" })(GovTalkConfig)
+        ).toMatchObject({ software: { product: "Lovelace CIS", version: "2.3" } })
         expect(
           Option.isSome(
             yield* withEnv(all)(
@@ -533,19 +537,26 @@ describe("the settings the README documents", () => {
             )
           )
         ).toBe(true)
-        for (const missing of [
-          "GOVTALK_URL",
-          "GOVTALK_SENDER_ID",
-          "GOVTALK_PASSWORD",
-          "GOVTALK_VENDOR_ID",
-          "GOVTALK_TEST"
-        ]) {
+        for (const missing of ["GOVTALK_URL", "GOVTALK_VENDOR_ID", "GOVTALK_TEST"]) {
           const { [missing]: _, ...rest } = all as Record<string, string>
           expect(yield* refused(rest, Effect.scoped(Layer.build(TaxAuthorityLive)))).toContain(missing)
         }
+        const { CREDENTIALS_KEY: _, ...keyless } = all
+        expect(yield* refused(keyless, CredentialsKeyConfig)).toContain("CREDENTIALS_KEY")
+        expect(yield* refused({ ...all, CREDENTIALS_KEY: "c2hvcnQ=" }, CredentialsKeyConfig)).toContain(
+          "32 random bytes"
+        )
+        // In sandbox mode the development key stands in; a configured key is used.
+        const sandbox = yield* withEnv({})(CredentialsKeyConfig)
+        expect(sandbox.current.id).toBe(credentialsKey(DEVELOPMENT_CREDENTIALS_KEY).id)
+        expect((yield* withEnv({ CREDENTIALS_KEY: key })(CredentialsKeyConfig)).current.id).not.toBe(sandbox.current.id)
         expect(yield* refused({ ...all, GOVTALK_VENDOR_ID: "84721" }, GovTalkConfig)).toContain("4-character vendor id")
         expect(yield* refused({ ...all, GOVTALK_TEST: "maybe" }, GovTalkConfig)).toContain("GOVTALK_TEST")
         expect(yield* refused({ ...all, GOVTALK_URL: "not a url" }, GovTalkConfig)).toContain("GOVTALK_URL")
+        // The retired single credential is ignored: the configuration is the same with it.
+        expect(
+          yield* withEnv({ ...all, GOVTALK_SENDER_ID: "CISBOOK1", GOVTALK_PASSWORD: "s3cret" })(GovTalkConfig)
+        ).toEqual(config)
       })
   )
 

@@ -98,6 +98,11 @@ layer(App, { excludeTestServices: true, timeout: "90 seconds" })("connections ov
 
         // The contractor finds it waiting, and accepts without a contact: one is made and verified.
         yield* registerCisScheme(con, con.tenant)
+        // The contractor's own UTR, which HMRC's verification request carries.
+        yield* con.api.settings.updateCisDetails({
+          path: { tenant: con.tenant },
+          payload: { type: "Company", tradingName: "Lovelace Ltd", utr: "8456789123" }
+        })
         const waiting = yield* con.api.connections.listConnections({ path: { tenant: con.tenant }, urlParams: {} })
         expect(waiting.map((c) => [c.id, c.side, c.contact])).toEqual([[sent.id, "Receiver", null]])
         expect(waiting[0]?.nextStep).toMatch(/^smithgw Ltd would like to share their CIS details with you\./)

@@ -116,7 +116,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
               tradingName: "Smith Groundworks",
               utr: "2234567890",
               niNumber: "AB123456C",
-              companyNumber: null
+              companyNumber: null,
+              partnerUtr: null
             },
             supplierSettings: { defaultVatRate: "Standard", paymentTermsDays: null }
           },
@@ -141,7 +142,15 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
             taxTreatment: "Unmatched"
           }
         })
-        expect(rows[3].subcontractor.cisDetails).toMatchObject({ type: "Partnership", tradingName: "Bloggs & Sons" })
+        // A partnership with its nominated partner, as HMRC verifies it.
+        expect(rows[3].subcontractor.cisDetails).toMatchObject({
+          type: "Partnership",
+          tradingName: "Bloggs & Sons",
+          firstName: "Fred",
+          lastName: "Bloggs",
+          niNumber: "CE123456A",
+          partnerUtr: null
+        })
 
         // The SDK's client reads the same answer; nothing was created.
         const viaSdk = yield* api.contactImport.analyzeContactImport({
@@ -245,7 +254,7 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
           "The CIS details a SoleTrader needs are missing: FirstName; UTR or NINumber.",
           "The CIS details a Company needs are missing: UTR or CompanyNumber.",
           'Email "not-an-email" is not an email address.',
-          "The CIS details a Partnership needs are missing: TradingName."
+          "The CIS details a Partnership needs are missing: TradingName; FirstName; LastName; PartnerUTR or NINumber."
         ])
         expect(rows.filter((r) => r.skipReason !== null).every((r) => r.subcontractor === null)).toBe(true)
       })

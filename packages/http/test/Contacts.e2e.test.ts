@@ -65,7 +65,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
               tradingName: "Smith Groundworks",
               utr: "2234567890",
               niNumber: "AB123456C",
-              companyNumber: null
+              companyNumber: null,
+              partnerUtr: null
             },
             verification: {
               status: "NotVerified",

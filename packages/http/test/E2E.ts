@@ -2,6 +2,7 @@ import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVer
 import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { FilingCheckHmrc } from "@cisbook/adapters/taxauthority/govtalk/FilingCheckHmrc"
 import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
@@ -42,8 +43,10 @@ import type { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoice
 import type { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import type { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import type { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
+import type { FilingCheck } from "@cisbook/core/taxauthority/FilingCheck"
 import type { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/tenants/TenantSettingsRepo"
+import type { HmrcCredentialsRepo } from "@cisbook/core/credentials/HmrcCredentialsRepo"
 import type { Transactor } from "@cisbook/core/system/Transactor"
 import type { UserRepo } from "@cisbook/core/users/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
@@ -77,6 +80,7 @@ export type Ports =
   | Crypto
   | Transactor
   | TenantSettingsRepo
+  | HmrcCredentialsRepo
   | EventOutbox
   | ContactRepo
   | ContactActivity
@@ -89,6 +93,7 @@ export type Ports =
   | WebhookSender
   | VerificationQueue
   | TaxAuthority
+  | FilingCheck
   | ConnectionRepo
   | AppLinks
   | EmailSettingsRepo
@@ -141,6 +146,7 @@ export const sqlTestPorts = (
     BillingTermsLive,
     DocumentRendererPdf,
     GovTalkOverServedEngine,
+    FilingCheckHmrc,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
   ).pipe(Layer.provideMerge(SystemLive), Layer.provideMerge(EphemeralDatabase))

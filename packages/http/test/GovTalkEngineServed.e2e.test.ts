@@ -47,8 +47,7 @@ describe("the local Transaction Engine is served only with TAX_AUTHORITY=sandbox
     serverWith({
       TAX_AUTHORITY: "govtalk",
       GOVTALK_URL: "https://test-transaction-engine.tax.service.gov.uk/submission",
-      GOVTALK_SENDER_ID: "CISBOOK1",
-      GOVTALK_PASSWORD: "s3cret",
+      CREDENTIALS_KEY: "a2tra2tra2tra2tra2tra2tra2tra2tra2tra2tra2s=",
       GOVTALK_VENDOR_ID: "8472",
       GOVTALK_TEST: "true"
     }),

@@ -1,4 +1,5 @@
-import { SANDBOX_SENDER } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
+import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { SANDBOX_SOFTWARE } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
 import { transactionIdOf } from "@cisbook/adapters/taxauthority/cis300/Cis300Return"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
@@ -7,8 +8,8 @@ import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema, TestClock } from "effect"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -68,13 +69,17 @@ const deleted = `<?xml version="1.0"?>
 <GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
 <Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>delete</Function><CorrelationID>C0FFEE</CorrelationID></MessageDetails></Header><Body/></GovTalkMessage>`
 
-/** HMRC's list of the return's submissions: the failed one, and with `held` a later one HMRC took. */
-const listed = (held: boolean) => {
+/**
+ * HMRC's list of the return's submissions: the failed one, and with `held` a later one HMRC took;
+ * with `error`, only the one polled, held as its error answer.
+ */
+const listed = (kind: "failed" | "held" | "error", pollUrl: string) => {
+  const held = kind === "held"
   const record = (correlationId: string, status: string) =>
     `<StatusRecord><TimeStamp>01/07/2026 10:00:00</TimeStamp><CorrelationID>${correlationId}</CorrelationID><TransactionID>${transactionIdOf(submission.id)}</TransactionID><Status>${status}</Status></StatusRecord>`
   return `<?xml version="1.0"?>
 <GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
-<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>list</Function><CorrelationID></CorrelationID></MessageDetails></Header>
+<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>list</Function><CorrelationID></CorrelationID><ResponseEndPoint PollInterval="1">${pollUrl}</ResponseEndPoint></MessageDetails></Header>
 <GovTalkDetails><Keys/></GovTalkDetails><Body><StatusReport><SenderID>sender</SenderID>${record("C0FFEE", "SUBMISSION_ERROR")}${held ? record("BEEF", "SUBMISSION_ACKNOWLEDGEMENT") : ""}</StatusReport></Body></GovTalkMessage>`
 }
 
@@ -93,8 +98,10 @@ const answers: Record<string, string> = {
 
 /**
  * A GovTalk endpoint of the test's own, for the answers the local engine's rules never give:
- * `/{kind}/submission` answers the error of that kind; `/{kind}/later/submission` acknowledges,
- * and the poll it names answers the error. It keeps every message's Function and Qualifier.
+ * `/{kind}/submission` answers the error of that kind; `/{kind}/{scenario}/submission` acknowledges,
+ * and the poll it names (`/{kind}/{scenario}/poll`) answers the error; its data request lists the
+ * return as the scenario says (`held`: a later submission held; `held-error`: the polled one held
+ * as its error; else only the failed one). It keeps every message's path, Qualifier and Function.
  */
 const testEndpoint = Effect.acquireRelease(
   Effect.async<{ base: string; received: Array<string>; close: () => void }>((resume) => {
@@ -105,7 +112,7 @@ const testEndpoint = Effect.acquireRelease(
       request.on("end", () => {
         const qualifier = /<Qualifier>([^<]*)</.exec(body)?.[1]
         const fn = /<Function>([^<]*)</.exec(body)?.[1]
-        received.push(`${qualifier} ${fn}`)
+        received.push(`${request.url} ${qualifier} ${fn}`)
         const [, kind = "", ...rest] = (request.url ?? "").split("/")
         const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
         if (kind === "500") {
@@ -116,11 +123,16 @@ const testEndpoint = Effect.acquireRelease(
           fn === "delete"
             ? deleted
             : fn === "list"
-              ? listed(rest[0] === "held")
-              : (rest[0] === "later" || rest[0] === "held") && qualifier === "request"
-                ? acknowledgementTo(`${base}/${kind}/poll`)
+              ? listed(
+                  rest[0] === "held" ? "held" : rest[0] === "held-error" ? "error" : "failed",
+                  `${base}/${kind}/${rest[0]}/poll`
+                )
+              : rest[0] !== undefined && rest[0] !== "submission" && qualifier === "request"
+                ? acknowledgementTo(`${base}/${kind}/${rest[0]}/poll`)
                 : answers[kind]!
-        response.writeHead(200, { "content-type": "text/xml" }).end(answer)
+        response
+          .writeHead(200, { "content-type": "text/xml" })
+          .end(answer.replace('PollInterval="1">x<', `PollInterval="1">${base}/${kind}/poll<`))
       })
     })
     server.listen(0, "127.0.0.1", () =>
@@ -139,7 +151,8 @@ const testEndpoint = Effect.acquireRelease(
   ({ close }) => Effect.sync(close)
 )
 
-const adapterAt = (url: string) => Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, sender: SANDBOX_SENDER }))
+const adapterAt = (url: string) =>
+  Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, software: SANDBOX_SOFTWARE }))
 
 const verification = {
   contractor: { utr: "8456789123", scheme },
@@ -147,62 +160,83 @@ const verification = {
 }
 
 describe("HMRC's error kinds", () => {
-  it.scoped(
+  it.scopedLive(
     "fatal and business errors refuse the return with every error's text; a polled answer is deleted when asked",
     () =>
       Effect.gen(function* () {
         const endpoint = yield* testEndpoint
-        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(submission)
+        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(
+          submission,
+          sandboxCredentials
+        )
         expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
-        expect(endpoint.received).toEqual(["request submit", "request delete"])
+        // The refused submission's answer is deleted where the answer named: never at the submission URL.
+        expect(endpoint.received).toEqual(["/fatal/submission request submit", "/fatal/poll request delete"])
 
-        const hmrc = yield* adapterAt(`${endpoint.base}/business/later/submission`)
-        expect(yield* hmrc.sendReturn(submission)).toEqual({ _tag: "Acknowledged", correlationId: "C0FFEE" })
-        yield* TestClock.adjust("1 second")
-        const polled = yield* hmrc.pollReturn("C0FFEE", submission)
+        const hmrc = yield* adapterAt(`${endpoint.base}/business/held-error/submission`)
+        const sent = yield* hmrc.sendReturn(submission, sandboxCredentials)
+        assert(sent._tag === "Acknowledged")
+        expect(sent.acknowledgement).toEqual({
+          correlationId: "C0FFEE",
+          endpoint: `${endpoint.base}/business/held-error/poll`,
+          pollIntervalSeconds: 1
+        })
+        const polled = yield* hmrc.pollReturn(sent.acknowledgement, submission, sandboxCredentials)
+        // An error at a poll is a refusal only when HMRC's data request holds it as the answer.
         expect(polled).toEqual({
           _tag: "Rejected",
           reason:
             "Your submission failed due to business validation errors. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
         })
-        expect(endpoint.received.slice(2)).toEqual(["request submit", "poll submit"])
-        yield* hmrc.deleteReturnAnswer("C0FFEE")
-        expect(endpoint.received.slice(4)).toEqual(["request delete"])
+        expect(endpoint.received.slice(2)).toEqual([
+          "/business/held-error/submission request submit",
+          "/business/held-error/poll poll submit",
+          "/business/held-error/submission request list"
+        ])
+        yield* hmrc.deleteReturnAnswer(sent.acknowledgement)
+        expect(endpoint.received.slice(5)).toEqual(["/business/held-error/poll request delete"])
       })
   )
 
   for (const kind of ["1000", "2005", "3000"]) {
-    it.scoped(`error ${kind} leaves the return and the verification to be sent again later`, () =>
+    it.scopedLive(`error ${kind} leaves the return and the verification to be sent again later`, () =>
       Effect.gen(function* () {
         const endpoint = yield* testEndpoint
         const hmrc = yield* adapterAt(`${endpoint.base}/${kind}/submission`)
-        const sent = yield* Effect.exit(hmrc.sendReturn(submission))
+        const sent = yield* Effect.exit(hmrc.sendReturn(submission, sandboxCredentials))
         expect(sent).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-        const verified = yield* Effect.exit(hmrc.verify(verification))
+        const verified = yield* Effect.exit(hmrc.sendVerification("REQUEST-1", verification, sandboxCredentials))
         expect(verified).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
         // As the answer to a poll: HMRC failed the submission, so the return is submitted afresh,
         // under a correlation id for the filer to record (the failed one is left for the filer to
         // delete once it recorded the new one).
         const later = yield* adapterAt(`${endpoint.base}/${kind}/later/submission`)
-        yield* later.sendReturn(submission)
-        yield* TestClock.adjust("1 second")
+        const first = yield* later.sendReturn(submission, sandboxCredentials)
+        assert(first._tag === "Acknowledged")
         const before = endpoint.received.length
-        const polled = yield* later.pollReturn("C0FFEE", submission)
-        expect(polled).toMatchObject({ _tag: "Resent", correlationId: "C0FFEE" })
-        expect(endpoint.received.slice(before)).toEqual(["poll submit", "request list", "request submit"])
+        const polled = yield* later.pollReturn(first.acknowledgement, submission, sandboxCredentials)
+        expect(polled).toMatchObject({ _tag: "Resent", sent: { acknowledgement: { correlationId: "C0FFEE" } } })
+        expect(endpoint.received.slice(before)).toEqual([
+          `/${kind}/later/poll poll submit`,
+          `/${kind}/later/submission request list`,
+          `/${kind}/later/submission request submit`
+        ])
 
         // A filer that died after sending afresh, before recording it: HMRC holds the later
         // submission, which is taken rather than sent a third time.
         const held = yield* adapterAt(`${endpoint.base}/${kind}/held/submission`)
-        yield* held.sendReturn(submission)
-        yield* TestClock.adjust("1 second")
+        const heldSent = yield* held.sendReturn(submission, sandboxCredentials)
+        assert(heldSent._tag === "Acknowledged")
         const then = endpoint.received.length
-        expect(yield* held.pollReturn("C0FFEE", submission)).toEqual({
+        expect(yield* held.pollReturn(heldSent.acknowledgement, submission, sandboxCredentials)).toMatchObject({
           _tag: "Resent",
-          correlationId: "BEEF",
+          sent: { acknowledgement: { correlationId: "BEEF", endpoint: `${endpoint.base}/${kind}/held/poll` } },
           retryAfterMs: 0
         })
-        expect(endpoint.received.slice(then)).toEqual(["poll submit", "request list"])
+        expect(endpoint.received.slice(then)).toEqual([
+          `/${kind}/held/poll poll submit`,
+          `/${kind}/held/submission request list`
+        ])
       })
     )
   }
@@ -211,13 +245,13 @@ describe("HMRC's error kinds", () => {
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
       const fiveHundred = yield* Effect.exit(
-        (yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission)
+        (yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission, sandboxCredentials)
       )
       expect(fiveHundred).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
       endpoint.close()
       yield* Effect.sleep("50 millis")
       const refused = yield* Effect.exit(
-        (yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission.id)
+        (yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission, sandboxCredentials)
       )
       expect(refused).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
     })
@@ -226,7 +260,13 @@ describe("HMRC's error kinds", () => {
   it.scopedLive("a verification refused by a fatal error carries the error's text", () =>
     Effect.gen(function* () {
       const endpoint = yield* testEndpoint
-      expect(yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).verify(verification)).toEqual({
+      expect(
+        yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendVerification(
+          "R",
+          verification,
+          sandboxCredentials
+        )
+      ).toEqual({
         _tag: "Refused",
         message: "Forced fatal error (1020)"
       })

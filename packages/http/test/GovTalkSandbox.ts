@@ -2,7 +2,7 @@ import {
   GOVTALK_ENGINE_PATH,
   GOVTALK_ENGINE_POLL,
   GOVTALK_ENGINE_SUBMISSION,
-  SANDBOX_SENDER
+  SANDBOX_SOFTWARE
 } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
@@ -18,8 +18,8 @@ export const GovTalkEngineServer = Layer.unwrapEffect(
   Effect.map(Effect.flatMap(SqlClient.SqlClient, govTalkEngineHandler), (answer) =>
     HttpServer.serve(
       HttpRouter.empty.pipe(
-        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer),
-        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer)
+        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer("submission")),
+        HttpRouter.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer("response"))
       )
     )
   )
@@ -31,7 +31,7 @@ export const GovTalkOverServedEngine = Layer.unwrapEffect(
     Effect.succeed(
       govTalkTaxAuthority({
         url: `${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`,
-        sender: SANDBOX_SENDER,
+        software: SANDBOX_SOFTWARE,
         headers: ownCallHeaders
       })
     )

@@ -26,9 +26,11 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         submittedAt: expect.stringMatching(/Z$/),
         acceptedAt: null,
         rejectionReason: null,
+        heldReason: null,
         invoiced: false,
         nilReturn: false,
         inactive: false,
+        hmrcReceipt: null,
         totals: { grossAmount: 1500.5, materials: 400.5, deducted: 270 },
         lines: [
           {

@@ -1,12 +1,21 @@
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
+import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
 import type { Email } from "@cisbook/core/Email"
+import { ValidationFailed } from "@cisbook/core/Errors"
 import { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
 import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
-import { TaxAuthority, TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
+import {
+  TaxAuthority,
+  type TaxAuthorityFailure,
+  TaxAuthorityUnavailable
+} from "@cisbook/core/taxauthority/TaxAuthority"
+import type { ReturnPoll } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Contacts } from "@cisbook/core/contacts/Contacts"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
@@ -17,7 +26,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
+import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Option, Ref, Scope } from "effect"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
 import { engineReceived } from "./GovTalkSandbox.js"
@@ -30,7 +39,6 @@ const unavailable = (tries: Ref.Ref<number>) =>
   Layer.succeed(
     TaxAuthority,
     TaxAuthority.of({
-      verify: () => Effect.die("not used"),
       sendReturn: () =>
         Effect.zipRight(
           Ref.update(tries, (n) => n + 1),
@@ -38,7 +46,11 @@ const unavailable = (tries: Ref.Ref<number>) =>
         ),
       findSentReturn: () => Effect.succeed(Option.none()),
       pollReturn: () => Effect.die("never sent"),
-      deleteReturnAnswer: () => Effect.die("never sent")
+      deleteReturnAnswer: () => Effect.die("never sent"),
+      sendVerification: () => Effect.die("not used"),
+      findSentVerification: () => Effect.die("not used"),
+      pollVerification: () => Effect.die("not used"),
+      deleteVerificationAnswer: () => Effect.die("not used")
     })
   )
 
@@ -68,8 +80,9 @@ const sandbox = (stallOnce: "send" | "poll" | "answer" | null = null, stalled?: 
       TaxAuthority,
       TaxAuthority.of({
         ...authority,
-        sendReturn: (submission) => stall("send")(authority.sendReturn(submission)),
-        pollReturn: (correlationId, submission) => stall("poll")(authority.pollReturn(correlationId, submission))
+        sendReturn: (submission, credentials) => stall("send")(authority.sendReturn(submission, credentials)),
+        pollReturn: (sent, submission, credentials) =>
+          stall("poll")(authority.pollReturn(sent, submission, credentials))
       })
     )
   })
@@ -90,7 +103,7 @@ const startFiler = (authority: Layer.Layer<TaxAuthority>, options = fast) =>
 
 let counter = 0
 /** A contractor with its CIS details, automatic statements, and one verified subcontractor with an email address. */
-const aContractorPaying = (subcontractorName: string) =>
+const aContractorPaying = (subcontractorName: string, storedTradingName = subcontractorName) =>
   Effect.gen(function* () {
     const n = ++counter
     const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
@@ -106,6 +119,7 @@ const aContractorPaying = (subcontractorName: string) =>
       utr: "8456789123"
     })
     yield* (yield* TenantSettings).setCisScheme(owner, code, sampleCisScheme)
+    yield* (yield* HmrcCredentialsSettings).set(owner, code, sandboxGateway)
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: null, autoEmailStatements: true })
@@ -128,7 +142,9 @@ const aContractorPaying = (subcontractorName: string) =>
       }
     })
     const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
-    yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+    // A trading name may have been stored before HMRC's forms were enforced where names are entered.
+    const cisDetails = new CisDetails({ ...created.cisDetails!, tradingName: storedTradingName })
+    yield* (yield* ContactRepo).update(new Contact({ ...created, cisDetails, verification }))
     const filed = yield* (yield* MonthlyReturns).file(owner, code, {
       periodEnd: "2026-06-05",
       lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
@@ -297,14 +313,12 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           TaxAuthority,
           TaxAuthority.of({
             ...authority,
-            pollReturn: (correlationId, submission) =>
-              Effect.flatMap(Ref.getAndSet(resent, true), (already) =>
+            pollReturn: (polled, submission, credentials) =>
+              Effect.flatMap(Ref.getAndSet(resent, true), (already): Effect.Effect<ReturnPoll, TaxAuthorityFailure> =>
                 already
-                  ? authority.pollReturn(correlationId, submission)
-                  : Effect.map(authority.sendReturn(submission), (sent) =>
-                      sent._tag === "Acknowledged"
-                        ? { _tag: "Resent" as const, correlationId: sent.correlationId, retryAfterMs: 1000 }
-                        : sent
+                  ? authority.pollReturn(polled, submission, credentials)
+                  : Effect.map(authority.sendReturn(submission, credentials), (sent) =>
+                      sent._tag === "Acknowledged" ? { _tag: "Resent" as const, sent, retryAfterMs: 1000 } : sent
                     )
               )
           })
@@ -322,17 +336,13 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       })
   )
 
-  it.scoped("records as Rejected, with HMRC's rule, a return whose CIS300 breaks it; nothing is sent", () =>
+  it.scoped("refuses at filing, naming the line, a return HMRC's schema would refuse; nothing is queued or sent", () =>
     Effect.gen(function* () {
       // The service keeps trading names of up to 200 characters; HMRC takes 56.
-      const { code, filed, owner, tenant } = yield* aContractorPaying(`Bricks ${"and Mortar ".repeat(6)}Ltd`)
-      const stop = yield* startFiler(yield* sandbox())
-      yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Rejected")
-      yield* stop
-      const rejected = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, filed.id))
-      expect(rejected.rejectionReason).toContain("a name or a trading name of at most 56 characters is needed")
-      expect(yield* receivedCount(filed.id)).toBe(0)
-      expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.rejected"])
+      const refused = yield* Effect.flip(aContractorPaying("Bricks Ltd", `Bricks ${"and Mortar ".repeat(6)}Ltd`))
+      assert(refused instanceof ValidationFailed)
+      expect(Object.keys(refused.errors)).toEqual(["lines[0].contact"])
+      expect(refused.errors["lines[0].contact"]?.[0]).toMatch(/^HMRC's schema refuses it: .*TradingName/)
     })
   )
 })

@@ -12,7 +12,8 @@ const unset = {
   tradingName: null,
   utr: null,
   niNumber: null,
-  companyNumber: null
+  companyNumber: null,
+  partnerUtr: null
 }
 
 /** A PUT of any JSON body, as a client in another language would send it. */
@@ -47,7 +48,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("tenant CIS details over HTT
           tradingName: null,
           utr: "2234567890",
           niNumber: "AB123456C",
-          companyNumber: null
+          companyNumber: null,
+          partnerUtr: null
         }
         expect({ ...saved }).toEqual(expected)
         expect({ ...(yield* api.settings.getCisDetails({ path })) }).toEqual(expected)

@@ -1,4 +1,5 @@
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
+import { FilingCheckHmrc } from "@cisbook/adapters/taxauthority/govtalk/FilingCheckHmrc"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
@@ -37,6 +38,7 @@ export const appOver = <A, E>(
         DocumentRendererFake,
         goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
         GovTalkSandbox,
+        FilingCheckHmrc,
         AppLinksFake
       )
     ),

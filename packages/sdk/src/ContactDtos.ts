@@ -33,7 +33,8 @@ export const CreateContactRequest = requestBody("CreateContactRequest", NewConta
         tradingName: "John Smith Groundworks",
         utr: "2234567890",
         niNumber: null,
-        companyNumber: null
+        companyNumber: null,
+        partnerUtr: null
       }
     }
   ]

@@ -41,7 +41,8 @@ export const ContactImportRowDto = Schema.Struct({
           tradingName: "Smith Groundworks",
           utr: "2234567890",
           niNumber: "AB123456C",
-          companyNumber: null
+          companyNumber: null,
+          partnerUtr: null
         },
         supplierSettings: { defaultVatRate: "Standard", paymentTermsDays: null }
       },

@@ -16,4 +16,4 @@ export const CreateMonthlyReturnRequest = NewMonthlyReturn.annotations({
   ]
 })
 
-export { MonthlyReturnDto, MonthlyReturnLineDto } from "@cisbook/core/returns/MonthlyReturnView"
+export { HmrcReceiptDto, MonthlyReturnDto, MonthlyReturnLineDto } from "@cisbook/core/returns/MonthlyReturnView"

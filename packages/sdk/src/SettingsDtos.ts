@@ -1,4 +1,5 @@
 import { CisType } from "@cisbook/core/cis/CisDetails"
+import { CredentialsStatus, Filer } from "@cisbook/core/credentials/HmrcCredentials"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
 
@@ -17,9 +18,13 @@ export const UpdateTenantCisDetailsRequest = requestBody("UpdateTenantCisDetails
   tradingName: optional(Schema.String),
   utr: optional(text(utr).annotations({ examples: ["2234567890", "K2234567890"] })),
   niNumber: optional(text(niNumber).annotations({ examples: ["AB123456C", "ab 12 34 56 c"] })),
-  companyNumber: optional(text(companyNumber).annotations({ examples: ["SC001234", "12345678"] }))
+  companyNumber: optional(text(companyNumber).annotations({ examples: ["SC001234", "12345678"] })),
+  partnerUtr: optional(
+    text(`A Partnership's nominated partner's own UTR: ${utr}`).annotations({ examples: ["4345678912"] })
+  )
 }).annotations({
-  description: "The tenant's CIS identity, replaced whole: an omitted or null member is cleared. Blank means null."
+  description:
+    "The tenant's CIS identity, replaced whole: an omitted or null member is cleared. Blank means null. Names must fit HMRC's forms (a forename or surname of at most 35 characters, a trading name of at most 56, in HMRC's character set once typographic punctuation and accents are made plain); one that cannot is 400 naming the member with HMRC's rule."
 })
 
 const stored = (description: string, example: string) =>
@@ -35,7 +40,8 @@ export class TenantCisDetailsDto extends Schema.Class<TenantCisDetailsDto>("Tena
     tradingName: stored("Trimmed; null when blank", "Lovelace Joinery"),
     utr: stored("10 digits", "2234567890"),
     niNumber: stored("Upper case, without spaces", "AB123456C"),
-    companyNumber: stored("8 characters, upper case", "SC001234")
+    companyNumber: stored("8 characters, upper case", "SC001234"),
+    partnerUtr: stored("A Partnership's nominated partner's UTR, 10 digits", "4345678912")
   },
   { description: "The tenant's own CIS identity, as shared with contractors" }
 ) {}
@@ -59,4 +65,35 @@ export class CisSchemeDto extends Schema.Class<CisSchemeDto>("CisSchemeDto")(
     accountsOfficeReference: stored("Upper case, without spaces; null until set", "123PW12345678")
   },
   { description: "The tenant's CIS scheme registration: its employer PAYE reference and Accounts Office reference" }
+) {}
+
+export const UpdateHmrcCredentialsRequest = requestBody("UpdateHmrcCredentialsRequest", {
+  gatewayUserId: text(
+    "The Government Gateway user id enrolled for the contractor's CIS scheme (or its agent's)"
+  ).annotations({ examples: ["123456789012"] }),
+  password: text(
+    "The Government Gateway password: stored encrypted, sent only to HMRC, never answered, logged or put in an event"
+  ).annotations({ format: "password", writeOnly: true }),
+  filer: optional(
+    Filer.annotations({
+      description:
+        "Contractor (the default): the contractor files with its own credentials. Agent: an agent files for its client with the agent's credentials (GovTalk's IRheader Sender is Agent)."
+    })
+  )
+}).annotations({
+  description:
+    "The Government Gateway credentials the tenant's returns and verifications are sent to HMRC with; they replace any set before."
+})
+
+export class HmrcCredentialsDto extends Schema.Class<HmrcCredentialsDto>("HmrcCredentialsDto")(
+  {
+    gatewayUserId: Schema.String.annotations({ examples: ["123456789012"] }),
+    filer: Filer,
+    status: CredentialsStatus.annotations({
+      description:
+        "Unchecked: not used yet. Accepted: HMRC accepted a message sent with them. Refused: HMRC answered an authentication failure; the tenant's returns are Held and its verifications wait until the credentials are replaced."
+    }),
+    updatedAt: Schema.Date.annotations({ description: "When they were set" })
+  },
+  { description: "The tenant's Government Gateway credentials, without the password (which is never answered)" }
 ) {}

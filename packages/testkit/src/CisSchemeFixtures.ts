@@ -8,3 +8,6 @@ export const sampleCisScheme = scheme({ employerReference: "123/AB45678", accoun
 
 /** Another valid scheme, for a test that replaces one. */
 export const otherCisScheme = scheme({ employerReference: "450/Z9", accountsOfficeReference: "450PE00923437" })
+
+/** Government Gateway credentials as a PUT gives them: the sandbox (and TaxAuthorityFake) take them. */
+export const sandboxGateway = { gatewayUserId: "CISBOOKSANDBOX", password: "sandbox" }

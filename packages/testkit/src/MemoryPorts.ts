@@ -13,6 +13,7 @@ import { ContactRepoMemory } from "./ContactRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
+import { HmrcCredentialsRepoMemory } from "./HmrcCredentialsRepoMemory.js"
 import { IdempotencyKeysMemory } from "./IdempotencyKeysMemory.js"
 import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOutboxMemory.js"
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
@@ -28,6 +29,7 @@ import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory, TenantStore } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { TaxAuthorityMemory } from "./TaxAuthorityFake.js"
+import { FilingCheckMemory } from "./FilingCheckMemory.js"
 import { UserRepoMemory } from "./UserRepoMemory.js"
 import { VerificationQueueMemory } from "./VerificationQueueMemory.js"
 import { WebhookRepoMemory } from "./WebhookRepoMemory.js"
@@ -53,6 +55,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       EventOutboxMemory,
       RecordedEventsMemory,
       TenantSettingsRepoMemory,
+      HmrcCredentialsRepoMemory,
       ContactActivityMemory,
       SalesInvoiceRepoMemory,
       PurchaseInvoiceRepoMemory,
@@ -64,6 +67,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       TenantMailRecording,
       VerificationQueueMemory,
       TaxAuthorityMemory,
+      FilingCheckMemory,
       ConnectionRepoMemory,
       AppLinksFake,
       BillingProfileRepoMemory,

@@ -1,8 +1,8 @@
 import type { BillingInvoiceId } from "@cisbook/core/Ids"
 import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
-import { answered, type MonthlyReturn } from "@cisbook/core/returns/MonthlyReturn"
+import { type ClaimedReturn, MonthlyReturnRepo, type RecordedSending } from "@cisbook/core/returns/MonthlyReturnRepo"
+import { answered, held, HmrcReceipt, MonthlyReturn, resubmitted } from "@cisbook/core/returns/MonthlyReturn"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -12,7 +12,8 @@ export interface StoredReturn {
   readonly attempts: number
   readonly nextAttemptAt: Date | null
   readonly lease: { readonly token: string; readonly until: Date } | null
-  readonly correlationId: string | null
+  /** The sending recorded right after the tax authority's acknowledgement, or null. */
+  readonly sent: (RecordedSending & { readonly at: Date }) | null
   /** The invoice that billed it (`monthlyReturn.invoiced` says whether there is one). */
   readonly billingInvoiceId: BillingInvoiceId | null
 }
@@ -23,7 +24,7 @@ export class MonthlyReturnStore extends Effect.Service<MonthlyReturnStore>()("te
   effect: Effect.flatMap(MemoryJournal, (journal) => journal.ref<ReadonlyArray<StoredReturn>>([]))
 }) {}
 
-const isLive = (r: MonthlyReturn) => r.status === "Submitted" || r.status === "Accepted"
+const isLive = (r: MonthlyReturn) => r.status !== "Rejected"
 
 const newestFirst = (a: MonthlyReturn, b: MonthlyReturn) =>
   b.periodEnd.localeCompare(a.periodEnd) ||
@@ -56,7 +57,7 @@ export const MonthlyReturnRepoMemory = Layer.effect(
                     attempts: 0,
                     nextAttemptAt: monthlyReturn.submittedAt,
                     lease: null,
-                    correlationId: null,
+                    sent: null,
                     billingInvoiceId: null
                   }
                 ])
@@ -93,7 +94,10 @@ export const MonthlyReturnRepoMemory = Layer.effect(
               monthlyReturn: row.monthlyReturn,
               attempts: row.attempts,
               leaseToken: token,
-              correlationId: row.correlationId
+              sent:
+                row.sent === null
+                  ? null
+                  : { correlationId: row.sent.correlationId, endpoint: row.sent.endpoint, irmark: row.sent.irmark }
             }))
             return [claimed, all.map((row) => (chosen.has(row) ? { ...row, lease } : row))]
           })
@@ -107,14 +111,50 @@ export const MonthlyReturnRepoMemory = Layer.effect(
               ? { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
               : outcome._tag === "Pending"
                 ? { ...row, nextAttemptAt: outcome.nextAttemptAt, lease: null }
-                : { ...row, nextAttemptAt: null, lease: null, monthlyReturn: answered(row.monthlyReturn, outcome) }
+                : outcome._tag === "Held"
+                  ? // As the SQL row: held, it keeps nothing of a sending (released, it is found at HMRC or sent again).
+                    {
+                      ...row,
+                      nextAttemptAt: null,
+                      lease: null,
+                      sent: null,
+                      monthlyReturn: held(row.monthlyReturn, outcome.reason)
+                    }
+                  : {
+                      ...row,
+                      nextAttemptAt: null,
+                      lease: null,
+                      monthlyReturn: new MonthlyReturn({
+                        ...answered(row.monthlyReturn, outcome),
+                        // As the SQL row keeps it: the recorded sending's correlation id and IRmark, with HMRC's text.
+                        hmrcReceipt:
+                          outcome._tag === "Accepted" && row.sent !== null
+                            ? new HmrcReceipt({
+                                correlationId: row.sent.correlationId,
+                                irmark: row.sent.irmark,
+                                message: outcome.receipt.message,
+                                receivedAt: outcome.receipt.receivedAt
+                              })
+                            : null
+                      })
+                    }
           return [true, all.map((one) => (one === row ? next : one))]
         }),
-      recordSent: (claimed, correlationId) =>
+      releaseHeld: (tenantId, at) =>
+        Ref.modify(rows, (all) => {
+          const next = all.map((row) =>
+            row.monthlyReturn.tenantId === tenantId && row.monthlyReturn.status === "Held"
+              ? { ...row, attempts: 0, nextAttemptAt: at, monthlyReturn: resubmitted(row.monthlyReturn) }
+              : row
+          )
+          const released = next.filter((row, i) => row !== all[i]).map((row) => row.monthlyReturn)
+          return [released, next] as const
+        }),
+      recordSent: (claimed, sent, at) =>
         Ref.modify(rows, (all) => {
           const row = all.find(is(claimed))
           if (!row) return [false, all]
-          return [true, all.map((one) => (one === row ? { ...row, correlationId } : one))]
+          return [true, all.map((one) => (one === row ? { ...row, sent: { ...sent, at } } : one))]
         })
     })
   })

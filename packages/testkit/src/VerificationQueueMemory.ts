@@ -1,6 +1,7 @@
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type QueuedVerification, VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
+import type { Acknowledgement } from "@cisbook/core/taxauthority/Acknowledgement"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -10,6 +11,9 @@ interface Row {
   readonly attempts: number
   readonly lease: { readonly token: string; readonly until: Date } | null
   readonly lastError: string | null
+  /** Why it is held (due no more until released); null when it is not. */
+  readonly heldReason: string | null
+  readonly sent: (Acknowledgement & { readonly at: Date }) | null
 }
 
 /** Waiting verification requests, oldest first. */
@@ -32,14 +36,24 @@ export const VerificationQueueMemory = Layer.effect(
       queue: (verification) =>
         Ref.update(store, (rows) => [
           ...rows.filter((row) => !isFor(verification.tenantId, verification.contactId)(row)),
-          { verification, dueAt: verification.requestedAt, attempts: 0, lease: null, lastError: null }
+          {
+            verification,
+            dueAt: verification.requestedAt,
+            attempts: 0,
+            lease: null,
+            lastError: null,
+            heldReason: null,
+            sent: null
+          }
         ]),
       claimDue: (now, leaseUntil, limit) =>
         Effect.flatMap(ids.uuid, (token) =>
           Ref.modify(store, (rows) => {
             const chosen = new Set(
               rows
-                .filter((row) => row.dueAt <= now && (row.lease === null || row.lease.until <= now))
+                .filter(
+                  (row) => row.heldReason === null && row.dueAt <= now && (row.lease === null || row.lease.until <= now)
+                )
                 .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
                 .slice(0, limit)
             )
@@ -49,7 +63,12 @@ export const VerificationQueueMemory = Layer.effect(
             const claimed = next
               .filter((row) => row.lease?.token === token)
               .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
-              .map((row) => ({ ...row.verification, attempts: row.attempts, leaseToken: token }))
+              .map((row) => ({
+                ...row.verification,
+                attempts: row.attempts,
+                leaseToken: token,
+                sent: row.sent === null ? null : { correlationId: row.sent.correlationId, endpoint: row.sent.endpoint }
+              }))
             return [claimed, next] as const
           })
         ),
@@ -63,6 +82,36 @@ export const VerificationQueueMemory = Layer.effect(
           rows.map((row) =>
             leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
               ? { ...row, dueAt: at, lease: null, lastError: error }
+              : row
+          )
+        ),
+      hold: (claimed, reason) =>
+        Ref.modify(store, (rows) => {
+          const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
+          return [
+            rows.some(mine),
+            // As the SQL row: held, it keeps nothing of a sending (released, it is found at HMRC or sent again).
+            rows.map((row) => (mine(row) ? { ...row, lease: null, heldReason: reason, sent: null } : row))
+          ] as const
+        }),
+      releaseHeld: (tenantId, at) =>
+        Ref.modify(store, (rows) => {
+          const isHeld = (row: Row) => row.verification.tenantId === tenantId && row.heldReason !== null
+          return [
+            rows.filter(isHeld).map((row) => row.verification),
+            rows.map((row) => (isHeld(row) ? { ...row, dueAt: at, attempts: 0, heldReason: null } : row))
+          ] as const
+        }),
+      recordSent: (claimed, sent, at) =>
+        Ref.modify(store, (rows) => {
+          const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
+          return [rows.some(mine), rows.map((row) => (mine(row) ? { ...row, sent: { ...sent, at } } : row))] as const
+        }),
+      awaitAnswer: (claimed, at) =>
+        Ref.update(store, (rows) =>
+          rows.map((row) =>
+            leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
+              ? { ...row, dueAt: at, lease: null, attempts: Math.max(row.attempts - 1, 0) }
               : row
           )
         ),

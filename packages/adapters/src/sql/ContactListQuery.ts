@@ -22,6 +22,7 @@ const columns = [
   "cis_utr",
   "cis_ni_number",
   "cis_company_number",
+  "cis_partner_utr",
   "verification_status",
   "verification_number",
   "tax_treatment",

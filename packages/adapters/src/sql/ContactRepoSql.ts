@@ -63,6 +63,7 @@ const newContactColumnTypes = {
   cisUtr: "text",
   cisNiNumber: "text",
   cisCompanyNumber: "text",
+  cisPartnerUtr: "text",
   verificationStatus: "text",
   verificationNumber: "text",
   taxTreatment: "text",

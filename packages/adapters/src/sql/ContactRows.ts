@@ -38,6 +38,7 @@ export const ContactRow = Schema.Struct({
   cisUtr: Text,
   cisNiNumber: Text,
   cisCompanyNumber: Text,
+  cisPartnerUtr: Text,
   verificationStatus: Schema.NullOr(VerificationStatus),
   verificationNumber: Text,
   taxTreatment: Schema.NullOr(TaxTreatment),
@@ -65,7 +66,8 @@ const cisDetails = (row: ContactRow) =>
         tradingName: row.cisTradingName,
         utr: row.cisUtr,
         niNumber: row.cisNiNumber,
-        companyNumber: row.cisCompanyNumber
+        companyNumber: row.cisCompanyNumber,
+        partnerUtr: row.cisPartnerUtr
       } as ConstructorParameters<typeof CisDetails>[0])
 
 export const contactFromRow = (row: ContactRow): Contact =>
@@ -125,6 +127,7 @@ export const contactValues = (c: Contact) => ({
   cisUtr: c.cisDetails?.utr ?? null,
   cisNiNumber: c.cisDetails?.niNumber ?? null,
   cisCompanyNumber: c.cisDetails?.companyNumber ?? null,
+  cisPartnerUtr: c.cisDetails?.partnerUtr ?? null,
   verificationStatus: c.verification?.status ?? null,
   verificationNumber: c.verification?.verificationNumber ?? null,
   taxTreatment: c.verification?.taxTreatment ?? null,

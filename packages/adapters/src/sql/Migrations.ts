@@ -19,7 +19,10 @@ import cisScheme from "./migrations/0016_cis_scheme.js"
 import govTalkEngine from "./migrations/0017_govtalk_engine.js"
 import providerEvents from "./migrations/0018_provider_events.js"
 import goCardlessSandboxEvents from "./migrations/0019_gocardless_sandbox_events.js"
-import failedPayments from "./migrations/0021_failed_payments.js"
+import failedPayments from "./migrations/0020_failed_payments.js"
+import hmrcCredentials from "./migrations/0021_hmrc_credentials.js"
+import govTalkResponseEndpoints from "./migrations/0022_govtalk_response_endpoints.js"
+import partnerUtr from "./migrations/0023_partner_utr.js"
 import { checkMigrationHistory, isCurrent, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -43,7 +46,10 @@ export const KNOWN_MIGRATIONS = {
   "0017_govtalk_engine": govTalkEngine,
   "0018_provider_events": providerEvents,
   "0019_gocardless_sandbox_events": goCardlessSandboxEvents,
-  "0021_failed_payments": failedPayments
+  "0020_failed_payments": failedPayments,
+  "0021_hmrc_credentials": hmrcCredentials,
+  "0022_govtalk_response_endpoints": govTalkResponseEndpoints,
+  "0023_partner_utr": partnerUtr
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

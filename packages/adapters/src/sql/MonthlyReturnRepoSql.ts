@@ -1,7 +1,13 @@
 import { MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
-import { MonthlyReturn, MonthlyReturnStatus, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import {
+  HmrcReceipt,
+  MonthlyReturn,
+  MonthlyReturnStatus,
+  ReturnContractor,
+  ReturnLine
+} from "@cisbook/core/returns/MonthlyReturn"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"
@@ -21,13 +27,18 @@ const ReturnRow = Schema.Struct({
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
-  invoiced: Schema.Boolean
+  heldReason: Schema.NullOr(Schema.String),
+  invoiced: Schema.Boolean,
+  correlationId: Schema.NullOr(Schema.String),
+  irmark: Schema.NullOr(Schema.String),
+  receiptMessage: Schema.NullOr(Schema.String),
+  receiptAt: Schema.NullOr(Schema.DateFromSelf)
 })
 type ReturnRow = typeof ReturnRow.Type
 const decodeRows = Schema.decodeUnknown(Schema.Array(ReturnRow))
 const decodeClaimedRows = Schema.decodeUnknown(
   Schema.Array(
-    Schema.extend(ReturnRow, Schema.Struct({ attempts: Schema.Number, correlationId: Schema.NullOr(Schema.String) }))
+    Schema.extend(ReturnRow, Schema.Struct({ attempts: Schema.Number, responseEndpoint: Schema.NullOr(Schema.String) }))
   )
 )
 const decodeContractor = Schema.decodeSync(ReturnContractor)
@@ -36,18 +47,24 @@ const encodeContractor = Schema.encodeSync(ReturnContractor)
 const encodeLines = Schema.encodeSync(Lines)
 
 const returnColumns = `tenant_id, id, period_end, status, contractor, lines, nil_return, inactive, submitted_at, accepted_at,
-  rejection_reason, billing_invoice_id IS NOT NULL AS invoiced`
+  rejection_reason, held_reason, billing_invoice_id IS NOT NULL AS invoiced, correlation_id, irmark, receipt_message,
+  receipt_at`
 
 /** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
 const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.nil_return, r.inactive,
   r.submitted_at, r.accepted_at,
-  r.rejection_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.attempts, r.correlation_id`
+  r.rejection_reason, r.held_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.correlation_id, r.irmark,
+  r.receipt_message, r.receipt_at, r.attempts, r.response_endpoint`
 
-const fromRow = (row: ReturnRow) =>
+const fromRow = ({ correlationId, irmark, receiptAt, receiptMessage, ...row }: ReturnRow) =>
   new MonthlyReturn({
     ...row,
     contractor: decodeContractor(row.contractor),
-    lines: decodeLines(row.lines)
+    lines: decodeLines(row.lines),
+    hmrcReceipt:
+      row.status === "Accepted" && correlationId !== null && receiptMessage !== null && receiptAt !== null
+        ? new HmrcReceipt({ correlationId, irmark: irmark ?? "", message: receiptMessage, receivedAt: receiptAt })
+        : null
   })
 
 export const MonthlyReturnRepoSql = Layer.effect(
@@ -101,11 +118,14 @@ export const MonthlyReturnRepoSql = Layer.effect(
           const token = yield* ids.uuid
           const rows = yield* leases.claim({ now, leaseUntil, limit, token })
           const claimed = yield* decodeClaimedRows(rows)
-          return claimed.map(({ attempts, correlationId, ...row }): ClaimedReturn => ({
+          return claimed.map(({ attempts, responseEndpoint, ...row }): ClaimedReturn => ({
             monthlyReturn: fromRow(row),
             attempts,
             leaseToken: token,
-            correlationId
+            sent:
+              row.correlationId === null
+                ? null
+                : { correlationId: row.correlationId, endpoint: responseEndpoint, irmark: row.irmark }
           }))
         }).pipe(Effect.orDie),
       record: ({ leaseToken, monthlyReturn }, outcome) => {
@@ -118,9 +138,14 @@ export const MonthlyReturnRepoSql = Layer.effect(
             case "Pending":
               return sql`next_attempt_at = ${outcome.nextAttemptAt}`
             case "Accepted":
-              return sql`status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL`
+              return sql`status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL,
+                receipt_message = ${outcome.receipt.message}, receipt_at = ${outcome.receipt.receivedAt}`
             case "Rejected":
               return sql`status = 'Rejected', rejection_reason = ${outcome.reason}, next_attempt_at = NULL`
+            case "Held":
+              // Held, it keeps nothing of a sending: released, it is found at HMRC (taken) or sent again (refused).
+              return sql`status = 'Held', held_reason = ${outcome.reason}, next_attempt_at = NULL, correlation_id = NULL,
+                sent_at = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, irmark = NULL`
           }
         })()
         return sql`UPDATE monthly_returns SET ${set}, ${leases.release} WHERE ${where} RETURNING id`.pipe(
@@ -128,8 +153,18 @@ export const MonthlyReturnRepoSql = Layer.effect(
           Effect.orDie
         )
       },
-      recordSent: ({ leaseToken, monthlyReturn }, correlationId, at) =>
-        sql`UPDATE monthly_returns SET correlation_id = ${correlationId}, sent_at = ${at}
+      releaseHeld: (tenantId, at) =>
+        sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, attempts = 0, next_attempt_at = ${at}
+            WHERE tenant_id = ${tenantId} AND status = 'Held'
+            RETURNING ${sql.literal(returnColumns)}`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
+      recordSent: ({ leaseToken, monthlyReturn }, sent, at) =>
+        sql`UPDATE monthly_returns SET correlation_id = ${sent.correlationId}, sent_at = ${at},
+              response_endpoint = ${sent.endpoint}, poll_interval_seconds = ${sent.pollIntervalSeconds},
+              irmark = ${sent.irmark}
             WHERE tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}
               AND status = 'Submitted' AND lease_token = ${leaseToken}
             RETURNING id`.pipe(

@@ -9,6 +9,8 @@ import { ContactRepoSql } from "./ContactRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
+import { CredentialsCipherLive } from "../credentials/CredentialsKeyConfig.js"
+import { HmrcCredentialsRepoSql } from "./HmrcCredentialsRepoSql.js"
 import { IdempotencyKeysSql } from "./IdempotencyKeysSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
@@ -32,6 +34,7 @@ const RepositoriesSql = Layer.mergeAll(
   TransactorSql,
   EventOutboxSql,
   TenantSettingsRepoSql,
+  HmrcCredentialsRepoSql.pipe(Layer.provide(CredentialsCipherLive)),
   ContactRepoSql,
   ContactActivitySql,
   SalesInvoiceRepoSql,

@@ -22,7 +22,13 @@ const QueuedRow = Schema.Struct({
   request: StoredRequest,
   requestedAt: Schema.DateFromSelf
 })
-const ClaimedRow = Schema.Struct({ ...QueuedRow.fields, attempts: Schema.Number, dueAt: Schema.DateFromSelf })
+const ClaimedRow = Schema.Struct({
+  ...QueuedRow.fields,
+  attempts: Schema.Number,
+  dueAt: Schema.DateFromSelf,
+  correlationId: Schema.NullOr(Schema.String),
+  responseEndpoint: Schema.NullOr(Schema.String)
+})
 const decodeQueued = Schema.decodeUnknown(Schema.Array(QueuedRow))
 const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
 
@@ -44,10 +50,12 @@ export const VerificationQueueSql = Layer.effect(
       alias: "v",
       key: ["tenant_id", "contact_id"],
       token: true,
-      due: (now) => sql`v.due_at <= ${now}`,
+      due: (now) => sql`v.due_at <= ${now} AND v.held_reason IS NULL`,
       order: "v.due_at",
       set: sql`attempts = v.attempts + 1`,
-      returning: () => sql`v.tenant_id, v.contact_id, v.contact_code, v.request, v.requested_at, v.attempts, v.due_at`
+      returning: () =>
+        sql`v.tenant_id, v.contact_id, v.contact_code, v.request, v.requested_at, v.attempts, v.due_at, v.correlation_id,
+          v.response_endpoint`
     })
     return VerificationQueue.of({
       queue: (v) =>
@@ -58,7 +66,8 @@ export const VerificationQueueSql = Layer.effect(
             ${v.requestedAt}, ${v.requestedAt}, 0)
           ON CONFLICT ON CONSTRAINT verification_requests_pkey DO UPDATE SET
             contact_code = excluded.contact_code, request = excluded.request, requested_at = excluded.requested_at,
-            due_at = excluded.due_at, attempts = 0, ${leases.release}, last_error = NULL`.pipe(
+            due_at = excluded.due_at, attempts = 0, ${leases.release}, last_error = NULL, held_reason = NULL,
+            correlation_id = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, sent_at = NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
@@ -69,7 +78,13 @@ export const VerificationQueueSql = Layer.effect(
           const claimed = yield* decodeClaimed(rows)
           return [...claimed]
             .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
-            .map((row) => ({ ...queued(row), attempts: row.attempts, leaseToken: token }))
+            .map((row) => ({
+              ...queued(row),
+              attempts: row.attempts,
+              leaseToken: token,
+              sent:
+                row.correlationId === null ? null : { correlationId: row.correlationId, endpoint: row.responseEndpoint }
+            }))
         }).pipe(Effect.orDie),
       complete: (claimed) =>
         sql`
@@ -84,6 +99,42 @@ export const VerificationQueueSql = Layer.effect(
         sql`
           UPDATE verification_requests
           SET due_at = ${at}, ${leases.release}, last_error = ${error}
+          WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
+            AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
+      hold: (claimed, reason) =>
+        sql`
+          UPDATE verification_requests SET held_reason = ${reason}, ${leases.release}, correlation_id = NULL,
+            response_endpoint = NULL, poll_interval_seconds = NULL, sent_at = NULL
+          WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
+            AND lease_token = ${claimed.leaseToken}
+          RETURNING contact_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      recordSent: (claimed, sent, at) =>
+        sql`
+          UPDATE verification_requests
+          SET correlation_id = ${sent.correlationId}, response_endpoint = ${sent.endpoint},
+            poll_interval_seconds = ${sent.pollIntervalSeconds}, sent_at = ${at}
+          WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
+            AND lease_token = ${claimed.leaseToken}
+          RETURNING contact_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      releaseHeld: (tenantId, at) =>
+        sql`
+          UPDATE verification_requests SET held_reason = NULL, due_at = ${at}, attempts = 0
+          WHERE tenant_id = ${tenantId} AND held_reason IS NOT NULL
+          RETURNING tenant_id, contact_id, contact_code, request, requested_at`.pipe(
+          Effect.flatMap(decodeQueued),
+          Effect.map((rows) => rows.map(queued)),
+          Effect.orDie
+        ),
+      awaitAnswer: (claimed, at) =>
+        sql`
+          UPDATE verification_requests
+          SET due_at = ${at}, ${leases.release}, attempts = greatest(attempts - 1, 0)
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenantId, contactId) =>

@@ -36,12 +36,13 @@ const choose = (flags: {
 
 const analysisTable = (rows: ReadonlyArray<ContactImportRow>) =>
   table(
-    ["ROW", "NAME", "TYPE", "UTR", "VERIFIED", "DUPLICATE OF", "SKIP REASON"],
+    ["ROW", "NAME", "TYPE", "UTR", "PARTNER UTR", "VERIFIED", "DUPLICATE OF", "SKIP REASON"],
     rows.map((row) => [
       String(row.rowId),
       row.subcontractor?.name.replace(/\s+/g, " ") ?? "",
       row.subcontractor?.cisDetails.type ?? "",
       row.subcontractor?.cisDetails.utr ?? "",
+      row.subcontractor?.cisDetails.partnerUtr ?? "",
       row.verification ? `${row.verification.taxTreatment} ${row.verification.verificationDate}` : "",
       row.duplicateOf ?? "",
       row.skipReason ?? ""

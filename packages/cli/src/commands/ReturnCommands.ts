@@ -16,7 +16,17 @@ const list = Command.make(
         if (returns.length === 0) return yield* Console.log(`${tenant} has filed no monthly return.`)
         yield* Console.log(
           table(
-            ["ID", "PERIOD END", "STATUS", "SUBCONTRACTORS", "DEDUCTED", "SUBMITTED", "ANSWER"],
+            [
+              "ID",
+              "PERIOD END",
+              "STATUS",
+              "SUBCONTRACTORS",
+              "DEDUCTED",
+              "SUBMITTED",
+              "ANSWER",
+              "HMRC CORRELATION ID",
+              "IRMARK"
+            ],
             returns.map((r) => [
               r.id,
               r.periodEnd,
@@ -24,7 +34,10 @@ const list = Command.make(
               r.nilReturn ? `none: nil return${r.inactive ? ", inactive" : ""}` : String(r.lines.length),
               formatMoney(returnTotals(r.lines).deducted),
               r.submittedAt.toISOString(),
-              r.acceptedAt?.toISOString() ?? r.rejectionReason ?? ""
+              r.acceptedAt?.toISOString() ?? r.rejectionReason ?? r.heldReason ?? "",
+              // HMRC's receipt of an accepted return: its correlation id and the IRmark sent.
+              r.hmrcReceipt?.correlationId ?? "",
+              r.hmrcReceipt?.irmark ?? ""
             ])
           )
         )

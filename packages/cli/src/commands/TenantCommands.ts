@@ -1,4 +1,6 @@
 import { Email } from "@cisbook/core/Email"
+import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
 import { TenantCode, TenantName } from "@cisbook/core/tenants/Tenant"
 import { ValidationFailed } from "@cisbook/core/Errors"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
@@ -6,8 +8,9 @@ import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
-import { Console, Effect, Option, Schema } from "effect"
+import { Console, Effect, Option, Redacted, Schema } from "effect"
 import { admin } from "../Admin.js"
+import { SecretInput } from "../SecretInput.js"
 import { table } from "../Table.js"
 import { emailOption } from "./UserCommands.js"
 
@@ -103,7 +106,64 @@ const cisScheme = Command.make(
     )
 ).pipe(Command.withDescription("Show a tenant's CIS scheme registration, or set it with both references"))
 
+const describeCredentials = (tenant: string, view: Option.Option<HmrcCredentialsView>) =>
+  Option.match(view, {
+    onNone: () =>
+      `${tenant} has no HMRC credentials: it cannot file returns or verify subcontractors until they are set (--set).`,
+    onSome: (c) =>
+      `${tenant} files with Government Gateway user id ${c.gatewayUserId} as ${c.filer}; status ${c.status} (set ${c.updatedAt.toISOString()}).`
+  })
+
+const hmrcCredentials = Command.make(
+  "hmrc-credentials",
+  {
+    tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")),
+    set: Options.boolean("set").pipe(
+      Options.withDescription(
+        "Set or replace them: the user id and then the password are read from standard input (asked for at a terminal, the password hidden; else its first two lines), never from an argument"
+      )
+    ),
+    filer: Options.choice("filer", ["Contractor", "Agent"]).pipe(
+      Options.withDefault("Contractor" as const),
+      Options.withDescription(
+        "With --set: Contractor (its own credentials) or Agent (an agent's, filing for its client)"
+      )
+    )
+  },
+  ({ filer, set, tenant }) =>
+    admin(
+      Effect.gen(function* () {
+        const credentials = yield* HmrcCredentialsSettings
+        if (!set) return yield* Console.log(describeCredentials(tenant, yield* credentials.getForSupport(tenant)))
+        const { password, userId } = yield* (yield* SecretInput).read("Government Gateway user id", "Password")
+        const view = yield* credentials.setForSupport(tenant, {
+          gatewayUserId: userId,
+          password: Redacted.value(password),
+          filer
+        })
+        yield* Console.log(describeCredentials(tenant, Option.some(view)))
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Show a tenant's HMRC (Government Gateway) credentials without the password, or set them from standard input"
+  )
+)
+
+const resealCredentials = Command.make("reseal-credentials", {}, () =>
+  admin(
+    Effect.gen(function* () {
+      const resealed = yield* (yield* HmrcCredentialsSettings).reseal()
+      yield* Console.log(`Re-encrypted ${resealed} tenants' HMRC passwords under the current CREDENTIALS_KEY.`)
+    })
+  )
+).pipe(
+  Command.withDescription(
+    "After a key rotation (CREDENTIALS_KEY new, CREDENTIALS_KEY_PREVIOUS the old one): re-encrypt every stored HMRC password under the current key"
+  )
+)
+
 export const TenantsCommand = Command.make("tenants").pipe(
   Command.withDescription("Tenants (organisations)"),
-  Command.withSubcommands([createTenant, listTenants, cisScheme])
+  Command.withSubcommands([createTenant, listTenants, cisScheme, hmrcCredentials, resealCredentials])
 )

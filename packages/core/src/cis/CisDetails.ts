@@ -48,7 +48,10 @@ export class CisDetails extends Schema.Class<CisDetails>("CisDetails")({
   tradingName: optional(Text),
   utr: optional(Code(Utr)).annotations({ description: "10-digit UTR with a valid HMRC check digit" }),
   niNumber: optional(Code(NiNumber)).annotations({ description: "National Insurance number with suffix A–D" }),
-  companyNumber: optional(Code(CompanyNumber)).annotations({ description: "8-character Companies House number" })
+  companyNumber: optional(Code(CompanyNumber)).annotations({ description: "8-character Companies House number" }),
+  partnerUtr: optional(Code(Utr)).annotations({
+    description: "A partnership's nominated partner's own UTR (10 digits with a valid HMRC check digit)"
+  })
 }) {}
 
 /** The wire form: plain strings or nulls, optional members may be omitted. */
@@ -65,6 +68,7 @@ export interface CisIdentity {
   readonly utr: string | null
   readonly niNumber: string | null
   readonly companyNumber: string | null
+  readonly partnerUtr: string | null
 }
 
 /**
@@ -87,6 +91,14 @@ export const missingForType = (details: CisIdentity): ReadonlyArray<string> => {
       need("utr or companyNumber", details.utr, details.companyNumber)
       break
     case "Partnership":
+      // HMRC verifies a partnership through its nominated partner: the firm's name and UTR, and
+      // the partner's name and own UTR or NINO.
+      need("tradingName", details.tradingName)
+      need("utr", details.utr)
+      need("firstName", details.firstName)
+      need("lastName", details.lastName)
+      need("partnerUtr or niNumber", details.partnerUtr, details.niNumber)
+      break
     case "Trust":
       need("tradingName", details.tradingName)
       need("utr", details.utr)

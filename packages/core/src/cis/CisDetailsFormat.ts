@@ -1,7 +1,10 @@
 import { Effect, ParseResult, Schema } from "effect"
 import { CisDetails, CisType } from "./CisDetails.js"
+import { inHmrcNameForms } from "./HmrcNames.js"
 
 const Member = Schema.NullOr(Schema.String)
+
+const HmrcNamedCisDetails = inHmrcNameForms(CisDetails)
 
 /** What {@link CisDetailsFormat} decodes to: every member present, strings normalised, nothing branded. */
 export const PlainCisDetails = Schema.Struct({
@@ -13,7 +16,9 @@ export const PlainCisDetails = Schema.Struct({
   tradingName: Member,
   utr: Member,
   niNumber: Member,
-  companyNumber: Member
+  companyNumber: Member,
+  /** Optional, so that a client written before it still builds its requests. */
+  partnerUtr: Schema.optional(Member)
 })
 export type PlainCisDetails = typeof PlainCisDetails.Type
 
@@ -24,12 +29,14 @@ export type PlainCisDetails = typeof PlainCisDetails.Type
  */
 export const CisDetailsFormat = Schema.transformOrFail(Schema.encodedSchema(CisDetails), PlainCisDetails, {
   strict: true,
-  decode: (input, options) => ParseResult.decodeUnknown(CisDetails)(input, options).pipe(Effect.map((d) => ({ ...d }))),
+  // Names are checked on the way in only: a client encoding its request sends what it has.
+  decode: (input, options) =>
+    ParseResult.decodeUnknown(HmrcNamedCisDetails)(input, options).pipe(Effect.map((d) => ({ ...d }))),
   encode: ParseResult.succeed
 }).annotations({
   identifier: "CisDetails",
   description:
-    "utr: 10 digits with a valid HMRC check digit (spaces and a K are dropped); niNumber: 2 letters, 6 digits and A–D (stored upper case without spaces); companyNumber: 8 characters, Companies House format. Blank members are null.",
+    "utr and partnerUtr: 10 digits with a valid HMRC check digit (spaces and a K are dropped); niNumber: 2 letters, 6 digits and A–D (stored upper case without spaces); companyNumber: 8 characters, Companies House format. Blank members are null. A Partnership is the firm (tradingName, utr) and its nominated partner (firstName, lastName, and partnerUtr or niNumber), as HMRC verifies it. Names must fit HMRC's forms: a first name of two words is sent as two forenames, typographic apostrophes and dashes and accented letters are sent in their plain forms, a title HMRC does not take is left out; a forename or surname longer than 35 characters, a trading name longer than 56, or characters HMRC cannot take are refused with HMRC's rule.",
   examples: [
     {
       type: "SoleTrader",
@@ -40,7 +47,8 @@ export const CisDetailsFormat = Schema.transformOrFail(Schema.encodedSchema(CisD
       tradingName: "John Smith Groundworks",
       utr: "2234567890",
       niNumber: "AB123456C",
-      companyNumber: null
+      companyNumber: null,
+      partnerUtr: null
     }
   ]
 })

@@ -14,6 +14,8 @@ export interface CisDetailsText {
   readonly utr: string | null
   readonly niNumber: string | null
   readonly companyNumber: string | null
+  /** Omitted by a caller that has no such member (a file without the column). */
+  readonly partnerUtr?: string | null | undefined
 }
 
 export type CisDetailsFields = { readonly [K in keyof CisDetails]: CisDetails[K] }
@@ -56,7 +58,8 @@ export const validCisDetails = (details: CisDetailsText): CisDetailsFields | und
     tradingName: text(details.tradingName),
     utr: code<Utr>(details.utr, normalisedUtr, hasValidCheckDigit),
     niNumber: code<NiNumber>(details.niNumber, normaliseNiNumber, isNormalisedNiNumber),
-    companyNumber: code<CompanyNumber>(details.companyNumber, normaliseCompanyNumber, isNormalisedCompanyNumber)
+    companyNumber: code<CompanyNumber>(details.companyNumber, normaliseCompanyNumber, isNormalisedCompanyNumber),
+    partnerUtr: code<Utr>(details.partnerUtr ?? null, normalisedUtr, hasValidCheckDigit)
   }
   return Object.values(fields).includes(invalid) ? undefined : (fields as CisDetailsFields)
 }

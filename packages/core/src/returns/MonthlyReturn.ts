@@ -4,7 +4,11 @@ import { CisDetails } from "../cis/CisDetails.js"
 import { CisScheme } from "../cis/CisScheme.js"
 import { TaxTreatment } from "../contacts/Contact.js"
 
-export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected")
+/**
+ * Submitted (waiting for the tax authority), Accepted, Rejected; or Held: not filed, because HMRC
+ * refused the tenant's credentials, and filed again as soon as they are replaced.
+ */
+export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected", "Held")
 export type MonthlyReturnStatus = typeof MonthlyReturnStatus.Type
 
 /** One subcontractor on a return, as the contact stood at submission. Money in pence. */
@@ -33,6 +37,17 @@ export class ReturnContractor extends Schema.Class<ReturnContractor>("ReturnCont
   scheme: Schema.optionalWith(Schema.NullOr(CisScheme), { default: () => null })
 }) {}
 
+/**
+ * The proof of filing a contractor keeps: the correlation id HMRC gave the return, the IRmark of
+ * what was sent, and HMRC's acknowledgement text from its final answer, received at `receivedAt`.
+ */
+export class HmrcReceipt extends Schema.Class<HmrcReceipt>("HmrcReceipt")({
+  correlationId: Schema.String,
+  irmark: Schema.String,
+  message: Schema.String,
+  receivedAt: Schema.DateFromSelf
+}) {}
+
 /** A CIS300 monthly return of a contractor tenant. */
 export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")({
   id: MonthlyReturnId,
@@ -49,7 +64,11 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
-  invoiced: Schema.Boolean
+  /** Why a Held return is held; null otherwise. */
+  heldReason: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  invoiced: Schema.Boolean,
+  /** HMRC's receipt: null until the return is accepted (and on one accepted before receipts were kept). */
+  hmrcReceipt: Schema.optionalWith(Schema.NullOr(HmrcReceipt), { default: () => null })
 }) {}
 
 export interface ReturnTotals {
@@ -71,11 +90,23 @@ export const returnTotals = (lines: ReadonlyArray<ReturnLine>): ReturnTotals =>
 /** The return as the tax authority's answer leaves it. */
 export const answered = (
   r: MonthlyReturn,
-  answer: { readonly _tag: "Accepted"; readonly at: Date } | { readonly _tag: "Rejected"; readonly reason: string }
+  answer:
+    | { readonly _tag: "Accepted"; readonly at: Date; readonly receipt: HmrcReceipt }
+    | { readonly _tag: "Rejected"; readonly reason: string }
 ): MonthlyReturn =>
   new MonthlyReturn({
     ...r,
     status: answer._tag,
     acceptedAt: answer._tag === "Accepted" ? answer.at : null,
-    rejectionReason: answer._tag === "Rejected" ? answer.reason : null
+    rejectionReason: answer._tag === "Rejected" ? answer.reason : null,
+    heldReason: null,
+    hmrcReceipt: answer._tag === "Accepted" ? answer.receipt : null
   })
+
+/** The return as a refusal of the tenant's credentials leaves it: held, not filed. */
+export const held = (r: MonthlyReturn, reason: string): MonthlyReturn =>
+  new MonthlyReturn({ ...r, status: "Held", heldReason: reason })
+
+/** A held return as replaced credentials leave it: submitted again. */
+export const resubmitted = (r: MonthlyReturn): MonthlyReturn =>
+  new MonthlyReturn({ ...r, status: "Submitted", heldReason: null })

@@ -16,6 +16,16 @@ export const MonthlyReturnLineDto = Schema.Struct({
   deducted: Pounds
 }).annotations({ identifier: "MonthlyReturnLineDto" })
 
+export const HmrcReceiptDto = Schema.Struct({
+  correlationId: Schema.String.annotations({ description: "The correlation id HMRC gave the return" }),
+  irmark: Schema.String.annotations({ description: "The IRmark of the return as it was sent" }),
+  message: Schema.String.annotations({ description: "HMRC's acknowledgement text from its final response" }),
+  receivedAt: Schema.Date.annotations({ description: "When HMRC's final response was received" })
+}).annotations({
+  identifier: "HmrcReceipt",
+  description: "HMRC's receipt of an accepted return: the proof of filing a contractor keeps"
+})
+
 /** A return as the API shows it, and as the `data` of its events. Money is pounds on the wire and pence in code. */
 export const MonthlyReturnDto = Schema.Struct({
   id: Schema.String,
@@ -24,6 +34,10 @@ export const MonthlyReturnDto = Schema.Struct({
   submittedAt: Schema.Date,
   acceptedAt: Schema.NullOr(Schema.Date),
   rejectionReason: Schema.NullOr(Schema.String),
+  heldReason: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Why a Held return is not filed (HMRC refused the tenant's Government Gateway credentials, or it has none); null otherwise. It is filed as soon as the tenant's HMRC credentials are replaced."
+  }),
   invoiced: Schema.Boolean.annotations({ description: "Whether a billing run has invoiced this accepted return" }),
   nilReturn: Schema.Boolean.annotations({
     description: "A return for a month with no payments to subcontractors: no lines"
@@ -31,12 +45,16 @@ export const MonthlyReturnDto = Schema.Struct({
   inactive: Schema.Boolean.annotations({
     description: "With a nil return: the contractor declared it expects to pay no subcontractors in the next six months"
   }),
+  hmrcReceipt: Schema.NullOr(HmrcReceiptDto).annotations({
+    description:
+      "HMRC's receipt (correlation id, IRmark sent, acknowledgement text); null until HMRC accepted the return"
+  }),
   totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
   lines: Schema.Array(MonthlyReturnLineDto)
 }).annotations({
   identifier: "MonthlyReturnDto",
   description:
-    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason)"
+    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason); Held (with heldReason) while HMRC refuses the tenant's credentials"
 })
 export type MonthlyReturnDto = typeof MonthlyReturnDto.Type
 
@@ -47,9 +65,19 @@ export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
   submittedAt: r.submittedAt,
   acceptedAt: r.acceptedAt,
   rejectionReason: r.rejectionReason,
+  heldReason: r.heldReason,
   invoiced: r.invoiced,
   nilReturn: r.nilReturn,
   inactive: r.inactive,
+  hmrcReceipt:
+    r.hmrcReceipt === null
+      ? null
+      : {
+          correlationId: r.hmrcReceipt.correlationId,
+          irmark: r.hmrcReceipt.irmark,
+          message: r.hmrcReceipt.message,
+          receivedAt: r.hmrcReceipt.receivedAt
+        },
   totals: returnTotals(r.lines),
   lines: r.lines.map((line) => ({
     contact: line.contactCode,

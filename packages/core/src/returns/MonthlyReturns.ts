@@ -1,5 +1,7 @@
 import { Effect, Option } from "effect"
 import { schemeRequired } from "../cis/SchemeRequired.js"
+import { credentialsRequired } from "../credentials/CredentialsRequired.js"
+import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { Conflict, NotFound, Refused, type Forbidden, ValidationFailed } from "../Errors.js"
 import { isUuid, MonthlyReturnId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
@@ -14,6 +16,8 @@ import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from
 import { taxMonthEndOf, ukCalendarDate } from "./TaxMonth.js"
 import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
+import { FilingCheck } from "../taxauthority/FilingCheck.js"
+import { returnFilingErrors } from "../taxauthority/FilingProblems.js"
 import { Tenants } from "../tenants/Tenants.js"
 
 export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/MonthlyReturns", {
@@ -22,14 +26,16 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
     const repo = yield* MonthlyReturnRepo
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
+    const credentials = yield* HmrcCredentialsRepo
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const ids = yield* IdGenerator
+    const filing = yield* FilingCheck
 
     /**
      * Files a return: checked against the tenant's subcontractors as they are now, whose details
-     * it copies, and queued to the tax authority in the same transaction (the return is its own
-     * outbox entry).
+     * it copies, and against HMRC's schema, then queued to the tax authority (the return is its
+     * own outbox entry).
      */
     const file = (
       user: User,
@@ -55,54 +61,56 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
           })
         const scheme = yield* settings.getCisScheme(tenant.id)
         if (Option.isNone(scheme)) return yield* schemeRequired
+        if (Option.isNone(yield* credentials.find(tenant.id))) return yield* credentialsRequired
         const contractor = new ReturnContractor({ ...identity, scheme: scheme.value })
         const id = MonthlyReturnId.make(yield* ids.uuid)
-        return yield* transaction(
-          Effect.gen(function* () {
-            const codes = newLines.map((line) => line.contact.toUpperCase())
-            const found = yield* contacts.findByCodes(tenant.id, codes)
-            const byCode = new Map(found.map((contact) => [contact.code, contact]))
-            yield* failIfAny(lineErrors(newLines, byCode))
-            const lines = newLines.map((line) => {
-              const contact = byCode.get(line.contact.toUpperCase())!
-              return new ReturnLine({
-                contactId: contact.id,
-                contactCode: contact.code,
-                name: contact.name,
-                utr: contact.cisDetails?.utr ?? null,
-                verificationNumber: contact.verification?.verificationNumber ?? null,
-                taxTreatment: contact.verification!.taxTreatment!,
-                grossAmount: line.grossAmount,
-                materials: line.materials,
-                deducted: line.deducted,
-                cisDetails: contact.cisDetails
-              })
-            })
-            const monthlyReturn = new MonthlyReturn({
-              id,
-              tenantId: tenant.id,
-              periodEnd: input.periodEnd,
-              status: "Submitted",
-              contractor,
-              lines,
-              nilReturn,
-              inactive,
-              submittedAt: now,
-              acceptedAt: null,
-              rejectionReason: null,
-              invoiced: false
-            })
-            yield* repo.insert(monthlyReturn).pipe(
-              Effect.catchTag("DuplicateKey", () =>
-                Effect.fail(
-                  new Conflict({
-                    detail: `The tenant already has a return for the tax month ending ${input.periodEnd} that is submitted or accepted; only a rejected one can be filed again.`
-                  })
-                )
-              )
-            )
-            return monthlyReturn
+        const codes = newLines.map((line) => line.contact.toUpperCase())
+        const found = yield* contacts.findByCodes(tenant.id, codes)
+        const byCode = new Map(found.map((contact) => [contact.code, contact]))
+        yield* failIfAny(lineErrors(newLines, byCode))
+        const lines = newLines.map((line) => {
+          const contact = byCode.get(line.contact.toUpperCase())!
+          return new ReturnLine({
+            contactId: contact.id,
+            contactCode: contact.code,
+            name: contact.name,
+            utr: contact.cisDetails?.utr ?? null,
+            verificationNumber: contact.verification?.verificationNumber ?? null,
+            taxTreatment: contact.verification!.taxTreatment!,
+            grossAmount: line.grossAmount,
+            materials: line.materials,
+            deducted: line.deducted,
+            cisDetails: contact.cisDetails
           })
+        })
+        const monthlyReturn = new MonthlyReturn({
+          id,
+          tenantId: tenant.id,
+          periodEnd: input.periodEnd,
+          status: "Submitted",
+          contractor,
+          lines,
+          nilReturn,
+          inactive,
+          submittedAt: now,
+          acceptedAt: null,
+          rejectionReason: null,
+          invoiced: false
+        })
+        // The return as HMRC would receive it, checked against HMRC's schema once, before it is
+        // queued (and outside the transaction: no connection is held while it is validated).
+        yield* failIfAny(returnFilingErrors(yield* filing.checkReturn(monthlyReturn)))
+        return yield* transaction(
+          repo.insert(monthlyReturn).pipe(
+            Effect.catchTag("DuplicateKey", () =>
+              Effect.fail(
+                new Conflict({
+                  detail: `The tenant already has a return for the tax month ending ${input.periodEnd} that is submitted or accepted; only a rejected one can be filed again.`
+                })
+              )
+            ),
+            Effect.as(monthlyReturn)
+          )
         )
       }).pipe(Effect.withSpan("MonthlyReturns.file"))
 

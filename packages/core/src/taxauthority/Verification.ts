@@ -1,6 +1,7 @@
 import type { CisDetails } from "../cis/CisDetails.js"
 import type { CisScheme } from "../cis/CisScheme.js"
 import type { TaxTreatment } from "../contacts/Contact.js"
+import type { Acknowledgement } from "./Acknowledgement.js"
 
 /**
  * A request to verify a subcontractor: who asks (the contractor's UTR and the PAYE scheme it
@@ -15,3 +16,16 @@ export interface VerificationRequest {
 export type VerificationAnswer =
   | { readonly _tag: "Matched"; readonly verificationNumber: string; readonly taxTreatment: TaxTreatment }
   | { readonly _tag: "Refused"; readonly message: string }
+
+/** What sending a verification came to: taken, to be polled for under the acknowledgement; or answered at once. */
+export type VerificationSent =
+  { readonly _tag: "Acknowledged"; readonly acknowledgement: Acknowledgement } | VerificationAnswer
+
+/**
+ * A poll of a sent verification: its answer; not yet, to be asked again after `retryAfterMs`; or
+ * to be asked for under another acknowledgement from now on (see ReturnPoll's `Resent`).
+ */
+export type VerificationPoll =
+  | VerificationAnswer
+  | { readonly _tag: "Pending"; readonly retryAfterMs: number }
+  | { readonly _tag: "Resent"; readonly acknowledgement: Acknowledgement; readonly retryAfterMs: number }

@@ -1,13 +1,14 @@
 import { Effect, type Option } from "effect"
 import { CisDetails, type CisDetailsEncoded } from "../cis/CisDetails.js"
 import { CisScheme } from "../cis/CisScheme.js"
+import { inHmrcNameForms } from "../cis/HmrcNames.js"
 import type { Forbidden, NotFound, ValidationFailed } from "../Errors.js"
 import { TenantSettingsRepo } from "./TenantSettingsRepo.js"
 import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
 import { Tenants } from "./Tenants.js"
 
-const decodeCisDetails = decodeInput(CisDetails)
+const decodeCisDetails = decodeInput(inHmrcNameForms(CisDetails))
 const decodeCisScheme = decodeInput(CisScheme)
 
 export class TenantSettings extends Effect.Service<TenantSettings>()("core/TenantSettings", {

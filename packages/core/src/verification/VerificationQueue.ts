@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ContactId, TenantId } from "../Ids.js"
 import type { VerificationRequest } from "../taxauthority/Verification.js"
+import type { Acknowledgement, SentMessage } from "../taxauthority/Acknowledgement.js"
 
 /** A contact's request to the tax authority, as queued in the transaction that asked for it. */
 export interface QueuedVerification {
@@ -18,7 +19,12 @@ export interface ClaimedVerification extends QueuedVerification {
   readonly attempts: number
   /** Identifies this lease; the request is settled only while the lease is still this one. */
   readonly leaseToken: string
+  /** Where the tax authority answers the request once it was sent and that was recorded; else null. */
+  readonly sent: SentMessage | null
 }
+
+/** The request's own name at the tax authority (GovTalk's TransactionID): the contact's, and when it was asked. */
+export const verificationReference = (v: QueuedVerification) => `${v.contactId}/${v.requestedAt.getTime()}`
 
 /**
  * The outbox of verification requests: one waiting request per contact, worked through by the
@@ -39,6 +45,27 @@ export class VerificationQueue extends Context.Tag("core/VerificationQueue")<
     readonly complete: (claimed: ClaimedVerification) => Effect.Effect<boolean>
     /** Makes the request due again at `at`, ending its lease, if it is still under this lease. */
     readonly postpone: (claimed: ClaimedVerification, at: Date, error: string) => Effect.Effect<void>
+    /**
+     * Holds the request if it is still under this lease: it is due no more (however much time
+     * passes) until `releaseHeld`, keeping what was recorded of its sending. For a request the
+     * tenant's refused credentials cannot send (or poll for).
+     */
+    readonly hold: (claimed: ClaimedVerification, reason: string) => Effect.Effect<boolean>
+    /**
+     * Makes every held request of the tenant due at `at` (its attempts start over); the requests
+     * released. Call it in the transaction that replaced the credentials.
+     */
+    readonly releaseHeld: (tenantId: TenantId, at: Date) => Effect.Effect<ReadonlyArray<QueuedVerification>>
+    /**
+     * Records, right after sending, that the tax authority took the request (its correlation id,
+     * response endpoint and poll interval), keeping the lease; false when it is not under this lease.
+     */
+    readonly recordSent: (claimed: ClaimedVerification, sent: Acknowledgement, at: Date) => Effect.Effect<boolean>
+    /**
+     * Makes a sent request due again at `at` to be polled, ending its lease, if it is still under
+     * this lease; a poll that is not answered yet is not a failed try (its attempts stay as they were).
+     */
+    readonly awaitAnswer: (claimed: ClaimedVerification, at: Date) => Effect.Effect<void>
     /** The contact's waiting request, if any. */
     readonly find: (tenantId: TenantId, contactId: ContactId) => Effect.Effect<Option.Option<QueuedVerification>>
   }

@@ -54,7 +54,8 @@ describe("CisDetails", () => {
       tradingName: null,
       utr: null,
       niNumber: null,
-      companyNumber: null
+      companyNumber: null,
+      partnerUtr: null
     })
   })
 
@@ -105,12 +106,31 @@ describe("missingForType", () => {
     ])
   })
 
-  it("a partnership and a trust need a trading name and a UTR", () => {
-    for (const type of ["Partnership", "Trust"] as const) {
-      expect(missingForType(details({ type }))).toEqual(["tradingName", "utr"])
-      expect(missingForType(details({ type, tradingName: "Acme", companyNumber: "SC123456" }))).toEqual(["utr"])
-      expect(missingForType(details({ type, tradingName: "Acme", utr: "2234567890" }))).toEqual([])
-    }
+  it("a trust needs a trading name and a UTR", () => {
+    expect(missingForType(details({ type: "Trust" }))).toEqual(["tradingName", "utr"])
+    expect(missingForType(details({ type: "Trust", tradingName: "Acme", companyNumber: "SC123456" }))).toEqual(["utr"])
+    expect(missingForType(details({ type: "Trust", tradingName: "Acme", utr: "2234567890" }))).toEqual([])
+  })
+
+  it("a partnership needs the firm's trading name and UTR and its nominated partner's name and UTR or NINO", () => {
+    const firm = { type: "Partnership", tradingName: "Stone & Stone", utr: "4345678912" } as const
+    expect(missingForType(details({ type: "Partnership" }))).toEqual([
+      "tradingName",
+      "utr",
+      "firstName",
+      "lastName",
+      "partnerUtr or niNumber"
+    ])
+    expect(missingForType(details(firm))).toEqual(["firstName", "lastName", "partnerUtr or niNumber"])
+    const partner = { firstName: "Kim", lastName: "Stone" }
+    expect(missingForType(details({ ...firm, ...partner }))).toEqual(["partnerUtr or niNumber"])
+    expect(missingForType(details({ ...firm, ...partner, partnerUtr: "2234567890" }))).toEqual([])
+    expect(missingForType(details({ ...firm, ...partner, niNumber: "AB123456C" }))).toEqual([])
+  })
+
+  it("a partnerUtr is checked like a UTR and stored as its 10 digits", () => {
+    expect(details({ type: "Partnership", partnerUtr: "K 2234 567 890" }).partnerUtr).toBe("2234567890")
+    expect(() => details({ type: "Partnership", partnerUtr: "2234567891" })).toThrow(/partnerUtr/)
   })
 
   it("treats blank values as missing in plain data too", () => {
@@ -122,7 +142,8 @@ describe("missingForType", () => {
         tradingName: " ",
         utr: "",
         niNumber: null,
-        companyNumber: null
+        companyNumber: null,
+        partnerUtr: null
       })
     ).toEqual(["tradingName", "utr"])
   })

@@ -20,7 +20,8 @@ describe("CisDetailsFormat", () => {
       tradingName: null,
       utr: "2234567890",
       niNumber: null,
-      companyNumber: "SC001234"
+      companyNumber: "SC001234",
+      partnerUtr: null
     })
   })
 
@@ -35,5 +36,16 @@ describe("CisDetailsFormat", () => {
       "cisDetails.niNumber",
       "cisDetails.companyNumber"
     ])
+  })
+
+  it("refuses names HMRC's forms cannot take under their own names, with HMRC's rule", () => {
+    const result = Schema.decodeUnknownEither(Schema.Struct({ cisDetails: CisDetailsFormat }), { errors: "all" })({
+      cisDetails: { type: "SoleTrader", firstName: "Mary Ann", lastName: "S".repeat(36), tradingName: "Ω Ltd" }
+    })
+    assert(Either.isLeft(result))
+    const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
+    expect(issues.map((issue) => issue.path.join("."))).toEqual(["cisDetails.lastName", "cisDetails.tradingName"])
+    expect(issues[0]?.message).toMatch(/^HMRC takes a surname of 1–35/)
+    expect(issues[1]?.message).toMatch(/cannot take "Ω"/)
   })
 })

@@ -69,7 +69,8 @@ const detailsText: FastCheck.Arbitrary<CisDetailsText> = FastCheck.record({
   tradingName: member(name),
   utr: member(FastCheck.oneof(FastCheck.constant(""), utr)),
   niNumber: member(FastCheck.oneof(FastCheck.constant(""), niNumber)),
-  companyNumber: member(FastCheck.oneof(FastCheck.constant(""), companyNumber))
+  companyNumber: member(FastCheck.oneof(FastCheck.constant(""), companyNumber)),
+  partnerUtr: member(FastCheck.oneof(FastCheck.constant(""), utr))
 })
 
 const blank: CisDetailsText = {
@@ -81,7 +82,8 @@ const blank: CisDetailsText = {
   tradingName: "",
   utr: "",
   niNumber: "",
-  companyNumber: ""
+  companyNumber: "",
+  partnerUtr: ""
 }
 
 describe("validCisDetails", () => {
@@ -115,7 +117,8 @@ describe("validCisDetails", () => {
       tradingName: null,
       utr: "2234567890",
       niNumber: "AB123456C",
-      companyNumber: "00001234"
+      companyNumber: "00001234",
+      partnerUtr: null
     })
   })
 
@@ -131,6 +134,7 @@ describe("validCisDetails", () => {
     expect(validCisDetails({ ...valid, utr: "1234567890" })).toBeUndefined()
     expect(validCisDetails({ ...valid, companyNumber: "SC12345678" })).toBeUndefined()
     expect(validCisDetails({ ...valid, niNumber: "GB123456A" })).toBeUndefined()
+    expect(validCisDetails({ ...valid, partnerUtr: "1234567890" })).toBeUndefined()
     expect(validCisDetails({ ...valid, tradingName: "z".repeat(MAX_CIS_TEXT_LENGTH + 1) })).toBeUndefined()
     expect(validCisDetails({ ...valid, type: "Charity" })).toBeUndefined()
   })

@@ -1,3 +1,5 @@
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
@@ -29,6 +31,12 @@ const setUp = Effect.gen(function* () {
     email: "office@lovelace.example" as never
   })).tenant
   yield* (yield* TenantSettings).setCisDetails(subUser, "smith-gw", john)
+  // The contractor's own UTR, which HMRC's verification request carries.
+  yield* (yield* TenantSettings).setCisDetails(conUser, "lovelace", {
+    type: "Company",
+    tradingName: "Lovelace Ltd",
+    utr: "1097172564"
+  })
   const customer = yield* (yield* Contacts).create(subUser, "smith-gw", { name: "Lovelace", isCustomer: true })
   const eventsOf = (tenantId: typeof sub.id) =>
     Effect.map(
@@ -82,6 +90,7 @@ describe("Connections", () => {
         expect((yield* connections.list(conUser, "lovelace", {})).map((c) => c.id)).toEqual([sent.id])
         expect(yield* connections.list(conUser, "lovelace", { direction: "In" })).toEqual([])
         yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
+        yield* (yield* HmrcCredentialsSettings).set(conUser, "lovelace", sandboxGateway)
         const before = (yield* eventsOf(con.id)).length
         const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
         const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
@@ -128,6 +137,7 @@ describe("Connections", () => {
         const [updated] = (yield* eventsOf(con.id)).filter((e) => e.type === "contact.updated")
         expect(updated?.data).toMatchObject({ code: made.code, verification: { status: "Error" } })
         yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
+        yield* (yield* HmrcCredentialsSettings).set(conUser, "lovelace", sandboxGateway)
         const again = yield* (yield* Verifications).request(conUser, "lovelace", made.code)
         expect(again.verification).toMatchObject({ status: "NotVerified", message: "Verification requested" })
         expect(Option.isSome(yield* (yield* VerificationQueue).find(con.id, made.id))).toBe(true)

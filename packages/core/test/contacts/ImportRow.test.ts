@@ -162,7 +162,8 @@ describe("analysing an import row", () => {
           tradingName: "Smith Groundworks",
           utr: "2234567890",
           niNumber: "AB123456C",
-          companyNumber: null
+          companyNumber: null,
+          partnerUtr: null
         },
         supplierSettings: { defaultVatRate: "ReverseCharge", paymentTermsDays: null }
       },
@@ -248,12 +249,42 @@ describe("analysing an import row", () => {
       "The CIS details a Company needs are missing: TradingName; UTR or CompanyNumber."
     )
     expect(skipReason({ Name: "P", Type: "Partnership", TradingName: "P & Co" })).toBe(
-      "The CIS details a Partnership needs are missing: UTR."
+      "The CIS details a Partnership needs are missing: UTR; FirstName; LastName; PartnerUTR or NINumber."
     )
     expect(skipReason({ Name: "T", Type: "trust", UTR: "2234567890" })).toBe(
       "The CIS details a Trust needs are missing: TradingName."
     )
     expect(skipReason({ Name: "Nino Only", FirstName: "Nino", LastName: "Only", NINumber: "AB123456C" })).toBeNull()
+  })
+
+  it("reads a partnership's nominated partner's UTR from PartnerUTR, checked like a UTR", () => {
+    const partnership = {
+      Name: "Stone & Stone",
+      Type: "Partnership",
+      TradingName: "Stone & Stone",
+      UTR: "4345678912",
+      FirstName: "Kim",
+      LastName: "Stone"
+    }
+    const analysed = analyse({ ...partnership, PartnerUTR: "K2234 567 890" })
+    expect(analysed.skipReason).toBeNull()
+    expect(analysed.subcontractor?.cisDetails).toMatchObject({ utr: "4345678912", partnerUtr: "2234567890" })
+    expect(skipReason({ ...partnership, PartnerUTR: "2234567891" })).toBe(
+      'PartnerUTR "2234567891": must be a 10-digit UTR with a valid check digit, for example 2234567890.'
+    )
+    expect(skipReason({ ...partnership, NINumber: "AB123456C" })).toBeNull()
+    expect(matchColumns(["Nominated Partner UTR"])).toEqual({ PartnerUTR: 0 })
+  })
+
+  it("skips a row whose names HMRC's forms cannot take, with HMRC's rule, and takes what fits once in HMRC's form", () => {
+    expect(skipReason({ ...soleTrader, LastName: "C".repeat(36) })).toBe(
+      `LastName "${"C".repeat(36)}": HMRC takes a surname of 1–35 letters (A–Z), digits, spaces and , . ( ) / & - '.`
+    )
+    expect(skipReason({ ...soleTrader, FirstName: "Jo2" })).toMatch(/^FirstName "Jo2": HMRC takes a forename/)
+    expect(skipReason({ ...soleTrader, TradingName: "A | B" })).toMatch(/cannot take "\|"/)
+    expect(
+      skipReason({ ...soleTrader, Title: "Professor", FirstName: "Mary Ann", LastName: "O’Brien", TradingName: "Café" })
+    ).toBeNull()
   })
 
   it("names every problem of a row in one sentence", () => {

@@ -1,9 +1,13 @@
+import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { Duration, Effect, Layer, Option } from "effect"
+import { CisDetails } from "../../src/cis/CisDetails.js"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
 import { Conflict, Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { Email } from "../../src/Email.js"
@@ -41,6 +45,9 @@ type Said = "Accepted" | "Unavailable" | "Pending" | string
  * answer; "Unavailable" at sending refuses to take the return. Keeps every return sent and every
  * answer deleted (or, with `deleteFails`, deletes none).
  */
+/** Where the test's tax authority answers: not where it takes returns. */
+const ENDPOINT = "https://hmrc.example/poll"
+
 const taxAuthority = (
   answer: (submission: ReturnSubmission) => Said,
   refuse?: (s: ReturnSubmission) => string | null,
@@ -49,35 +56,52 @@ const taxAuthority = (
   const submitted: Array<ReturnSubmission> = []
   const deleted: Array<string> = []
   const correlationOf = (id: string) => `C-${id}`
+  const sentOf = (id: string) =>
+    ({
+      _tag: "Acknowledged",
+      acknowledgement: { correlationId: correlationOf(id), endpoint: ENDPOINT, pollIntervalSeconds: 0 },
+      irmark: `IRMARK-${id}`
+    }) as const
   const layer = Layer.succeed(
     TaxAuthority,
     TaxAuthority.of({
-      verify: () => Effect.die("not used"),
       sendReturn: (submission) => {
         if (answer(submission) === "Unavailable")
           return Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
         const refused = refuse?.(submission) ?? null
         if (refused !== null) return Effect.succeed({ _tag: "Rejected", reason: refused })
         submitted.push(submission)
-        return Effect.succeed({ _tag: "Acknowledged", correlationId: correlationOf(submission.id) })
+        return Effect.succeed(sentOf(submission.id))
       },
-      findSentReturn: (id) =>
-        Effect.succeed(Option.map(Option.fromNullable(submitted.find((s) => s.id === id)), (s) => correlationOf(s.id))),
-      pollReturn: (correlationId, submission) => {
-        expect(correlationId).toBe(correlationOf(submission.id))
+      findSentReturn: (submission) =>
+        Effect.succeed(
+          Option.map(Option.fromNullable(submitted.find((s) => s.id === submission.id)), (s) => sentOf(s.id))
+        ),
+      pollReturn: (sent, submission) => {
+        expect(sent).toEqual({
+          correlationId: correlationOf(submission.id),
+          endpoint: ENDPOINT,
+          irmark: `IRMARK-${submission.id}`
+        })
         const said = answer(submission)
         return said === "Accepted"
-          ? Effect.succeed({ _tag: "Accepted" })
+          ? Effect.succeed({ _tag: "Accepted", message: "HMRC has received the IR-CIS-CIS300MR document." })
           : said === "Unavailable"
             ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
             : said === "Pending"
               ? Effect.succeed({ _tag: "Pending", retryAfterMs: 10_000 })
               : Effect.succeed({ _tag: "Rejected", reason: said })
       },
-      deleteReturnAnswer: (correlationId) =>
-        deleteFails
+      deleteReturnAnswer: (sent) => {
+        expect(sent.endpoint).toBe(ENDPOINT)
+        return deleteFails
           ? Effect.fail(new TaxAuthorityUnavailable({ message: "HMRC is down" }))
-          : Effect.sync(() => deleted.push(correlationId))
+          : Effect.sync(() => deleted.push(sent.correlationId))
+      },
+      sendVerification: () => Effect.die("not used"),
+      findSentVerification: () => Effect.die("not used"),
+      pollVerification: () => Effect.die("not used"),
+      deleteVerificationAnswer: () => Effect.die("not used")
     })
   )
   return { submitted, deleted, layer }
@@ -143,6 +167,7 @@ const setUp = Effect.gen(function* () {
     utr: "8456789123"
   })
   yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+  yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
   const net = yield* verifiedSubcontractor(owner, "Bricks", "2234567890", "Net")
   const high = yield* verifiedSubcontractor(owner, "Stones", "4345678912", "Unmatched")
   // The clock stands at 2026-11-21: the current tax month ends on 2026-12-05.
@@ -204,6 +229,25 @@ describe("MonthlyReturns", () => {
       expect(Object.keys(bad.errors)).toEqual(["lines[0].deducted"])
       expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-12-05", "2026-06-05"])
     }).pipe(Effect.provide(app()))
+  )
+
+  it.effect(
+    "refuses a return HMRC's schema would refuse, naming each line's contact, checking the document once, and files nothing",
+    () =>
+      Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        // A name stored before HMRC's forms were enforced at entry.
+        const repo = yield* ContactRepo
+        const stones = yield* (yield* Contacts).get(owner, TENANT, high)
+        yield* repo.update(
+          new Contact({ ...stones, cisDetails: new CisDetails({ ...stones.cisDetails!, lastName: "S".repeat(36) }) })
+        )
+        const refused = yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))
+        assert(refused instanceof ValidationFailed)
+        expect(Object.keys(refused.errors)).toEqual(["lines[1].contact"])
+        expect(refused.errors["lines[1].contact"]?.[0]).toMatch(/^HMRC's schema refuses it: HMRC takes a surname/)
+        expect(yield* returns.list(owner, TENANT)).toEqual([])
+      }).pipe(Effect.provide(app()))
   )
 
   it.effect("refuses a return until the tenant's CIS scheme registration is set, naming both references", () =>
@@ -480,7 +524,9 @@ describe("ReturnFiling", () => {
         const { owner, returns, net, high } = yield* setUp
         const filed = yield* returns.file(owner, TENANT, june(net, high))
         // Sent by a filer that died before it could record the acknowledgement.
-        yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed)).pipe(Effect.provide(authority.layer))
+        yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed, sandboxCredentials)).pipe(
+          Effect.provide(authority.layer)
+        )
         expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
         expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
         expect(authority.submitted.map((s) => s.id)).toEqual([filed.id])

@@ -71,7 +71,8 @@ describe("TenantSettings CIS details", () => {
         tradingName: "Acme Builders Ltd",
         utr: null,
         niNumber: null,
-        companyNumber: "SC001234"
+        companyNumber: "SC001234",
+        partnerUtr: null
       })
       expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(company))
     }).pipe(Effect.provide(testApp()))
@@ -92,6 +93,20 @@ describe("TenantSettings CIS details", () => {
       assert(error instanceof ValidationFailed)
       expect(Object.keys(error.errors).sort()).toEqual(["companyNumber", "niNumber", "utr"])
       expect(error.detail).toBe("3 members are invalid: utr, niNumber, companyNumber. See errors for each one.")
+      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(stored))
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuse a name HMRC's forms cannot take, naming the member with HMRC's rule, and keep the details", () =>
+    Effect.gen(function* () {
+      const { owner, settings } = yield* setUp
+      yield* settings.setCisDetails(owner, "acme-builders", typed)
+      const error = yield* Effect.flip(
+        settings.setCisDetails(owner, "acme-builders", { type: "Company", tradingName: "T".repeat(57) })
+      )
+      assert(error instanceof ValidationFailed)
+      expect(Object.keys(error.errors)).toEqual(["tradingName"])
+      expect(error.errors.tradingName?.[0]).toMatch(/^HMRC takes a name of 1–56 characters/)
       expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(stored))
     }).pipe(Effect.provide(testApp()))
   )

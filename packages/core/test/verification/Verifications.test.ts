@@ -1,6 +1,8 @@
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
-import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
+import { FAKE_RESPONSE_ENDPOINT, TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
@@ -16,7 +18,8 @@ import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
-import { aUser, plainCis, testApp } from "../TestApp.js"
+import { FilingCheck } from "../../src/taxauthority/FilingCheck.js"
+import { aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -29,11 +32,14 @@ const requested = { status: "NotVerified", source: "Hmrc", message: "Verificatio
 
 const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
 
+/** The contractor's own CIS details: HMRC's verification request carries its UTR. */
+const acme = { type: "Company", tradingName: "Acme Ltd", utr: "1097172564" } as const
+
 /**
  * An owner of acme-builders with a subcontractor JOHNSMIT, and the use cases; the tenant's CIS
- * scheme registration is set unless a test needs it missing.
+ * scheme registration and own UTR are set unless a test needs them missing.
  */
-const setUpWith = (options: { readonly scheme: boolean }) =>
+const setUpWith = (options: { readonly scheme: boolean; readonly utr?: boolean }) =>
   Effect.gen(function* () {
     const owner = yield* aUser("owner@example.com")
     const { tenant } = yield* (yield* Tenants).create(owner, {
@@ -49,6 +55,8 @@ const setUpWith = (options: { readonly scheme: boolean }) =>
       cisDetails: john
     })
     if (options.scheme) yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+    if (options.scheme) yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
+    if (options.utr ?? true) yield* (yield* TenantSettings).setCisDetails(owner, TENANT, acme)
     const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
       Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
     )
@@ -108,9 +116,54 @@ describe("Verifications", () => {
         expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
         expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
         yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
+        yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
         expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
         expect(Option.isSome(yield* queue.find(tenant.id, contact.id))).toBe(true)
       }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a request while the contractor's own UTR is not set, naming utr, and changes nothing", () =>
+    Effect.gen(function* () {
+      const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUpWith({
+        scheme: true,
+        utr: false
+      })
+      const before = yield* events
+      const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+      assert(refused instanceof ValidationFailed)
+      expect(Object.keys(refused.errors)).toEqual(["utr"])
+      expect(refused.errors.utr?.[0]).toContain("tenant's CIS details")
+      expect(yield* events).toEqual(before)
+      expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+      yield* (yield* TenantSettings).setCisDetails(owner, TENANT, acme)
+      expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a request HMRC's schema would refuse, naming the member it comes from, and changes nothing", () =>
+    Effect.gen(function* () {
+      const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUp
+      const before = yield* events
+      const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+      assert(refused instanceof ValidationFailed)
+      expect(refused.errors).toEqual({
+        "cisDetails.lastName": ["HMRC's schema refuses it: the surname is not HMRC's"]
+      })
+      expect(yield* events).toEqual(before)
+      expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
+      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+    }).pipe(
+      Effect.provide(
+        testAppWith(FilingCheck, (check) =>
+          Effect.succeed({
+            ...check,
+            checkVerification: () =>
+              Effect.succeed([{ line: null, element: "Sur", message: "the surname is not HMRC's" }])
+          })
+        )
+      )
+    )
   )
 
   it.effect(
@@ -248,10 +301,12 @@ describe("Verifications", () => {
 
   it.effect("an answer to a request replaced meanwhile, or for a deleted contact, is dropped", () =>
     Effect.gen(function* () {
-      const { authority, contacts, owner, verifications, work } = yield* setUp
+      const { authority, clock, contacts, owner, verifications, work } = yield* setUp
       yield* verifications.request(owner, TENANT, "JOHNSMIT")
       const [first] = yield* work.claim(10, LEASE)
       assert(first !== undefined)
+      // A request of its own (a later one): not the one the authority holds for the first.
+      yield* clock.advance(1)
       yield* verifications.request(owner, TENANT, "JOHNSMIT")
       expect(yield* work.settle(first)).toBe("Dropped")
       expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
@@ -261,5 +316,50 @@ describe("Verifications", () => {
       expect(yield* work.settle(second)).toBe("Dropped")
       expect(yield* authority.asked).toHaveLength(2)
     }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "a request is sent once and polled at its endpoint no sooner than HMRC's interval, however long HMRC takes",
+    () =>
+      Effect.gen(function* () {
+        const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+        yield* authority.answerAfter(30)
+        yield* verifications.request(owner, TENANT, "JOHNSMIT")
+        // Sent and acknowledged: not polled at once.
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect(yield* authority.asked).toHaveLength(1)
+        expect(yield* authority.polledAt).toEqual([])
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+        yield* clock.advance(29_999)
+        expect(yield* work.workDue(10, LEASE)).toBe(0)
+        yield* clock.advance(1)
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+        // Polled, then the answer deleted, at the endpoint HMRC named; sent once.
+        expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
+        expect(yield* authority.asked).toHaveLength(1)
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "a worker that dies between HMRC's acknowledgement and its answer: the next polls the recorded endpoint, nothing is sent twice",
+    () =>
+      Effect.gen(function* () {
+        const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+        yield* authority.answerAfter(30)
+        yield* verifications.request(owner, TENANT, "JOHNSMIT")
+        const [claimed] = yield* work.claim(10, LEASE)
+        assert(claimed !== undefined)
+        // The worker sends and records the acknowledgement, then dies before settling its lease.
+        expect(yield* work.attempt(claimed)).toMatchObject({ pollAt: new Date(Date.parse("2026-11-21T09:00:30.000Z")) })
+        yield* clock.advance(Duration.toMillis(LEASE) - 1)
+        expect(yield* work.workDue(10, LEASE)).toBe(0)
+        yield* clock.advance(1)
+        // Another worker (another process, after a restart) takes it over: it polls, it does not send.
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+        expect(yield* authority.asked).toHaveLength(1)
+        expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
+      }).pipe(Effect.provide(testApp()))
   )
 })

@@ -104,12 +104,17 @@ export const verifyAnswer = (subcontractor: Xml): VerifyAnswer => {
   const name = record(subcontractor["Name"])
   const fore = list(name["Fore"]).map(text)
   const partnership = record(subcontractor["Partnership"])
+  const type = types[text(subcontractor["Type"]) ?? ""] ?? "SoleTrader"
+  // A partnership is asked about through its nominated partner: the partner's name, UTR or NINO
+  // as the subcontractor, the firm's name and UTR under Partnership.
+  const firm = type === "Partnership"
   const identity = {
-    type: types[text(subcontractor["Type"]) ?? ""] ?? "SoleTrader",
+    type,
     firstName: fore[0] ?? null,
     lastName: text(name["Sur"]),
-    tradingName: text(subcontractor["TradingName"]) ?? text(partnership["Name"]),
-    utr: text(subcontractor["UTR"]) ?? text(partnership["UTR"]),
+    tradingName: firm ? text(partnership["Name"]) : text(subcontractor["TradingName"]),
+    utr: firm ? text(partnership["UTR"]) : text(subcontractor["UTR"]),
+    partnerUtr: firm ? text(subcontractor["UTR"]) : null,
     niNumber: text(subcontractor["NINO"]),
     companyNumber: text(subcontractor["CRN"])
   }
@@ -128,6 +133,7 @@ export const verifyAnswer = (subcontractor: Xml): VerifyAnswer => {
   const digits = digitsOf([
     identity.type,
     identity.utr,
+    identity.partnerUtr,
     identity.niNumber,
     identity.companyNumber,
     identity.lastName,

@@ -63,12 +63,36 @@ export interface TransactionEngineOptions {
   readonly pollIntervalSeconds: number
 }
 
+/** The password the engine refuses, as HMRC refuses a wrong one: the way for a test to see it. */
+export const REFUSED_PASSWORD = "refused"
+
+/** Whether the message's IDAuthentication passes: any user id with any password but `refused`. */
+const authenticates = (auth: Xml) => {
+  const password = text(record(auth["Authentication"])["Value"])
+  return text(auth["SenderID"]) !== "" && password !== "" && password !== REFUSED_PASSWORD
+}
+
+/** HMRC's answer to credentials that fail: GovTalk error 1046, raised by the Gateway. */
+const authenticationFailure = (base: Parameters<typeof errorAnswer>[0]) =>
+  errorAnswer(
+    base,
+    [
+      gateway(
+        "1046",
+        "fatal",
+        "Authentication Failure. The supplied user credentials failed validation for the requested service."
+      )
+    ],
+    []
+  )
+
 /**
  * A GovTalk Transaction Engine standing in for HMRC's: takes CIS300 returns (IR-CIS-CIS300MR)
  * and verifications (IR-CIS-VERIFY) as HMRC's documents, checks their IRmark and keys,
  * acknowledges them with a correlation id and a PollInterval, answers a poll with HMRC's
  * response or error once the interval passed (the sandbox's rules, see EngineRules), forgets a
- * message on `delete`, and lists what it holds of a class (`list`, a StatusReport). Its state is
+ * message on `delete`, and lists what it holds of a class (`list`, a StatusReport). It takes any
+ * Government Gateway user id with any password but `refused`, which fails authentication (1046). Its state is
  * in the service's database, so that any process can poll what another sent.
  */
 export const makeTransactionEngine = (options: TransactionEngineOptions) =>
@@ -85,20 +109,7 @@ export const makeTransactionEngine = (options: TransactionEngineOptions) =>
         const senderId = text(auth["SenderID"])
         const correlationId = randomUUID().replaceAll("-", "").toUpperCase()
         const base = { class: messageClass, function: "submit", correlationId, transactionId, at }
-        if (senderId === "" || text(record(auth["Authentication"])["Value"]) === "")
-          return ok(
-            errorAnswer(
-              base,
-              [
-                gateway(
-                  "1046",
-                  "fatal",
-                  "Authentication Failure. The supplied user credentials failed validation for the requested service."
-                )
-              ],
-              []
-            )
-          )
+        if (!authenticates(auth)) return ok(authenticationFailure(base))
         const envelope = record(record(message["Body"])["IRenvelope"])
         const header = record(envelope["IRheader"])
         const carried = text(header["IRmark"])
@@ -235,7 +246,7 @@ ${subcontractors.join("\n")}
         return ok(deleteAnswer({ class: messageClass, correlationId, at }))
       })
 
-    const listHeld = (messageClass: string, senderId: string, at: Date) =>
+    const listHeld = (messageClass: string, senderId: string, pollUrl: string, at: Date) =>
       Effect.map(
         sql<Row>`
           SELECT correlation_id, transaction_id, received_at, ready_at, answer FROM govtalk_engine_messages
@@ -243,7 +254,12 @@ ${subcontractors.join("\n")}
         (rows) =>
           ok(
             listAnswer(
-              { class: messageClass, correlationId: "", at },
+              {
+                class: messageClass,
+                correlationId: "",
+                at,
+                endPoint: { url: pollUrl, pollInterval: options.pollIntervalSeconds }
+              },
               senderId,
               rows.map((row) => ({
                 correlationId: row.correlationId,
@@ -260,8 +276,13 @@ ${subcontractors.join("\n")}
           )
       )
 
-    /** Answers one GovTalk message posted to the engine; `pollUrl` is where its acknowledgements send polls. */
-    const handle = (xml: string, pollUrl: string): Effect.Effect<EngineReply> =>
+    /**
+     * Answers one GovTalk message posted to the engine at `endpoint`: its submission URL, which
+     * takes submissions and data requests, or its response endpoint (`pollUrl`, which its
+     * acknowledgements name), which takes polls and deletes. A message at the wrong one is refused,
+     * as HMRC's Transaction Engine refuses it.
+     */
+    const handle = (xml: string, pollUrl: string, endpoint: "submission" | "response"): Effect.Effect<EngineReply> =>
       Effect.gen(function* () {
         const at = new Date(yield* Clock.currentTimeMillis)
         let message: Xml
@@ -290,14 +311,30 @@ ${subcontractors.join("\n")}
           )
         const qualifier = text(details["Qualifier"])
         const fn = text(details["Function"])
+        const atResponseEndpoint = qualifier === "poll" || (qualifier === "request" && fn === "delete")
+        if (atResponseEndpoint !== (endpoint === "response"))
+          return ok(
+            errorAnswer(
+              base,
+              [
+                gateway(
+                  "1002",
+                  "fatal",
+                  atResponseEndpoint
+                    ? "A poll or delete request is taken only at the ResponseEndPoint the acknowledgement named, not at the submission URL."
+                    : "A submission or data request is taken only at the submission URL, not at a ResponseEndPoint."
+                )
+              ],
+              []
+            )
+          )
         if (qualifier === "request" && fn === "submit") return yield* submit(messageClass, message, xml, pollUrl, at)
         if (qualifier === "poll") return yield* poll(messageClass, correlationId, pollUrl, at)
         if (qualifier === "request" && fn === "delete") return yield* remove(messageClass, correlationId, at)
         if (qualifier === "request" && fn === "list") {
-          const sender = text(
-            record(record(record(message["Header"])["SenderDetails"])["IDAuthentication"])["SenderID"]
-          )
-          return yield* listHeld(messageClass, sender, at)
+          const auth = record(record(record(message["Header"])["SenderDetails"])["IDAuthentication"])
+          if (!authenticates(auth)) return ok(authenticationFailure({ ...base, function: "list" }))
+          return yield* listHeld(messageClass, text(auth["SenderID"]), pollUrl, at)
         }
         return ok(
           errorAnswer(

@@ -1,9 +1,11 @@
 import type { CisDetails } from "@cisbook/core/cis/CisDetails"
 import type { CisScheme } from "@cisbook/core/cis/CisScheme"
+import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
+import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { CisSchemeDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
+import { CisSchemeDto, HmrcCredentialsDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 
@@ -16,7 +18,8 @@ const unset = new TenantCisDetailsDto({
   tradingName: null,
   utr: null,
   niNumber: null,
-  companyNumber: null
+  companyNumber: null,
+  partnerUtr: null
 })
 
 const cisDetailsDto = (details: CisDetails) => new TenantCisDetailsDto({ ...details })
@@ -25,9 +28,12 @@ const noScheme = new CisSchemeDto({ employerReference: null, accountsOfficeRefer
 
 const cisSchemeDto = (scheme: CisScheme) => new CisSchemeDto({ ...scheme })
 
+const credentialsDto = (view: HmrcCredentialsView) => new HmrcCredentialsDto({ ...view })
+
 export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (handlers) =>
   Effect.gen(function* () {
     const settings = yield* TenantSettings
+    const credentials = yield* HmrcCredentialsSettings
     return handlers
       .handle("getCisDetails", ({ path }) =>
         CurrentUser.pipe(
@@ -52,6 +58,21 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
           Effect.flatMap((user) => settings.setCisScheme(user, path.tenant, payload)),
           Effect.map(cisSchemeDto)
         )
+      )
+      .handle("getHmrcCredentials", ({ path }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => credentials.get(user, path.tenant)),
+          Effect.map(Option.match({ onNone: () => null, onSome: credentialsDto }))
+        )
+      )
+      .handle("updateHmrcCredentials", ({ path, payload }) =>
+        CurrentUser.pipe(
+          Effect.flatMap((user) => credentials.set(user, path.tenant, payload)),
+          Effect.map(credentialsDto)
+        )
+      )
+      .handle("deleteHmrcCredentials", ({ path }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => credentials.remove(user, path.tenant)))
       )
   })
 )

@@ -21,8 +21,8 @@ const pollUrl = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
 })
 
 /**
- * The engine's request handler (for its submission and poll endpoints alike), over the service's
- * database. The engine (packages/fakes) is loaded here, when a sandbox is wanted, and only then.
+ * The engine's request handler for its submission endpoint or its response endpoint (which
+ * answers polls and deletes, and is named by its acknowledgements), over the service's database. The engine (packages/fakes) is loaded here, when a sandbox is wanted, and only then.
  */
 export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
   Effect.gen(function* () {
@@ -32,12 +32,17 @@ export const govTalkEngineHandler = (sql: SqlClient.SqlClient) =>
       SqlClient.SqlClient,
       sql
     )
-    return Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const body = yield* Effect.orElseSucceed(request.text, () => "")
-      const reply = yield* Effect.provideService(engine.handle(body, yield* pollUrl), SqlClient.SqlClient, sql)
-      return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
-    })
+    return (endpoint: "submission" | "response") =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const body = yield* Effect.orElseSucceed(request.text, () => "")
+        const reply = yield* Effect.provideService(
+          engine.handle(body, yield* pollUrl, endpoint),
+          SqlClient.SqlClient,
+          sql
+        )
+        return HttpServerResponse.text(reply.body, { status: reply.status, contentType: "text/xml; charset=UTF-8" })
+      })
   })
 
 /** Over the sandboxes' budget: 429 problem+json with Retry-After (the engine's client takes any non-GovTalk answer as "try later"). */
@@ -51,10 +56,10 @@ const tooMany = (seconds: number) =>
   )
 
 /**
- * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission and poll
- * endpoints), served only when TAX_AUTHORITY=sandbox, so that a server filing with HMRC never
- * holds it (the path is then unknown, 404). Its requests count against the sandboxes' own
- * per-address budget (SandboxAdmission), the server's own calls excepted.
+ * The local GovTalk Transaction Engine under /sandbox/govtalk (its submission endpoint, and its
+ * response endpoint where polls and deletes go), served only when TAX_AUTHORITY=sandbox, so that
+ * a server filing with HMRC never holds it (the path is then unknown, 404). Its requests count
+ * against the sandboxes' own per-address budget (SandboxAdmission), the server's own calls excepted.
  */
 export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
@@ -64,12 +69,13 @@ export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
     if (authority !== "sandbox" || Option.isNone(sql)) return
     const admit = yield* SandboxAdmission
     const handle = yield* govTalkEngineHandler(sql.value)
-    const answer = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      Effect.flatMap(admit(request), (retryAfter) =>
-        retryAfter === undefined ? handle : Effect.succeed(tooMany(retryAfter))
+    const answer = (endpoint: "submission" | "response") =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.flatMap(admit(request), (retryAfter) =>
+          retryAfter === undefined ? handle(endpoint) : Effect.succeed(tooMany(retryAfter))
+        )
       )
-    )
-    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer)
-    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer)
+    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer("submission"))
+    yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_POLL}`, answer("response"))
   })
 ).pipe(Layer.provide(SandboxAdmissionLive))

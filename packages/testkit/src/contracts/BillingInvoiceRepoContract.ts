@@ -9,7 +9,7 @@ import type { User } from "@cisbook/core/users/User"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { at, type ContractIt, fresh, membership, newTenant, newUser } from "./Fixtures.js"
-import { newReturn } from "./MonthlyReturnRepoContract.js"
+import { accepted, newReturn } from "./MonthlyReturnRepoContract.js"
 
 const storedUser = Effect.tap(newUser(), (user) => Effect.flatMap(UserRepo, (users) => users.insert(user)))
 
@@ -26,7 +26,7 @@ const acceptedReturn = (tenant: Tenant, periodEnd: string) =>
     yield* returns.insert(filed)
     // Leased until the claim's own instant: the other tests' returns it takes are free again at once.
     const claimed = (yield* returns.claimDue(at(0), at(0), 1000)).find((c) => c.monthlyReturn.id === filed.id)!
-    yield* returns.record(claimed, { _tag: "Accepted", at: at(1) })
+    yield* returns.record(claimed, accepted(at(1)))
     return filed
   })
 

@@ -20,6 +20,7 @@ import type { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoice
 import type { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import type { TenantSettingsRepo } from "@cisbook/core/tenants/TenantSettingsRepo"
+import type { HmrcCredentialsRepo } from "@cisbook/core/credentials/HmrcCredentialsRepo"
 import type { Transactor } from "@cisbook/core/system/Transactor"
 import { UserRepo } from "@cisbook/core/users/UserRepo"
 import type { VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
@@ -44,6 +45,7 @@ export type ContractPorts =
   | EventOutbox
   | RecordedEvents
   | TenantSettingsRepo
+  | HmrcCredentialsRepo
   | ContactRepo
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo

@@ -1,7 +1,7 @@
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
-import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
+import { MonthlyReturnRepo, type RecordedSending } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
-import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { Tenant } from "@cisbook/core/tenants/Tenant"
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
@@ -53,6 +53,29 @@ const stored = (tenant: Tenant, periodEnd: string, submittedMinutes = 0) =>
   )
 
 /** Claims what is due far in the future, so that every test's own returns are among them. */
+const ENDPOINT = "https://transaction-engine.example/poll"
+
+/** A sending as a filer records it after HMRC's acknowledgement. */
+const sending = (correlationId: string): RecordedSending => ({
+  correlationId,
+  endpoint: ENDPOINT,
+  pollIntervalSeconds: 10,
+  irmark: `IRMARK/${correlationId}=`
+})
+
+/** HMRC's acceptance, with its receipt, at `when`. */
+export const accepted = (when: Date, correlationId = "C0FFEE00") =>
+  ({
+    _tag: "Accepted",
+    at: when,
+    receipt: new HmrcReceipt({
+      correlationId,
+      irmark: `IRMARK/${correlationId}=`,
+      message: "HMRC has received the IR-CIS-CIS300MR document.",
+      receivedAt: when
+    })
+  }) as const
+
 const claimAll = (now: Date, leaseUntil: Date) =>
   Effect.flatMap(MonthlyReturnRepo, (repo) => repo.claimDue(now, leaseUntil, 1000))
 
@@ -95,6 +118,35 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("a Held return is due no more, still the month's live return, until its tenant's are released", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      const mine = yield* stored(tenant, "2026-04-05")
+      const theirs = yield* stored(other, "2026-04-05")
+      const claimed = (yield* claimAll(at(20_000), at(20_001))).filter((c) =>
+        [mine.id, theirs.id].includes(c.monthlyReturn.id)
+      )
+      expect(claimed).toHaveLength(2)
+      for (const c of claimed) expect(yield* repo.record(c, { _tag: "Held", reason: "HMRC refused (1046)" })).toBe(true)
+      const held = yield* repo.find(tenant.id, mine.id)
+      expect(Option.map(held, (r) => [r.status, r.heldReason, r.rejectionReason])).toEqual(
+        Option.some(["Held", "HMRC refused (1046)", null])
+      )
+      expect(idsOf(yield* claimAll(at(40_000), at(40_001)))).not.toContain(mine.id)
+      const again = yield* Effect.either(stored(tenant, "2026-04-05"))
+      expect(Either.isLeft(again) && again.left.key).toBe("period")
+      const released = yield* repo.releaseHeld(tenant.id, at(50_000))
+      expect(released.map((r) => [r.id, r.status, r.heldReason])).toEqual([[mine.id, "Submitted", null]])
+      expect(yield* repo.releaseHeld(tenant.id, at(50_000))).toEqual([])
+      const due = yield* claimAll(at(50_000), at(50_001))
+      expect(idsOf(due)).toContain(mine.id)
+      expect(idsOf(due)).not.toContain(theirs.id)
+      expect(Option.map(yield* repo.find(other.id, theirs.id), (r) => r.status)).toEqual(Option.some("Held"))
+    })
+  )
+
   it.effect("holds one Submitted or Accepted return per tenant and tax month; a Rejected one may be filed again", () =>
     Effect.gen(function* () {
       const repo = yield* MonthlyReturnRepo
@@ -125,11 +177,11 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
       expect(retaken?.attempts).toBe(0)
       const repo = yield* MonthlyReturnRepo
       const stale = first.find((c) => c.monthlyReturn.id === r.id)!
-      expect(yield* repo.record(stale, { _tag: "Accepted", at: at(10_006) })).toBe(false)
+      expect(yield* repo.record(stale, accepted(at(10_006)))).toBe(false)
       expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.status)).toEqual(Option.some("Submitted"))
-      expect(yield* repo.record(retaken!, { _tag: "Accepted", at: at(10_007) })).toBe(true)
-      const accepted = yield* repo.find(tenant.id, r.id)
-      expect(Option.map(accepted, (x) => [x.status, x.acceptedAt])).toEqual(Option.some(["Accepted", at(10_007)]))
+      expect(yield* repo.record(retaken!, accepted(at(10_007)))).toBe(true)
+      const found = yield* repo.find(tenant.id, r.id)
+      expect(Option.map(found, (x) => [x.status, x.acceptedAt])).toEqual(Option.some(["Accepted", at(10_007)]))
       expect(idsOf(yield* claimAll(at(20_000), at(20_001)))).not.toContain(r.id)
     })
   )
@@ -148,20 +200,47 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("records a sent return's correlation id under the lease; the next claim carries it", () =>
+  it.effect(
+    "records a sent return's correlation id, endpoint and IRmark under the lease; the next claim carries them",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const tenant = yield* storedTenant
+        const r = yield* stored(tenant, "2025-11-05")
+        const first = (yield* claimAll(at(40_000), at(40_005))).find((c) => c.monthlyReturn.id === r.id)!
+        expect(first.sent).toBeNull()
+        expect(yield* repo.recordSent(first, sending("C0FFEE01"), at(40_001))).toBe(true)
+        // The filer dies here: the lease runs out and the next filer learns where to poll.
+        const second = (yield* claimAll(at(40_005), at(40_010))).find((c) => c.monthlyReturn.id === r.id)!
+        expect(second.sent).toEqual({ correlationId: "C0FFEE01", endpoint: ENDPOINT, irmark: "IRMARK/C0FFEE01=" })
+        expect(yield* repo.recordSent(first, sending("STALE"), at(40_006))).toBe(false)
+        // Accepted: the receipt is the recorded correlation id and IRmark with HMRC's text.
+        expect(yield* repo.record(second, accepted(at(40_007), "C0FFEE01"))).toBe(true)
+        expect(yield* repo.recordSent(second, sending("LATE"), at(40_008))).toBe(false)
+        const found = yield* repo.find(tenant.id, r.id)
+        expect(Option.map(found, (x) => x.hmrcReceipt)).toEqual(
+          Option.some(
+            new HmrcReceipt({
+              correlationId: "C0FFEE01",
+              irmark: "IRMARK/C0FFEE01=",
+              message: "HMRC has received the IR-CIS-CIS300MR document.",
+              receivedAt: at(40_007)
+            })
+          )
+        )
+      })
+  )
+
+  it.effect("a return not accepted has no receipt", () =>
     Effect.gen(function* () {
       const repo = yield* MonthlyReturnRepo
       const tenant = yield* storedTenant
-      const r = yield* stored(tenant, "2025-11-05")
-      const first = (yield* claimAll(at(40_000), at(40_005))).find((c) => c.monthlyReturn.id === r.id)!
-      expect(first.correlationId).toBeNull()
-      expect(yield* repo.recordSent(first, "C0FFEE01", at(40_001))).toBe(true)
-      // The filer dies here: the lease runs out and the next filer learns the correlation id.
-      const second = (yield* claimAll(at(40_005), at(40_010))).find((c) => c.monthlyReturn.id === r.id)!
-      expect(second.correlationId).toBe("C0FFEE01")
-      expect(yield* repo.recordSent(first, "STALE", at(40_006))).toBe(false)
-      expect(yield* repo.record(second, { _tag: "Accepted", at: at(40_007) })).toBe(true)
-      expect(yield* repo.recordSent(second, "LATE", at(40_008))).toBe(false)
+      const r = yield* stored(tenant, "2025-09-05")
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.hmrcReceipt)).toEqual(Option.some(null))
+      const claimed = (yield* claimAll(at(60_000), at(60_001))).find((c) => c.monthlyReturn.id === r.id)!
+      yield* repo.recordSent(claimed, sending("C0FFEE03"), at(60_000))
+      expect(yield* repo.record(claimed, { _tag: "Rejected", reason: "No." })).toBe(true)
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.hmrcReceipt)).toEqual(Option.some(null))
     })
   )
 
@@ -171,11 +250,11 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
       const tenant = yield* storedTenant
       const r = yield* stored(tenant, "2025-10-05")
       const claimed = (yield* claimAll(at(50_000), at(50_001))).find((c) => c.monthlyReturn.id === r.id)!
-      yield* repo.recordSent(claimed, "C0FFEE02", at(50_000))
+      yield* repo.recordSent(claimed, sending("C0FFEE02"), at(50_000))
       expect(yield* repo.record(claimed, { _tag: "Pending", nextAttemptAt: at(50_100) })).toBe(true)
       expect(idsOf(yield* claimAll(at(50_050), at(50_051)))).not.toContain(r.id)
       const again = (yield* claimAll(at(50_100), at(50_101))).find((c) => c.monthlyReturn.id === r.id)
-      expect([again?.attempts, again?.correlationId]).toEqual([0, "C0FFEE02"])
+      expect([again?.attempts, again?.sent?.correlationId, again?.sent?.endpoint]).toEqual([0, "C0FFEE02", ENDPOINT])
     })
   )
 }

@@ -11,6 +11,7 @@ import { deliveryRepoContract, webhookHealthContract } from "./DeliveryRepoContr
 import { emailSettingsRepoContract } from "./EmailSettingsRepoContract.js"
 import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
+import { hmrcCredentialsRepoContract } from "./HmrcCredentialsRepoContract.js"
 import { idempotencyKeysContract } from "./IdempotencyKeysContract.js"
 import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
@@ -39,6 +40,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("Transactor", () => transactorContract(it))
     describe("EventOutbox", () => eventOutboxContract(it))
     describe("TenantSettingsRepo", () => tenantSettingsRepoContract(it))
+    describe("HmrcCredentialsRepo", () => hmrcCredentialsRepoContract(it))
     describe("ContactRepo", () => contactRepoContract(it))
     describe("SalesInvoiceRepo", () => salesInvoiceRepoContract(it))
     describe("PurchaseInvoiceRepo", () => purchaseInvoiceRepoContract(it))

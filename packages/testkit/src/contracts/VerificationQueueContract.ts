@@ -88,6 +88,32 @@ export const verificationQueueContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("a held request is due no more, however late, until its tenant's are released; only under its lease", () =>
+    Effect.gen(function* () {
+      const queue = yield* VerificationQueue
+      yield* leaseEverythingDue
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      const mine = yield* subcontractor(tenant)
+      const theirs = yield* subcontractor(other)
+      yield* queue.queue(request(mine, at(0)))
+      yield* queue.queue(request(theirs, at(0)))
+      const leased = yield* queue.claimDue(at(1), at(2), 10)
+      expect(leased.map((l) => l.contactId).sort()).toEqual([mine.id, theirs.id].sort())
+      for (const l of leased) expect(yield* queue.hold(l, "HMRC refused the credentials")).toBe(true)
+      expect(yield* queue.hold(leased[0]!, "again")).toBe(false)
+      expect(yield* queue.claimDue(FAR, new Date("3000-01-01T00:00:00Z"), 10)).toEqual([])
+      const released = yield* queue.releaseHeld(tenant.id, at(5))
+      expect(released.map((r) => r.contactId)).toEqual([mine.id])
+      expect(yield* queue.releaseHeld(tenant.id, at(5))).toEqual([])
+      const due = yield* queue.claimDue(at(5), FAR, 10)
+      expect(due.map((d) => [d.contactId, d.attempts])).toEqual([[mine.id, 1]])
+      // Queued again, a held request is a new one, due at once.
+      yield* queue.queue(request(theirs, at(7)))
+      expect((yield* queue.claimDue(at(7), at(8), 10)).map((d) => d.contactId)).toEqual([theirs.id])
+    })
+  )
+
   it.effect("completes or postpones a request only under its current lease", () =>
     Effect.gen(function* () {
       const queue = yield* VerificationQueue

@@ -1,6 +1,9 @@
+import { type CisScheme, taxOfficeNumber, taxOfficeReference } from "@cisbook/core/cis/CisScheme"
+import { type HmrcPersonName, hmrcPersonName, hmrcTradingName } from "@cisbook/core/cis/HmrcNames"
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import type { ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
+import type { IrSender } from "../govtalk/IrHeader.js"
 
 /**
  * The contractor's PAYE scheme as HMRC keys a CIS300: the employer reference (tax office number
@@ -12,12 +15,8 @@ export interface PayeScheme {
   readonly accountsOfficeReference: string
 }
 
-export interface Cis300Name {
-  readonly title: string | null
-  /** At most two. */
-  readonly forenames: ReadonlyArray<string>
-  readonly surname: string
-}
+/** An individual's name on a return: HMRC's NameStructure. */
+export type Cis300Name = HmrcPersonName
 
 /** One subcontractor of a CIS300. Money in pence, as the return holds it; the document writes pounds. */
 export interface Cis300Subcontractor {
@@ -58,7 +57,7 @@ export interface Cis300Return {
   readonly scheme: PayeScheme
   readonly contractorUtr: string | null
   /** GovTalk's `Sender`: in what capacity the return is sent. */
-  readonly sender: "Company" | "Individual" | "Partnership" | "Trust"
+  readonly sender: IrSender
   /** A return saying no subcontractors were paid: it has none. */
   readonly nilReturn: boolean
   /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
@@ -67,19 +66,30 @@ export interface Cis300Return {
   readonly declarations: Cis300Declarations
 }
 
+/** The employer reference (`123/AB456`) as GovTalk's keys, with the Accounts Office reference. */
+export const payeScheme = (scheme: CisScheme): PayeScheme => ({
+  taxOfficeNumber: taxOfficeNumber(scheme.employerReference),
+  taxOfficeReference: taxOfficeReference(scheme.employerReference),
+  accountsOfficeReference: scheme.accountsOfficeReference
+})
+
 /** GovTalk TransactionIDs are up to 32 hex digits: a uuid without its dashes. */
 export const transactionIdOf = (returnId: string): string => returnId.replaceAll("-", "").toUpperCase()
 
 /** HMRC writes an unmatched verification number without the slash of its letters (V1234567890A). */
 const schemaVerificationNumber = (number: string | null) => number?.replace("/", "") ?? null
 
+/**
+ * One line as HMRC's return holds it, names in HMRC's forms: a sole trader by name (else by
+ * trading name); a partnership, as HMRC's own return builder files it, by the firm's trading name
+ * and UTR (with the nominated partner's NINO); anyone else by trading name.
+ */
 const subcontractorOf = (line: ReturnLine): Cis300Subcontractor => {
   const details = line.cisDetails
-  const individual = details?.type === "SoleTrader" && details.lastName !== null
-  const forenames = [details?.firstName, details?.secondName].filter((n): n is string => !!n)
+  const name = details?.type === "SoleTrader" ? hmrcPersonName(details) : null
   return {
-    name: individual ? { title: details.title, forenames, surname: details.lastName! } : null,
-    tradingName: individual ? null : (details?.tradingName ?? line.name),
+    name,
+    tradingName: name ? null : hmrcTradingName(details?.tradingName ?? line.name),
     worksRef: line.contactCode,
     unmatchedRate: line.taxTreatment === "Unmatched",
     utr: line.utr,

@@ -1,4 +1,5 @@
 import type { Cis300Return, Cis300Subcontractor } from "../cis300/Cis300Return.js"
+import { nameXml, present } from "./NameXml.js"
 import { irHeader, type IrSchema } from "./IrHeader.js"
 
 export const CIS_RETURN_SCHEMA: IrSchema = {
@@ -13,21 +14,9 @@ const wholePounds = (pence: number) => `${Math.floor(pence / 100)}.00`
 const poundsAndPence = (pence: number) => `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, "0")}`
 const yesNo = (flag: boolean) => (flag ? "yes" : "no")
 
-/** Members in the schema's order; absent ones left out. */
-export const present = (members: ReadonlyArray<readonly [string, unknown]>) =>
-  Object.fromEntries(members.filter(([, value]) => value !== null && value !== undefined))
-
 const subcontractorXml = (s: Cis300Subcontractor) =>
   present([
-    [
-      "Name",
-      s.name &&
-        present([
-          ["Ttl", s.name.title],
-          ["Fore", s.name.forenames],
-          ["Sur", s.name.surname]
-        ])
-    ],
+    ["Name", s.name && nameXml(s.name)],
     ["TradingName", s.name ? null : s.tradingName],
     ["WorksRef", s.worksRef.length <= 20 ? s.worksRef : null],
     ["UnmatchedRate", s.unmatchedRate ? "yes" : null],

@@ -1,7 +1,8 @@
 import type { CisDetails, CisType } from "@cisbook/core/cis/CisDetails"
+import { hmrcPersonName, hmrcTradingName } from "@cisbook/core/cis/HmrcNames"
 import type { PayeScheme } from "../cis300/Cis300Return.js"
-import { present } from "./Cis300Envelope.js"
-import { irHeader, type IrSchema } from "./IrHeader.js"
+import { nameXml, present } from "./NameXml.js"
+import { irHeader, type IrSchema, type IrSender } from "./IrHeader.js"
 
 export const CIS_REQUEST_SCHEMA: IrSchema = {
   namespace: "http://www.govtalk.gov.uk/taxation/CISrequest",
@@ -16,6 +17,8 @@ export interface CisVerify {
   readonly subcontractor: CisDetails
   /** The IRheader's PeriodEnd: the end of the tax month the request is made in. */
   readonly periodEnd: string
+  /** The IRheader's `Sender`: `Agent` when an agent verifies for its client. */
+  readonly sender?: IrSender
 }
 
 const types: Record<CisType, string> = {
@@ -32,48 +35,45 @@ export const taxMonthEnd = (at: Date): string => {
   return month.toISOString().slice(0, 10)
 }
 
-/** An individual's name, when there is a forename and a surname (HMRC's NameStructure needs both). */
-const nameOf = (s: CisDetails) => {
-  if (s.type !== "SoleTrader" || s.lastName === null || s.firstName === null) return null
+/**
+ * Whom HMRC is asked about, as HMRC's own `CisVerificationRequestXmlBuilder` writes it: a sole
+ * trader by name (else trading name), UTR and NINO; a company or trust by trading name and UTR
+ * (a company with its CRN); a partnership through its nominated partner — the partner's name and
+ * own UTR (`partnerUtr`) or NINO as the subcontractor, the firm's name and UTR under
+ * `Partnership`. Names in HMRC's forms.
+ */
+const subcontractorXml = (s: CisDetails) => {
+  const individual = s.type === "SoleTrader" || s.type === "Partnership"
+  const name = individual ? hmrcPersonName(s) : null
+  const firm = s.type === "Partnership"
+  const tradingName = firm ? null : (s.tradingName ?? [s.firstName, s.lastName].filter(Boolean).join(" "))
   return present([
-    ["Ttl", s.title],
-    ["Fore", [s.firstName, s.secondName].filter((n): n is string => n !== null)],
-    ["Sur", s.lastName]
+    ["Action", "verify"],
+    ["Type", types[s.type]],
+    ["Name", name && nameXml(name)],
+    ["TradingName", name || tradingName === null ? null : hmrcTradingName(tradingName)],
+    ["UTR", firm ? s.partnerUtr : s.utr],
+    ["CRN", s.type === "Company" || firm ? s.companyNumber : null],
+    ["NINO", individual ? s.niNumber : null],
+    [
+      "Partnership",
+      firm
+        ? present([
+            ["Name", s.tradingName && hmrcTradingName(s.tradingName)],
+            ["UTR", s.utr]
+          ])
+        : null
+    ]
   ])
 }
 
-/**
- * The verification body: HMRC's `IRenvelope` of the CISrequest schema, action `verify`, for one
- * subcontractor: an individual by name, anyone else by trading name; a partnership also as
- * `Partnership` (its name and UTR); the CRN of a company, the NINO of an individual.
- */
-export const cisVerifyEnvelope = (v: CisVerify) => {
-  const s = v.subcontractor
-  const name = nameOf(s)
-  return {
-    "@xmlns": CIS_REQUEST_SCHEMA.namespace,
-    IRheader: irHeader(v.scheme, v.periodEnd, CIS_REQUEST_SCHEMA, "Company"),
-    CISrequest: {
-      Contractor: { UTR: v.contractorUtr, AOref: v.scheme.accountsOfficeReference },
-      Subcontractor: present([
-        ["Action", "verify"],
-        ["Type", types[s.type]],
-        ["Name", name],
-        ["TradingName", name ? null : (s.tradingName ?? [s.firstName, s.lastName].filter(Boolean).join(" "))],
-        ["UTR", s.utr],
-        ["CRN", s.type === "Company" || s.type === "Partnership" ? s.companyNumber : null],
-        ["NINO", s.type === "SoleTrader" || s.type === "Partnership" ? s.niNumber : null],
-        [
-          "Partnership",
-          s.type === "Partnership"
-            ? present([
-                ["Name", s.tradingName],
-                ["UTR", s.utr]
-              ])
-            : null
-        ]
-      ]),
-      Declaration: "yes"
-    }
+/** The verification body: HMRC's `IRenvelope` of the CISrequest schema, action `verify`, for one subcontractor. */
+export const cisVerifyEnvelope = (v: CisVerify) => ({
+  "@xmlns": CIS_REQUEST_SCHEMA.namespace,
+  IRheader: irHeader(v.scheme, v.periodEnd, CIS_REQUEST_SCHEMA, v.sender ?? "Company"),
+  CISrequest: {
+    Contractor: { UTR: v.contractorUtr, AOref: v.scheme.accountsOfficeReference },
+    Subcontractor: subcontractorXml(v.subcontractor),
+    Declaration: "yes"
   }
-}
+})

@@ -15,14 +15,42 @@ export type GovTalkAnswer =
       readonly pollUrl: string | null
       readonly pollIntervalSeconds: number
     }
-  | { readonly _tag: "Response"; readonly correlationId: string; readonly body: Record<string, unknown> }
-  | { readonly _tag: "Error"; readonly correlationId: string; readonly errors: ReadonlyArray<GovTalkError> }
+  | {
+      readonly _tag: "Response"
+      readonly correlationId: string
+      readonly body: Record<string, unknown>
+      /** The ResponseEndPoint the answer names, if any (a data request's answer names where to poll). */
+      readonly pollUrl: string | null
+    }
+  | {
+      readonly _tag: "Error"
+      readonly correlationId: string
+      readonly errors: ReadonlyArray<GovTalkError>
+      readonly pollUrl: string | null
+    }
 
 /** HMRC's errors that a later try may get past (system failure, no answer in time, departmental error). */
 export const RECOVERABLE_ERRORS: ReadonlySet<string> = new Set(["1000", "2005", "3000"])
 
+/** The Government Gateway's authentication failure: the sender's credentials were refused. */
+export const AUTHENTICATION_FAILURE = "1046"
+
 export const isRecoverable = (errors: ReadonlyArray<GovTalkError>) =>
   errors.some((error) => RECOVERABLE_ERRORS.has(error.number))
+
+/**
+ * What an error answer is, as HMRC's own CIS service classes it (its GovTalkErrorStatusClassifier):
+ * the credentials refused (1046, not an answer to the document); recoverable (1000, 2005, 3000:
+ * sent again later); or any other business or fatal error, which refuses the document.
+ */
+export type ErrorKind = "AuthenticationFailure" | "Recoverable" | "Refusal"
+
+export const errorKind = (errors: ReadonlyArray<GovTalkError>): ErrorKind =>
+  errors.some((error) => error.number === AUTHENTICATION_FAILURE)
+    ? "AuthenticationFailure"
+    : isRecoverable(errors)
+      ? "Recoverable"
+      : "Refusal"
 
 /** Every error's text, as a rejection's reason. */
 export const reasonOf = (errors: ReadonlyArray<GovTalkError>) =>
@@ -78,10 +106,11 @@ export const govTalkAnswer = (xml: string): GovTalkAnswer => {
       pollIntervalSeconds: Number.isFinite(interval) && interval > 0 ? interval : 1
     }
   }
-  if (qualifier === "response") return { _tag: "Response", correlationId, body }
+  const pollUrl = text(details["ResponseEndPoint"]) || null
+  if (qualifier === "response") return { _tag: "Response", correlationId, body, pollUrl }
   if (qualifier === "error") {
     const errors = [...errorsOf(record(message["GovTalkDetails"])["GovTalkErrors"]), ...errorsOf(body["ErrorResponse"])]
-    return { _tag: "Error", correlationId, errors }
+    return { _tag: "Error", correlationId, errors, pollUrl }
   }
   throw new Error(`The answer's qualifier ${qualifier || "(none)"} is not one GovTalk answers with`)
 }
@@ -100,3 +129,13 @@ export const statusRecords = (
 export const cisResponseSubcontractors = (body: Xml): ReadonlyArray<Xml> =>
   (record(record(record(body["SuccessResponse"])["ResponseData"])["CISresponse"])["Subcontractor"] as
     Array<Xml> | undefined) ?? []
+
+/**
+ * HMRC's receipt text of a success answer: the IRmarkReceipt's message ("HMRC has received the
+ * ... The associated IRmark was: ..."), else the answer's own message.
+ */
+export const receiptMessage = (body: Xml): string => {
+  const success = record(body["SuccessResponse"])
+  const receipt = text(record(success["IRmarkReceipt"])["Message"])
+  return (receipt || text(success["Message"])).replace(/\s+/g, " ")
+}

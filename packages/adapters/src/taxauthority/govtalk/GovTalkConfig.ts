@@ -1,6 +1,7 @@
-import { Config, ConfigError, Effect, Either, Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Option } from "effect"
+import adaptersPackage from "../../../package.json" with { type: "json" }
 import { ownCallHeaders } from "../../system/OwnCalls.js"
-import type { GovTalkSender } from "./GovTalkMessage.js"
+import type { GovTalkSoftware } from "./GovTalkMessage.js"
 import type { GovTalkOptions } from "./GovTalkTaxAuthority.js"
 
 /** Where the server serves its local Transaction Engine (TAX_AUTHORITY=sandbox). */
@@ -9,19 +10,41 @@ export const GOVTALK_ENGINE_PATH = "/sandbox/govtalk"
 export const GOVTALK_ENGINE_SUBMISSION = "/submission"
 export const GOVTALK_ENGINE_POLL = "/poll"
 
-/** The product and version the service names in GovTalk's ChannelRouting. */
+/** The product and version the service names in GovTalk's ChannelRouting unless GOVTALK_PRODUCT(_VERSION) say otherwise. */
 export const GOVTALK_PRODUCT = "cisbook"
-export const GOVTALK_PRODUCT_VERSION = "0.1.0"
+export const GOVTALK_PRODUCT_VERSION: string = adaptersPackage.version
 
-/** The sandbox's own sender: the local Transaction Engine takes any credentials. */
-export const SANDBOX_SENDER: GovTalkSender = {
-  senderId: "CISBOOKSANDBOX",
-  password: Redacted.make("sandbox"),
+/** The software as the sandbox names it: the local Transaction Engine takes any vendor id. */
+export const SANDBOX_SOFTWARE: GovTalkSoftware = {
   gatewayTest: true,
   vendorId: "0000",
   product: GOVTALK_PRODUCT,
   version: GOVTALK_PRODUCT_VERSION
 }
+
+/**
+ * Settings of the days when one Government Gateway credential filed for every tenant: each
+ * tenant's own credentials (its HMRC credentials setting) replaced them. Still set, they are
+ * ignored with a warning at start-up, so that an upgrade starts and the operator removes them.
+ */
+export const RETIRED_GOVTALK_SETTINGS = ["GOVTALK_SENDER_ID", "GOVTALK_PASSWORD"] as const
+
+export const warnRetiredSettings = Effect.forEach(
+  RETIRED_GOVTALK_SETTINGS,
+  (name) =>
+    Effect.flatMap(Config.option(Config.string(name)), (value) =>
+      Option.isSome(value)
+        ? Effect.logWarning(
+            `${name} is retired and ignored: each tenant's returns and verifications go with its own Government Gateway credentials (PUT /tenants/{tenant}/settings/hmrc-credentials, or the CLI's tenants hmrc-credentials). Remove it from the configuration.`
+          )
+        : Effect.void
+    ),
+  { discard: true }
+)
+
+/** GOVTALK_PRODUCT and GOVTALK_PRODUCT_VERSION: the product name and version HMRC registered for the software. */
+const product = Config.withDefault(Config.nonEmptyString("GOVTALK_PRODUCT"), GOVTALK_PRODUCT)
+const productVersion = Config.withDefault(Config.nonEmptyString("GOVTALK_PRODUCT_VERSION"), GOVTALK_PRODUCT_VERSION)
 
 const vendorId = Config.string("GOVTALK_VENDOR_ID").pipe(
   Config.mapOrFail((id) =>
@@ -37,31 +60,32 @@ export const sandboxGovTalkUrl = (publicBaseUrl: string) =>
 
 /**
  * TAX_AUTHORITY: `sandbox` (the default), the local Transaction Engine the server serves under
- * PUBLIC_BASE_URL; `govtalk`, HMRC's Transaction Engine at GOVTALK_URL with GOVTALK_SENDER_ID,
- * GOVTALK_PASSWORD, GOVTALK_VENDOR_ID and GOVTALK_TEST, all required.
+ * PUBLIC_BASE_URL; `govtalk`, HMRC's Transaction Engine at GOVTALK_URL with GOVTALK_VENDOR_ID and
+ * GOVTALK_TEST, all required (and CREDENTIALS_KEY, see CredentialsKeyConfig). Either names the
+ * software GOVTALK_PRODUCT and GOVTALK_PRODUCT_VERSION; messages go with each tenant's own
+ * Government Gateway credentials.
  */
 export const GovTalkConfig: Effect.Effect<
   GovTalkOptions & { readonly authority: "sandbox" | "govtalk" },
   ConfigError.ConfigError
 > = Effect.gen(function* () {
   const authority = yield* Config.withDefault(Config.literal("sandbox", "govtalk")("TAX_AUTHORITY"), "sandbox")
+  const software = { product: yield* product, version: yield* productVersion }
   if (authority === "govtalk") {
     const url = yield* Config.url("GOVTALK_URL")
     return {
       authority,
       url: url.toString(),
-      sender: {
-        senderId: yield* Config.nonEmptyString("GOVTALK_SENDER_ID"),
-        password: yield* Config.redacted(Config.nonEmptyString("GOVTALK_PASSWORD")),
-        vendorId: yield* vendorId,
-        gatewayTest: yield* Config.boolean("GOVTALK_TEST"),
-        product: GOVTALK_PRODUCT,
-        version: GOVTALK_PRODUCT_VERSION
-      }
+      software: { vendorId: yield* vendorId, gatewayTest: yield* Config.boolean("GOVTALK_TEST"), ...software }
     }
   }
   const port = yield* Config.withDefault(Config.port("PORT"), 3000)
   const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
   // Calls to the engine this process serves count against no client's budget.
-  return { authority, url: sandboxGovTalkUrl(publicBaseUrl), sender: SANDBOX_SENDER, headers: ownCallHeaders }
+  return {
+    authority,
+    url: sandboxGovTalkUrl(publicBaseUrl),
+    software: { ...SANDBOX_SOFTWARE, ...software },
+    headers: ownCallHeaders
+  }
 })

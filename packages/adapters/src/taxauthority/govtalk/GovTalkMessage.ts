@@ -5,16 +5,20 @@ import { GOVTALK_ENVELOPE_NS, withIrMark } from "./IrMark.js"
 /** GovTalk's message classes of the CIS: a monthly return, and a verification of subcontractors. */
 export type GovTalkClass = "IR-CIS-CIS300MR" | "IR-CIS-VERIFY"
 
-/** Who sends: the Government Gateway credentials, and the software (its vendor id, product and version). */
-export interface GovTalkSender {
-  readonly senderId: string
-  readonly password: Redacted.Redacted<string>
+/** The software that sends: its vendor id, product and version, as registered with HMRC. */
+export interface GovTalkSoftware {
   /** GatewayTest 1: HMRC's test service, which validates but files nothing. */
   readonly gatewayTest: boolean
   /** The 4-character vendor id HMRC gave the software (ChannelRouting/Channel/URI). */
   readonly vendorId: string
   readonly product: string
   readonly version: string
+}
+
+/** Who sends: the software, with the tenant's Government Gateway credentials. */
+export interface GovTalkSender extends GovTalkSoftware {
+  readonly senderId: string
+  readonly password: Redacted.Redacted<string>
 }
 
 /** The employer reference that keys a CIS message: `123/AB456` as tax office number and reference. */
@@ -55,9 +59,10 @@ export const keysXml = (keys: GovTalkKeys) => ({
  * `request`, `Function` `submit`) carries the sender's credentials, the employer reference keys,
  * the software's channel and the `IRenvelope` body with its IRmark; a poll (`Qualifier` `poll`,
  * `Function` `submit`) or a delete (`Qualifier` `request`, `Function` `delete`) names the
- * correlation id and has an empty body; a `list` data request asks what HMRC holds of the class.
+ * correlation id and has an empty body and empty SenderDetails, as HMRC's own do; a `list` data
+ * request asks, with the credentials, what HMRC holds of the class.
  */
-export const govTalkMessage = (request: GovTalkRequest, sender: GovTalkSender): string => {
+export const govTalkMessage = (request: GovTalkRequest, sender: GovTalkSoftware | GovTalkSender): string => {
   const submit = request.function === "submit" ? request : null
   const message = builder.build({
     "?xml": { "@version": "1.0", "@encoding": "UTF-8" },
@@ -75,7 +80,7 @@ export const govTalkMessage = (request: GovTalkRequest, sender: GovTalkSender): 
           GatewayTest: sender.gatewayTest ? "1" : "0"
         },
         SenderDetails:
-          request.function === "poll"
+          request.function === "poll" || request.function === "delete" || !("senderId" in sender)
             ? ""
             : {
                 IDAuthentication: {

@@ -8,8 +8,8 @@ export interface IrSchema {
   readonly topElementName: string
 }
 
-/** GovTalk's `Sender` of an IRheader: in what capacity the message is sent. */
-export type IrSender = "Company" | "Individual" | "Partnership" | "Trust"
+/** GovTalk's `Sender` of an IRheader: in what capacity the message is sent (`Agent`: an agent for its client). */
+export type IrSender = "Company" | "Individual" | "Partnership" | "Trust" | "Agent"
 
 /**
  * The `IRheader` of HMRC's core schema, in its order: the employer reference keys, the period

@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { CisDetails, type CisType, missingForType } from "../../cis/CisDetails.js"
+import { hmrcNameProblems } from "../../cis/HmrcNames.js"
 import { validCisDetails } from "../../cis/ValidCisDetails.js"
 import { EmailAddress } from "../../Email.js"
 import { defaultSupplierSettings } from "../Contact.js"
@@ -24,11 +25,13 @@ const decodeVatNumber = Schema.decodeUnknownEither(VatNumber)
 
 const columnOfMember: Readonly<Record<string, ImportColumn>> = {
   firstName: "FirstName",
+  secondName: "SecondName",
   lastName: "LastName",
   tradingName: "TradingName",
   utr: "UTR",
   niNumber: "NINumber",
-  companyNumber: "CompanyNumber"
+  companyNumber: "CompanyNumber",
+  partnerUtr: "PartnerUTR"
 }
 
 /** "utr or niNumber" → "UTR or NINumber": what the type needs, in the file's words. */
@@ -38,6 +41,18 @@ const lowerFirst = (message: string) => message.charAt(0).toLowerCase() + messag
 
 const firstMessage = (error: ParseResult.ParseError) =>
   lowerFirst(ParseResult.ArrayFormatter.formatErrorSync(error)[0]?.message ?? "is not valid")
+
+/** The name cells of a row whose details did not decode: a blank one is absent. */
+const blankNames = (identity: Record<"title" | "firstName" | "secondName" | "lastName" | "tradingName", string>) => {
+  const name = (cell: string) => (cell === "" ? null : cell)
+  return {
+    title: name(identity.title),
+    firstName: name(identity.firstName),
+    secondName: name(identity.secondName),
+    lastName: name(identity.lastName),
+    tradingName: name(identity.tradingName)
+  }
+}
 
 /**
  * Reads one data row of an import file: the subcontractor it would become, or every reason it
@@ -95,7 +110,8 @@ export const analyseImportRow = (
     tradingName: cell("TradingName"),
     utr: cell("UTR"),
     niNumber: cell("NINumber"),
-    companyNumber: cell("CompanyNumber")
+    companyNumber: cell("CompanyNumber"),
+    partnerUtr: cell("PartnerUTR")
   }
   const cisDetails =
     validCisDetails(identity) ??
@@ -111,6 +127,11 @@ export const analyseImportRow = (
       },
       onRight: (details) => ({ ...details })
     })
+  // A name HMRC's forms can never take would fail every verification and return.
+  for (const [member, rule] of Object.entries(hmrcNameProblems(cisDetails ?? blankNames(identity)))) {
+    const column = columnOfMember[member] ?? member
+    problems.push(`${column} "${identity[member as keyof typeof identity]}": ${rule}`)
+  }
   if (type !== null) {
     const missing = missingForType({ ...identity, type }).map(inColumns)
     if (missing.length > 0) problems.push(`the CIS details a ${type} needs are missing: ${missing.join("; ")}`)

@@ -16,7 +16,8 @@ export const importColumns = [
   "VATRate",
   "VerificationNumber",
   "VerificationDate",
-  "TaxStatus"
+  "TaxStatus",
+  "PartnerUTR"
 ] as const
 export type ImportColumn = (typeof importColumns)[number]
 
@@ -48,7 +49,8 @@ const otherNames: Readonly<Record<ImportColumn, ReadonlyArray<string>>> = {
   VATRate: ["defaultvatrate"],
   VerificationNumber: ["verificationreference", "verificationref"],
   VerificationDate: ["verifiedon", "dateverified"],
-  TaxStatus: ["taxtreatment", "cisstatus"]
+  TaxStatus: ["taxtreatment", "cisstatus"],
+  PartnerUTR: ["nominatedpartnerutr", "partnerutr"]
 }
 
 const columnByKey: ReadonlyMap<string, ImportColumn> = new Map(

@@ -17,7 +17,8 @@ const example: ReadonlyArray<string> = [
   "Standard",
   "V1234567890",
   "2026-04-06",
-  "Net"
+  "Net",
+  ""
 ]
 
 /** The CSV offered for download: the header and one example row (RFC 4180 line ends). */

@@ -1,0 +1,121 @@
+import { Effect, Option } from "effect"
+import { Contact } from "../contacts/Contact.js"
+import { contactEvent } from "../contacts/ContactDraft.js"
+import { ContactRepo } from "../contacts/ContactRepo.js"
+import { type Forbidden, Forbidden as ForbiddenError, type NotFound, type ValidationFailed } from "../Errors.js"
+import { EventOutbox } from "../events/EventOutbox.js"
+import type { TenantId } from "../Ids.js"
+import { MonthlyReturnRepo } from "../returns/MonthlyReturnRepo.js"
+import { Clock } from "../system/Clock.js"
+import { Transactor } from "../system/Transactor.js"
+import { verificationRequested } from "../taxauthority/VerificationRecord.js"
+import type { Tenant } from "../tenants/Tenant.js"
+import { Tenants } from "../tenants/Tenants.js"
+import type { User } from "../users/User.js"
+import { decodeInput } from "../Validation.js"
+import { VerificationQueue } from "../verification/VerificationQueue.js"
+import { credentialsView, type HmrcCredentialsView, SenderCredentials } from "./HmrcCredentials.js"
+import { HmrcCredentialsRepo } from "./HmrcCredentialsRepo.js"
+
+const decodeCredentials = decodeInput(SenderCredentials)
+
+/**
+ * A tenant's Government Gateway credentials, which its returns and verifications are sent to HMRC
+ * with: seen and changed by its Owners only, never shown with the password. Replacing them sends
+ * again, from the same transaction, everything held for the tenant because HMRC refused the old ones.
+ */
+export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSettings>()("core/HmrcCredentialsSettings", {
+  effect: Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const repo = yield* HmrcCredentialsRepo
+    const returns = yield* MonthlyReturnRepo
+    const queue = yield* VerificationQueue
+    const contacts = yield* ContactRepo
+    const outbox = yield* EventOutbox
+    const { transaction } = yield* Transactor
+    const clock = yield* Clock
+
+    const ownerOf = (user: User, code: string): Effect.Effect<Tenant, Forbidden | NotFound> =>
+      Effect.flatMap(tenants.access(user, code), ({ role, tenant }) =>
+        role === "Owner"
+          ? Effect.succeed(tenant)
+          : Effect.fail(
+              new ForbiddenError({ detail: `Only an Owner of ${code} can see or change its HMRC credentials.` })
+            )
+      )
+
+    const viewOf = (tenantId: TenantId) => Effect.map(repo.find(tenantId), Option.map(credentialsView))
+
+    /**
+     * The verifications held for the tenant, due again: each contact shows it requested again
+     * (with contact.updated), unless the contact was deleted or asked again meanwhile.
+     */
+    const releaseVerifications = (tenantId: TenantId, now: Date) =>
+      Effect.gen(function* () {
+        const released = yield* queue.releaseHeld(tenantId, now)
+        for (const request of released) {
+          const found = yield* contacts.findByCodeForUpdate(tenantId, request.contactCode)
+          if (Option.isNone(found) || found.value.id !== request.contactId) continue
+          const requested = new Contact({ ...found.value, verification: verificationRequested, updatedAt: now })
+          yield* contacts.update(requested)
+          yield* outbox.record(tenantId, [contactEvent("contact.updated", requested)])
+        }
+      })
+
+    /** Sets or replaces them and, in the same transaction, sends again whatever was held for the tenant. */
+    const setFor = (tenant: Tenant, input: unknown): Effect.Effect<HmrcCredentialsView, ValidationFailed> =>
+      Effect.gen(function* () {
+        const credentials = yield* decodeCredentials(input)
+        const now = yield* clock.now
+        yield* transaction(
+          Effect.gen(function* () {
+            yield* repo.set(tenant.id, credentials, now)
+            yield* returns.releaseHeld(tenant.id, now)
+            yield* releaseVerifications(tenant.id, now)
+          })
+        )
+        return {
+          gatewayUserId: credentials.gatewayUserId,
+          filer: credentials.filer,
+          status: "Unchecked",
+          updatedAt: now
+        }
+      })
+
+    /** The tenant's credentials without the password; none until set. */
+    const get = (user: User, code: string): Effect.Effect<Option.Option<HmrcCredentialsView>, Forbidden | NotFound> =>
+      Effect.flatMap(ownerOf(user, code), (tenant) => viewOf(tenant.id))
+
+    const set = (
+      user: User,
+      code: string,
+      input: unknown
+    ): Effect.Effect<HmrcCredentialsView, Forbidden | NotFound | ValidationFailed> =>
+      Effect.flatMap(ownerOf(user, code), (tenant) => setFor(tenant, input)).pipe(
+        Effect.withSpan("HmrcCredentialsSettings.set")
+      )
+
+    /** Removes them: nothing more of the tenant is sent to HMRC until new ones are set. */
+    const remove = (user: User, code: string): Effect.Effect<void, Forbidden | NotFound> =>
+      Effect.flatMap(ownerOf(user, code), (tenant) => Effect.asVoid(transaction(repo.remove(tenant.id)))).pipe(
+        Effect.withSpan("HmrcCredentialsSettings.remove")
+      )
+
+    /** For support staff (the admin CLI): the same, for any tenant. */
+    const getForSupport = (code: string): Effect.Effect<Option.Option<HmrcCredentialsView>, NotFound> =>
+      Effect.flatMap(tenants.forSupport(code), (tenant) => viewOf(tenant.id))
+
+    const setForSupport = (
+      code: string,
+      input: unknown
+    ): Effect.Effect<HmrcCredentialsView, NotFound | ValidationFailed> =>
+      Effect.flatMap(tenants.forSupport(code), (tenant) => setFor(tenant, input)).pipe(
+        Effect.withSpan("HmrcCredentialsSettings.setForSupport")
+      )
+
+    /** Re-encrypts every tenant's stored password under the current key (after a key rotation); how many. */
+    const reseal = (): Effect.Effect<number> => repo.reseal()
+
+    return { get, set, remove, getForSupport, setForSupport, reseal } as const
+  })
+}) {}
