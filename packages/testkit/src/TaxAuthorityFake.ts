@@ -146,6 +146,18 @@ export const TaxAuthorityMemory = Layer.effect(
         )
       )
 
+    /** A final answer deleted at its endpoint; unknown there, HMRC's 2000. */
+    const deleteAnswer = (sent: SentMessage) =>
+      Effect.flatMap(findToDelete(sent), (message) =>
+        message === undefined
+          ? Effect.fail(new TaxAuthorityUnavailable({ message: `Unknown CorrelationID ${sent.correlationId} (2000)` }))
+          : Ref.update(held, (all) => {
+              const rest = new Map(all)
+              rest.delete(sent.correlationId)
+              return rest
+            })
+      )
+
     const findHeld = (kind: Held["kind"], transaction: string) =>
       Effect.map(Ref.get(held), (all) => {
         const found = [...all].find(([, h]) => h.kind === kind && h.transaction === transaction && h.refused !== true)
@@ -216,18 +228,7 @@ export const TaxAuthorityMemory = Layer.effect(
             (again) => ({ _tag: "Resent", sent: again, retryAfterMs: 0 }) as const
           )
         }),
-      deleteReturnAnswer: (sent) =>
-        Effect.flatMap(findToDelete(sent), (message) =>
-          message === undefined
-            ? Effect.fail(
-                new TaxAuthorityUnavailable({ message: `Unknown CorrelationID ${sent.correlationId} (2000)` })
-              )
-            : Ref.update(held, (all) => {
-                const rest = new Map(all)
-                rest.delete(sent.correlationId)
-                return rest
-              })
-        ),
+      deleteReturnAnswer: deleteAnswer,
       sendVerification: (reference, request, credentials) =>
         Effect.map(sendVerification(reference, request, credentials), (acknowledgement) => ({
           _tag: "Acknowledged" as const,
@@ -245,18 +246,7 @@ export const TaxAuthorityMemory = Layer.effect(
                 retryAfterMs: 0
               }))
         ),
-      deleteVerificationAnswer: (sent) =>
-        Effect.flatMap(findToDelete(sent), (message) =>
-          message === undefined
-            ? Effect.fail(
-                new TaxAuthorityUnavailable({ message: `Unknown CorrelationID ${sent.correlationId} (2000)` })
-              )
-            : Ref.update(held, (all) => {
-                const rest = new Map(all)
-                rest.delete(sent.correlationId)
-                return rest
-              })
-        )
+      deleteVerificationAnswer: deleteAnswer
     })
   })
 ).pipe(Layer.provideMerge(TaxAuthorityFake.Default))
