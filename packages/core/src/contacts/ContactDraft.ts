@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { blankAsNull } from "../BlankAsNull.js"
 import { CisDetails, emptySoleTrader } from "../cis/CisDetails.js"
 import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
 import { validCisDetails } from "../cis/ValidCisDetails.js"
@@ -49,9 +50,6 @@ export const toCisDetails = (plain: PlainCisDetails): CisDetails => {
 export const toSupplierSettings = (input: SupplierSettingsValues) =>
   new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null }, true)
 
-/** An absent or blank optional string is no value. */
-export const text = (value: string | null | undefined) => (value ? value : null)
-
 export const toEmail = (value: string | null | undefined) => (value ? Email.make(value) : null)
 
 /**
@@ -81,12 +79,12 @@ export const draftContact = (
       code: "",
       name: input.name,
       email: toEmail(input.email),
-      externalId: text(input.externalId),
+      externalId: blankAsNull(input.externalId),
       isCustomer: input.isCustomer ?? false,
       isSupplier,
       isCisSubcontractor,
       vatRegistered,
-      vatNumber: text(input.vatNumber),
+      vatNumber: blankAsNull(input.vatNumber),
       lastSdcDate: input.lastSdcDate ?? null,
       cisDetails: !isCisSubcontractor ? null : input.cisDetails ? toCisDetails(input.cisDetails) : emptySoleTrader,
       verification: isCisSubcontractor ? (fields.verification ?? notVerified) : null,

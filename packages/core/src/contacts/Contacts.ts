@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { blankAsNull } from "../BlankAsNull.js"
 import { Contact, notVerified } from "./Contact.js"
 import { contactCodeBase, generateContactCode } from "./ContactCode.js"
 import {
@@ -6,7 +7,6 @@ import {
   contactEvent as event,
   creationEvents,
   draftContact,
-  text,
   toCisDetails,
   toEmail,
   toSupplierSettings
@@ -168,7 +168,7 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
           isSupplier: input.isSupplier,
           isCisSubcontractor: input.isCisSubcontractor,
           vatRegistered: input.vatRegistered,
-          vatNumber: text(input.vatNumber),
+          vatNumber: blankAsNull(input.vatNumber),
           cisDetails:
             input.isCisSubcontractor && input.cisDetails ? toCisDetails(input.cisDetails) : existing.cisDetails,
           verification: becomesSubcontractor ? notVerified : existing.verification,

@@ -1,4 +1,5 @@
 import { Duration, Effect, Option, Redacted } from "effect"
+import { blankAsNull } from "../BlankAsNull.js"
 import { NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { isUuid, WebhookId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
@@ -22,8 +23,6 @@ export interface WebhookWithSecret {
   readonly webhook: Webhook
   readonly secret: string
 }
-
-const text = (value: string | null | undefined) => (value ? value : null)
 
 export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
   effect: Effect.gen(function* () {
@@ -80,7 +79,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
           id: WebhookId.make(yield* ids.uuid),
           tenantId: tenant.id,
           url: input.url,
-          description: text(input.description),
+          description: blankAsNull(input.description),
           eventTypes: [...new Set(input.eventTypes ?? [])],
           enabled: input.enabled ?? true,
           createdAt: yield* clock.now
@@ -102,7 +101,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
         const updated = new Webhook({
           ...existing,
           url: input.url,
-          description: text(input.description),
+          description: blankAsNull(input.description),
           eventTypes: [...new Set(input.eventTypes)],
           enabled: input.enabled
         })
