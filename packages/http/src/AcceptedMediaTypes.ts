@@ -1,7 +1,7 @@
-import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApi, type HttpServerRequest } from "@effect/platform"
 import { Option } from "effect"
 import { problemResponse } from "./Problems.js"
+import { CisbookServerApi } from "./ServerApi.js"
 
 interface BodyTaker {
   readonly path: RegExp
@@ -13,7 +13,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 /** The operations of the contract that take a body, by method, with the media types each takes. */
 const bodyTakers = (): ReadonlyMap<string, ReadonlyArray<BodyTaker>> => {
   const byMethod = new Map<string, Array<BodyTaker>>()
-  HttpApi.reflect(CisbookApi, {
+  HttpApi.reflect(CisbookServerApi, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint, payloads }) => {
       if (payloads.size === 0 || endpoint.method === "GET") return

@@ -1,4 +1,4 @@
-import { CisbookApi } from "@cisbook/sdk/Api"
+import { CisbookServerApi } from "./ServerApi.js"
 import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Config, Effect, Layer, Option } from "effect"
 import { openApiRoute } from "./OpenApiRoute.js"
@@ -28,7 +28,7 @@ import { closeUnlessBodyRead } from "./UnreadBodyCloses.js"
 import { GoCardlessSandboxLive } from "./sandbox/GoCardlessSandboxLive.js"
 import { GovTalkEngineRoutes } from "./sandbox/GovTalkEngineRoutes.js"
 
-export const ApiLive = HttpApiBuilder.api(CisbookApi).pipe(
+export const ApiLive = HttpApiBuilder.api(CisbookServerApi).pipe(
   Layer.provide([
     SystemHandlers,
     MeHandlers,

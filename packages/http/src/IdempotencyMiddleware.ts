@@ -1,5 +1,4 @@
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
-import { GOCARDLESS_WEBHOOK_PATH } from "@cisbook/sdk/OpenApiDocument"
 import { claimWindow, MAX_KEY_LENGTH } from "@cisbook/core/idempotency/RetryWindow"
 import { Clock } from "@cisbook/core/system/Clock"
 import { IdempotencyKeys, type KeyedRequest, type StoredAnswer } from "@cisbook/core/idempotency/IdempotencyKeys"
@@ -7,8 +6,9 @@ import { Authentication } from "@cisbook/core/users/Authentication"
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Exit, Option } from "effect"
 import { createHash, randomUUID } from "node:crypto"
-import { isMultipart, MAX_JSON_BODY } from "./ProblemDetailsMiddleware.js"
+import { isMultipart, MAX_JSON_BODY } from "./BodyLimits.js"
 import { problemResponse } from "./Problems.js"
+import { GOCARDLESS_WEBHOOK_PATH } from "./ProviderEventsApi.js"
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key"
 export const REPLAYED_HEADER = "idempotent-replayed"
@@ -16,9 +16,10 @@ export const REPLAYED_HEADER = "idempotent-replayed"
 /**
  * Refusals made before any work, kept out of the store so that a corrected retry runs (Stripe
  * keeps no result when the request did not get as far as the endpoint), and server faults, so
- * that a retry runs again.
+ * that a retry runs again. The OpenAPI document marks every other answer as one a retry may get
+ * again (IdempotencyOpenApi).
  */
-const NOT_KEPT = new Set([400, 401, 403, 408, 413, 415, 429])
+export const NOT_KEPT: ReadonlySet<number> = new Set([400, 401, 403, 408, 413, 415, 429])
 const kept = (status: number) => status < 500 && !NOT_KEPT.has(status)
 
 /** The headers a replay repeats: what the client reads of a create's answer. */

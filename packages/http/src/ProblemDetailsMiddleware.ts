@@ -6,23 +6,14 @@ import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, Multi
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option } from "effect"
 import { unsupportedMediaType } from "./AcceptedMediaTypes.js"
+import { isMultipart, limitFor } from "./BodyLimits.js"
 import { screenInput, screenUrl } from "./InputScreen.js"
 import { overflowKeepsSocket } from "./OverflowKeepsSocket.js"
 import { problemResponse } from "./Problems.js"
 import { failTruncatedMultipart } from "./TruncatedMultipartGuard.js"
 
-/** JSON bodies are small; an upload may be larger (its own endpoint checks the file itself). */
-export const MAX_JSON_BODY = 1024 * 1024
-const MAX_MULTIPART_BODY = 12 * 1024 * 1024
-
 /** The one upload the API takes is a contact import file. */
 const MAX_UPLOAD_FILE = MAX_IMPORT_FILE_BYTES
-
-export const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
-  (request.headers["content-type"] ?? "").startsWith("multipart/")
-
-const limitFor = (request: HttpServerRequest.HttpServerRequest) =>
-  isMultipart(request) ? MAX_MULTIPART_BODY : MAX_JSON_BODY
 
 // The rest of the body is thrown away, not read: the connection is closed after the answer.
 const tooLarge = (limit: number) =>

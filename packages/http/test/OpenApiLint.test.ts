@@ -3,9 +3,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
-import { CisbookApi } from "@cisbook/sdk/Api"
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it } from "vitest"
+import { CisbookServerApi } from "../src/ServerApi.js"
 
 interface LintProblem {
   readonly ruleId: string
@@ -47,12 +47,12 @@ const hasExample = (document: any, schema: any, depth = 0): boolean => {
 
 describe("the OpenAPI document", () => {
   it("passes redocly's recommended rules without an error", async () => {
-    const problems = await lint(OpenApi.fromApi(CisbookApi))
+    const problems = await lint(OpenApi.fromApi(CisbookServerApi))
     expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([])
   })
 
   it("gives every operation a summary and a description, every tag a description, and names its servers", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap(
       (item: any) => Object.values(item) as Array<any>
     )
@@ -62,7 +62,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("documents the Idempotency-Key header on every POST but the import's analysis, which creates nothing, and GoCardless's webhook, deduplicated on its event ids", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const postsWithoutKey = Object.entries(document.paths)
       .filter(([, item]: [string, any]) => item.post !== undefined)
       .filter(
@@ -74,7 +74,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("documents GoCardless's webhook: no credentials but its signature header, its body, 204, 400, 413, 415 and 498", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const operation = document.paths["/webhooks/gocardless"].post
     expect(operation.security ?? []).toEqual([])
     expect(operation.parameters).toEqual([
@@ -91,7 +91,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("gives every JSON request body and success answer of every operation and webhook an example", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const withoutExamples = Object.entries({ ...document.paths, ...document.webhooks }).flatMap(
       ([path, item]: [string, any]) =>
         Object.entries(item).flatMap(([method, operation]: [string, any]) => {
@@ -118,7 +118,7 @@ describe("the OpenAPI document", () => {
     )
 
   it("lists 413 on every operation that takes a JSON body, and 503 (with Retry-After) on /health", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const jsonBodies = operationsOf(document).filter(
       ({ operation }) => operation.requestBody?.content?.["application/json"]
     )
@@ -134,7 +134,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("lists 502 and 503 with Retry-After on every operation that asks GoCardless", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     for (const [path, method] of [
       ["/me/billing/mandate-setups", "post"],
       ["/me/billing/mandate", "put"],
@@ -150,7 +150,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("lists 415 on every operation that takes a body, with Accept-Post on a POST", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const withBodies = operationsOf(document).filter(({ operation }) => operation.requestBody !== undefined)
     expect(withBodies.length).toBeGreaterThan(20)
     expect(
@@ -163,7 +163,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("declares Content-Disposition on every file answer, and Idempotent-Replayed on every answer a retry may get again", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const fileAnswers = operationsOf(document).flatMap(({ name, operation }) =>
       Object.entries(operation.responses)
         .filter(([, answer]: [string, any]) => answer.content?.["application/pdf"] ?? answer.content?.["text/csv"])
@@ -191,7 +191,7 @@ describe("the OpenAPI document", () => {
   })
 
   it("lets request bodies carry members the service ignores: no schema a request reaches says additionalProperties false", () => {
-    const document = OpenApi.fromApi(CisbookApi) as any
+    const document = OpenApi.fromApi(CisbookServerApi) as any
     const closed: Array<string> = []
     const seen = new Set<unknown>()
     const visit = (schema: any, where: string): void => {

@@ -1,4 +1,4 @@
-import { HttpApi, OpenApi } from "@effect/platform"
+import { HttpApi } from "@effect/platform"
 import { BillingApi } from "./BillingApi.js"
 import { ConnectionsApi } from "./ConnectionsApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
@@ -6,15 +6,17 @@ import { ContactsApi } from "./ContactsApi.js"
 import { EmailSettingsApi } from "./EmailSettingsApi.js"
 import { MeApi } from "./MeApi.js"
 import { MonthlyReturnsApi } from "./MonthlyReturnsApi.js"
-import { ProviderEventsApi } from "./ProviderEventsApi.js"
 import { PurchaseInvoicesApi } from "./PurchaseInvoicesApi.js"
 import { SalesInvoicesApi } from "./SalesInvoicesApi.js"
 import { SettingsApi } from "./SettingsApi.js"
 import { SystemApi } from "./SystemApi.js"
 import { TenantsApi } from "./TenantsApi.js"
-import { completeDocument } from "./OpenApiDocument.js"
 import { WebhooksApi } from "./WebhooksApi.js"
 
+/**
+ * The client's contract: every endpoint a client calls. The server implements it, adds what
+ * only it has (the GoCardless webhook) and serves the OpenAPI document (/openapi.json).
+ */
 export class CisbookApi extends HttpApi.make("cisbook")
   .add(SystemApi)
   .add(MeApi)
@@ -28,16 +30,4 @@ export class CisbookApi extends HttpApi.make("cisbook")
   .add(WebhooksApi)
   .add(MonthlyReturnsApi)
   .add(BillingApi)
-  .add(ConnectionsApi)
-  .add(ProviderEventsApi)
-  .annotate(OpenApi.Title, "cisbook API")
-  .annotate(OpenApi.Version, "v1")
-  .annotate(
-    OpenApi.Description,
-    "The service behind a UK construction-industry tax (CIS) bookkeeping application. Errors are RFC 9457 problem details."
-  )
-  .annotate(OpenApi.Servers, [
-    { url: "/", description: "The server that serves this document" },
-    { url: "http://localhost:3000", description: "A server started with pnpm start on this machine" }
-  ])
-  .annotate(OpenApi.Transform, completeDocument) {}
+  .add(ConnectionsApi) {}

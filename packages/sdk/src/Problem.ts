@@ -3,7 +3,6 @@ import {
   FieldErrors,
   Forbidden,
   type NextStep,
-  InvalidSignature,
   NotFound,
   Refused,
   Unauthorized,
@@ -23,7 +22,8 @@ export { memberPath } from "@cisbook/core/MemberPath"
  */
 const problemType = (section: string) => `https://tools.ietf.org/html/rfc9110#section-${section}`
 
-const problemFields = <Title extends string>(title: Title, status: number) => ({
+/** The members of every problem body, for a problem of `title` and `status`. */
+export const problemFields = <Title extends string>(title: Title, status: number) => ({
   type: Schema.String.annotations({ examples: [problemType("15.5.1")] }),
   title: Schema.Literal(title),
   status: Schema.Literal(status),
@@ -31,7 +31,8 @@ const problemFields = <Title extends string>(title: Title, status: number) => ({
   traceId: Schema.optional(Schema.String)
 })
 
-const ProblemJson = <S extends Schema.Schema.Any>(schema: S): S =>
+/** A problem body, sent as `application/problem+json`. */
+export const ProblemJson = <S extends Schema.Schema.Any>(schema: S): S =>
   HttpApiSchema.withEncoding(schema, { kind: "Json", contentType: "application/problem+json" })
 
 interface ProblemOptions {
@@ -214,29 +215,3 @@ export const ValidationProblem = Schema.transform(
       description: "Invalid request: every invalid member is named in errors by its path, such as lines[0].contact"
     })
   )
-
-/** GoCardless's documented answer to a webhook whose signature does not match (its guide answers 498). */
-export const InvalidSignatureProblem = ProblemJson(
-  Schema.transform(
-    Schema.Struct({
-      ...problemFields("Invalid Signature", 498),
-      type: Schema.String.annotations({ examples: ["about:blank"] })
-    }).annotations({ identifier: "InvalidSignatureProblem" }),
-    InvalidSignature,
-    {
-      strict: true,
-      decode: (body) => ({ _tag: "InvalidSignature" as const, detail: body.detail }),
-      encode: (e) => ({
-        type: "about:blank",
-        title: "Invalid Signature" as const,
-        status: 498 as const,
-        detail: e.detail
-      })
-    }
-  ).annotations(
-    HttpApiSchema.annotations({
-      status: 498,
-      description: "The Webhook-Signature header is missing or wrong; nothing was stored"
-    })
-  )
-)

@@ -1,33 +1,17 @@
-import { resourceIdOf } from "@cisbook/core/billing/ProviderEvent"
+import { GoCardlessWebhook, providerEventBatchOf } from "@cisbook/adapters/gocardless/GoCardlessWebhook"
 import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
-import { CisbookApi } from "@cisbook/sdk/Api"
-import { GoCardlessWebhookDto } from "@cisbook/sdk/ProviderEventDtos"
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Schema } from "effect"
+import { CisbookServerApi } from "../ServerApi.js"
 
-const decodeWebhook = Schema.decode(Schema.parseJson(GoCardlessWebhookDto), { errors: "all" })
-
-/** GoCardless's wire words as the service's events. */
-const batchOf = (webhook: GoCardlessWebhookDto) => ({
-  webhookId: webhook.meta?.webhook_id ?? null,
-  events: webhook.events.map((e) => ({
-    id: e.id,
-    createdAt: e.created_at,
-    resourceType: e.resource_type,
-    action: e.action,
-    resourceId: resourceIdOf(e.resource_type, e.links),
-    links: e.links,
-    details: e.details,
-    metadata: e.metadata
-  }))
-})
+const decodeWebhook = Schema.decode(Schema.parseJson(GoCardlessWebhook), { errors: "all" })
 
 /**
  * The signature is checked over the raw body before anything is decoded (so the endpoint is
  * handled raw); a body that does not decode is a validation problem, as everywhere in the API.
  */
-export const ProviderEventsHandlers = HttpApiBuilder.group(CisbookApi, "providerEvents", (handlers) =>
+export const ProviderEventsHandlers = HttpApiBuilder.group(CisbookServerApi, "providerEvents", (handlers) =>
   Effect.map(ProviderEvents, (events) =>
     handlers.handleRaw("receiveGoCardlessWebhook", ({ headers, request }) =>
       // A body that cannot be read (over 1 MiB, cut short) is answered by the problem middleware.
@@ -36,7 +20,7 @@ export const ProviderEventsHandlers = HttpApiBuilder.group(CisbookApi, "provider
         Effect.flatMap((body) =>
           decodeWebhook(body).pipe(Effect.catchTag("ParseError", HttpApiDecodeError.refailParseError))
         ),
-        Effect.flatMap((webhook) => events.receive(batchOf(webhook)))
+        Effect.flatMap((webhook) => events.receive(providerEventBatchOf(webhook)))
       )
     )
   )

@@ -1,4 +1,7 @@
+import { type ProviderEventBatch, resourceIdOf } from "@cisbook/core/billing/ProviderEvent"
 import { Schema } from "effect"
+
+// GoCardless's webhook, as GoCardless sends it to the service: its body and its signature header.
 
 /** The most events GoCardless puts in one webhook. */
 export const MAX_WEBHOOK_EVENTS = 250
@@ -15,7 +18,7 @@ const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).
   jsonSchema: { type: "object" }
 })
 
-export const GoCardlessEventDto = Schema.Struct({
+export const GoCardlessEvent = Schema.Struct({
   id: text("The event's id; an event is handled once however often it is sent", "EV0123ABCD4567"),
   created_at: Schema.Date.annotations({
     description: "When it happened at GoCardless (RFC 3339)",
@@ -39,8 +42,8 @@ export const GoCardlessEventDto = Schema.Struct({
   })
 }).annotations({ identifier: "GoCardlessEvent", parseOptions: { errors: "all" } })
 
-export const GoCardlessWebhookDto = Schema.Struct({
-  events: Schema.Array(GoCardlessEventDto).pipe(
+export const GoCardlessWebhook = Schema.Struct({
+  events: Schema.Array(GoCardlessEvent).pipe(
     Schema.maxItems(MAX_WEBHOOK_EVENTS, { message: () => `At most ${MAX_WEBHOOK_EVENTS} events` })
   ),
   meta: Schema.optionalWith(Schema.Struct({ webhook_id: Schema.optionalWith(Schema.String, { nullable: true }) }), {
@@ -71,11 +74,26 @@ export const GoCardlessWebhookDto = Schema.Struct({
     }
   ]
 })
-export type GoCardlessWebhookDto = typeof GoCardlessWebhookDto.Type
+export type GoCardlessWebhook = typeof GoCardlessWebhook.Type
 
-export const WebhookSignatureHeaders = Schema.Struct({
+export const GoCardlessWebhookHeaders = Schema.Struct({
   "webhook-signature": Schema.optional(Schema.String).annotations({
     description: "The hex HMAC-SHA256 of the raw body, keyed with GOCARDLESS_WEBHOOK_SECRET",
     examples: ["9a4d1c2b3e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"]
   })
+})
+
+/** GoCardless's wire words as the service's events. */
+export const providerEventBatchOf = (webhook: GoCardlessWebhook): ProviderEventBatch => ({
+  webhookId: webhook.meta?.webhook_id ?? null,
+  events: webhook.events.map((e) => ({
+    id: e.id,
+    createdAt: e.created_at,
+    resourceType: e.resource_type,
+    action: e.action,
+    resourceId: resourceIdOf(e.resource_type, e.links),
+    links: e.links,
+    details: e.details,
+    metadata: e.metadata
+  }))
 })

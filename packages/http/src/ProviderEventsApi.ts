@@ -1,12 +1,51 @@
+import {
+  GoCardlessWebhook,
+  GoCardlessWebhookHeaders,
+  MAX_WEBHOOK_EVENTS
+} from "@cisbook/adapters/gocardless/GoCardlessWebhook"
+import { InvalidSignature } from "@cisbook/core/Errors"
+import { ContentTooLargeProblem, ProblemJson, problemFields, ValidationProblem } from "@cisbook/sdk/Problem"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ContentTooLargeProblem, InvalidSignatureProblem, ValidationProblem } from "./Problem.js"
-import { GoCardlessWebhookDto, MAX_WEBHOOK_EVENTS, WebhookSignatureHeaders } from "./ProviderEventDtos.js"
+import { Schema } from "effect"
 
+/** Where GoCardless sends its webhooks (its dashboard is given this path on the server's address). */
+export const GOCARDLESS_WEBHOOK_PATH = "/webhooks/gocardless"
+
+/** GoCardless's documented answer to a webhook whose signature does not match (its guide answers 498). */
+export const InvalidSignatureProblem = ProblemJson(
+  Schema.transform(
+    Schema.Struct({
+      ...problemFields("Invalid Signature", 498),
+      type: Schema.String.annotations({ examples: ["about:blank"] })
+    }).annotations({ identifier: "InvalidSignatureProblem" }),
+    InvalidSignature,
+    {
+      strict: true,
+      decode: (body) => ({ _tag: "InvalidSignature" as const, detail: body.detail }),
+      encode: (e) => ({
+        type: "about:blank",
+        title: "Invalid Signature" as const,
+        status: 498 as const,
+        detail: e.detail
+      })
+    }
+  ).annotations(
+    HttpApiSchema.annotations({
+      status: 498,
+      description: "The Webhook-Signature header is missing or wrong; nothing was stored"
+    })
+  )
+)
+
+/**
+ * The server's own endpoints, apart from the client's contract: what GoCardless calls. They are
+ * served and documented with the client's API (see ServerApi), never published in the SDK.
+ */
 export class ProviderEventsApi extends HttpApiGroup.make("providerEvents")
   .add(
-    HttpApiEndpoint.post("receiveGoCardlessWebhook", "/webhooks/gocardless")
-      .setPayload(GoCardlessWebhookDto)
-      .setHeaders(WebhookSignatureHeaders)
+    HttpApiEndpoint.post("receiveGoCardlessWebhook", GOCARDLESS_WEBHOOK_PATH)
+      .setPayload(GoCardlessWebhook)
+      .setHeaders(GoCardlessWebhookHeaders)
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ValidationProblem)
       .addError(ContentTooLargeProblem)
