@@ -17,28 +17,28 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
  * What the caller can do about a failure, in the domain's words (the detail says it too). Each
  * front end adds how it is done there: the HTTP contract names the request.
  */
-export const NextStep = Schema.Union(
+export const Remedy = Schema.Union(
   Schema.TaggedStruct("StartMandateSetup", {}),
   Schema.TaggedStruct("SetBillingEmail", {}),
   Schema.TaggedStruct("CancelMandate", {}),
   Schema.TaggedStruct("CompleteCisDetails", { tenant: Schema.String })
 )
-export type NextStep = typeof NextStep.Type
+export type Remedy = typeof Remedy.Type
 
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   detail: Schema.String,
-  nextStep: Schema.optional(NextStep)
+  remedy: Schema.optional(Remedy)
 }) {}
 
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
   detail: Schema.String,
-  nextStep: Schema.optional(NextStep)
+  remedy: Schema.optional(Remedy)
 }) {}
 
 /** A request that is well formed but that a rule of the service refuses. */
 export class Refused extends Schema.TaggedError<Refused>()("Refused", {
   detail: Schema.String,
-  nextStep: Schema.optional(NextStep)
+  remedy: Schema.optional(Remedy)
 }) {}
 
 export const FieldErrors = Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })

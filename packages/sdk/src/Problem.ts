@@ -2,15 +2,15 @@ import {
   Conflict,
   FieldErrors,
   Forbidden,
-  type NextStep,
   NotFound,
   Refused,
+  type Remedy,
   Unauthorized,
   ValidationFailed
 } from "@cisbook/core/Errors"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { detailForHttp } from "./NextStepRequest.js"
+import { detailForHttp } from "./RemedyRequest.js"
 
 /** Writes a member path the way the service names members in `errors`: `lines[0].contact`. */
 export { memberPath } from "@cisbook/core/MemberPath"
@@ -45,7 +45,7 @@ interface ProblemOptions {
 
 const simpleProblem = <
   Tag extends string,
-  E extends { readonly _tag: Tag; readonly detail: string; readonly nextStep?: NextStep | undefined }
+  E extends { readonly _tag: Tag; readonly detail: string; readonly remedy?: Remedy | undefined }
 >(
   error: Schema.Schema<E, { readonly _tag: Tag; readonly detail: string }>,
   tag: Tag,

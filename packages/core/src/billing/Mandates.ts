@@ -40,7 +40,7 @@ const refusedBy = (error: DirectDebitRefused) =>
 
 const noMandate = new NotFound({
   detail: "You have no direct debit mandate: start a mandate setup to make one.",
-  nextStep: { _tag: "StartMandateSetup" }
+  remedy: { _tag: "StartMandateSetup" }
 })
 
 /** The calling user's direct debit mandate: set up through the provider's hosted page, read, cancelled. */
@@ -65,7 +65,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
           return yield* new Refused({
             detail:
               "A mandate setup needs an email address, and neither your billing profile nor your account has one: set billingEmail on your billing profile first.",
-            nextStep: { _tag: "SetBillingEmail" }
+            remedy: { _tag: "SetBillingEmail" }
           })
         }
         const now = yield* clock.now
@@ -91,7 +91,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
               new Conflict({
                 detail:
                   "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
-                nextStep: { _tag: "CancelMandate" }
+                remedy: { _tag: "CancelMandate" }
               })
             )
           )
@@ -129,7 +129,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
           }
           return yield* new Refused({
             detail: "This mandate setup has expired (30 minutes): start a new one.",
-            nextStep: { _tag: "StartMandateSetup" }
+            remedy: { _tag: "StartMandateSetup" }
           })
         }
         if (flow.status !== "InProgress") {
@@ -144,7 +144,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
                 Effect.zipRight(
                   new Refused({
                     detail: "This mandate setup was cancelled with the direct debit provider: start a new one.",
-                    nextStep: { _tag: "StartMandateSetup" }
+                    remedy: { _tag: "StartMandateSetup" }
                   })
                 )
               )
@@ -169,7 +169,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (Option.isNone(latest)) {
           return yield* new NotFound({
             detail: "No direct debit mandate setup was started: start one to make a mandate.",
-            nextStep: { _tag: "StartMandateSetup" }
+            remedy: { _tag: "StartMandateSetup" }
           })
         }
         const now = yield* clock.now

@@ -74,7 +74,8 @@ const example: Schema.Struct.Type<typeof fields> = {
 export const ConnectionDto = Schema.Struct(fields).annotations({ identifier: "ConnectionDto", examples: [example] })
 export type ConnectionDto = typeof ConnectionDto.Type
 
-const nextStepFor = (connection: Connection, side: "Initiator" | "Receiver" | "SentTo"): string | null => {
+/** What happens next, for the viewer, in plain words (the wire's `nextStep`); null once Connected. */
+const whatHappensNext = (connection: Connection, side: "Initiator" | "Receiver" | "SentTo"): string | null => {
   if (connection.status === "Connected") return null
   if (connection.status === "Rejected") {
     return "They declined. Delete this connection to send a new invitation."
@@ -106,7 +107,7 @@ export const connectionDto = (connection: Connection, viewer: ConnectionViewer):
       email: connection.shared.email,
       cisDetails: connection.shared.cisDetails ? { ...connection.shared.cisDetails } : null
     },
-    nextStep: nextStepFor(connection, seen),
+    nextStep: whatHappensNext(connection, seen),
     createdAt: connection.createdAt,
     connectedAt: connection.connectedAt,
     rejectedAt: connection.rejectedAt

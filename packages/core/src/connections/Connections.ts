@@ -94,7 +94,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         if (missing.length === 0) return Option.getOrNull(details)
         return yield* new Refused({
           detail: `${tenant.code}'s CIS details are not complete (missing: ${missing.join(", ")}), so there is nothing to share yet: complete the tenant's CIS details first.`,
-          nextStep: { _tag: "CompleteCisDetails", tenant: tenant.code }
+          remedy: { _tag: "CompleteCisDetails", tenant: tenant.code }
         })
       })
 

@@ -57,7 +57,7 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         if (!(identity instanceof ReturnContractor))
           return yield* new Refused({
             detail: `The tenant's own CIS details are incomplete (${identity.join(", ")}): the contractor's identity goes on the return. Complete the tenant's CIS details first.`,
-            nextStep: { _tag: "CompleteCisDetails", tenant: tenant.code }
+            remedy: { _tag: "CompleteCisDetails", tenant: tenant.code }
           })
         const scheme = yield* settings.getCisScheme(tenant.id)
         if (Option.isNone(scheme)) return yield* schemeRequired

@@ -92,7 +92,7 @@ describe("Mandates.setup", () => {
         new Conflict({
           detail:
             "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
-          nextStep: { _tag: "CancelMandate" }
+          remedy: { _tag: "CancelMandate" }
         })
       )
       yield* clock.advance(1)
@@ -111,7 +111,7 @@ describe("Mandates.setup", () => {
       expect(late).toEqual(
         new Refused({
           detail: "This mandate setup has expired (30 minutes): start a new one.",
-          nextStep: { _tag: "StartMandateSetup" }
+          remedy: { _tag: "StartMandateSetup" }
         })
       )
     }).pipe(Effect.provide(testApp()))
@@ -122,7 +122,7 @@ describe("Mandates.setup", () => {
       const user = yield* (yield* Users).fromClaims(claims("sub-x", { email: undefined }))
       const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl }))
       expect(error).toBeInstanceOf(Refused)
-      expect(error).toMatchObject({ nextStep: { _tag: "SetBillingEmail" } })
+      expect(error).toMatchObject({ remedy: { _tag: "SetBillingEmail" } })
       expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
       expect(yield* (yield* DirectDebitControl).flowsCreated).toBe(0)
     }).pipe(Effect.provide(testApp()))

@@ -307,7 +307,7 @@ describe("MonthlyReturns", () => {
       // The domain's words; the HTTP layer names the request that completes them.
       expect(refused).toMatchObject({
         detail: expect.stringMatching(/Complete the tenant's CIS details first\.$/),
-        nextStep: { _tag: "CompleteCisDetails", tenant: TENANT }
+        remedy: { _tag: "CompleteCisDetails", tenant: TENANT }
       })
       const stranger = yield* aUser("stranger@example.com")
       expect(yield* Effect.flip(returns.list(stranger, TENANT))).toBeInstanceOf(Forbidden)
