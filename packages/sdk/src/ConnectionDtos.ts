@@ -19,7 +19,8 @@ export const CreateConnectionRequest = requestBody("CreateConnectionRequest", {
   examples: [{ contact: "LOVELACE", direction: "Out", email: "accounts@lovelace-builders.example" }]
 })
 
-export const SetConnectionCounterPartyRequest = requestBody("SetConnectionCounterPartyRequest", {
+// The wire keeps the contract's spelling of the schema, SetConnectionCounterPartyRequest.
+export const SetConnectionCounterpartyRequest = requestBody("SetConnectionCounterPartyRequest", {
   contact: optional(
     ContactCode.annotations({
       description:

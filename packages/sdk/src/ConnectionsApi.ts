@@ -2,7 +2,7 @@ import { ConnectionDto } from "@cisbook/core/connections/ConnectionView"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
-import { ConnectionListParams, CreateConnectionRequest, SetConnectionCounterPartyRequest } from "./ConnectionDtos.js"
+import { ConnectionListParams, CreateConnectionRequest, SetConnectionCounterpartyRequest } from "./ConnectionDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 
@@ -66,7 +66,7 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
     HttpApiEndpoint.put(
       "setConnectionCounterparty"
     )`/tenants/${tenantParam}/connections/${connectionParam}/counterparty`
-      .setPayload(SetConnectionCounterPartyRequest)
+      .setPayload(SetConnectionCounterpartyRequest)
       .addSuccess(ConnectionDto)
       .addError(ValidationProblem)
       .addError(RefusedProblem)

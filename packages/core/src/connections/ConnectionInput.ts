@@ -14,6 +14,6 @@ export interface ConnectionListRequest {
 }
 
 /** The receiving tenant's side: its contact for the initiator, or none to create one from the shared details. */
-export interface CounterpartyChoice {
+export interface SetCounterpartyRequest {
   readonly contact?: string | null | undefined
 }

@@ -1,7 +1,7 @@
 import { Effect, Either, Option, Schema } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
-import type { ConnectionListRequest, CounterpartyChoice, NewConnection } from "./ConnectionInput.js"
+import type { ConnectionListRequest, NewConnection, SetCounterpartyRequest } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
 import { type ConnectionDto, ConnectionDto as ConnectionDtoSchema, connectionDto } from "./ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
@@ -157,7 +157,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       }).pipe(Effect.withSpan("Connections.create"))
 
     /** The receiver's contact: the one named, which must fit, or a new one from the shared details. */
-    const receiverContact = (tenant: Tenant, connection: Connection, choice: CounterpartyChoice) =>
+    const receiverContact = (tenant: Tenant, connection: Connection, choice: SetCounterpartyRequest) =>
       Effect.gen(function* () {
         if (choice.contact != null) {
           const named = yield* findContact(contactRepo, tenant, choice.contact, true)
@@ -184,11 +184,12 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         return Either.isRight(verifiable) ? yield* verifications.start(tenant, created) : created
       })
 
-    const accept = (
+    /** Accepts a Pending connection sent to the tenant: sets the tenant's side, its counterparty. */
+    const setCounterparty = (
       user: User,
       tenantCode: string,
       id: string,
-      choice: CounterpartyChoice
+      choice: SetCounterpartyRequest
     ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
@@ -236,7 +237,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
             return connectionDto(connected, viewer)
           })
         )
-      }).pipe(Effect.withSpan("Connections.accept"))
+      }).pipe(Effect.withSpan("Connections.setCounterparty"))
 
     /** The receiver of a Pending connection rejects it; any other side removes it for both. */
     const remove = (user: User, tenantCode: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
@@ -255,6 +256,6 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         )
       }).pipe(Effect.withSpan("Connections.remove"))
 
-    return { list, get, create, accept, remove } as const
+    return { list, get, create, setCounterparty, remove } as const
   })
 }) {}

@@ -92,7 +92,7 @@ describe("Connections", () => {
         yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
         yield* (yield* HmrcCredentialsSettings).set(conUser, "lovelace", sandboxGateway)
         const before = (yield* eventsOf(con.id)).length
-        const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
+        const accepted = yield* connections.setCounterparty(conUser, "lovelace", sent.id, {})
         const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
         expect(made).toMatchObject({ isSupplier: true, isCisSubcontractor: true, email: "sub@example.com" })
         expect(made.verification).toMatchObject({ source: "Hmrc", message: "Verification requested" })
@@ -127,7 +127,7 @@ describe("Connections", () => {
           direction: "Out",
           email: "office@lovelace.example"
         })
-        const accepted = yield* connections.accept(conUser, "lovelace", sent.id, {})
+        const accepted = yield* connections.setCounterparty(conUser, "lovelace", sent.id, {})
         expect(accepted.status).toBe("Connected")
         const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
         expect(made.verification).toMatchObject({ status: "Error", source: "Hmrc", verificationNumber: null })
@@ -166,10 +166,14 @@ describe("Connections", () => {
           connections.create(conUser, "lovelace", { contact: subbie.code, direction: "In", email: "x@example.com" })
         )
       ).toBeInstanceOf(Conflict)
-      expect(yield* Effect.flip(connections.accept(conUser, "lovelace", invited.id, {}))).toBeInstanceOf(Refused)
-      const joined = yield* connections.accept(subUser, "smith-gw", invited.id, { contact: customer.code })
+      expect(yield* Effect.flip(connections.setCounterparty(conUser, "lovelace", invited.id, {}))).toBeInstanceOf(
+        Refused
+      )
+      const joined = yield* connections.setCounterparty(subUser, "smith-gw", invited.id, { contact: customer.code })
       expect(joined).toMatchObject({ status: "Connected", contact: customer.code, side: "Receiver" })
-      expect(yield* Effect.flip(connections.accept(subUser, "smith-gw", invited.id, {}))).toBeInstanceOf(Refused)
+      expect(yield* Effect.flip(connections.setCounterparty(subUser, "smith-gw", invited.id, {}))).toBeInstanceOf(
+        Refused
+      )
       const stranger = yield* aUser("stranger@example.com")
       yield* (yield* Tenants).create(stranger, { code: TenantCode.make("stranger"), name: "S", email: null })
       expect(yield* Effect.flip(connections.get(stranger, "stranger", invited.id))).toBeInstanceOf(NotFound)

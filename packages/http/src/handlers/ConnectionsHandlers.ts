@@ -21,7 +21,9 @@ export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections
         CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.tenant, path.connection)))
       )
       .handle("setConnectionCounterparty", ({ path, payload }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.accept(user, path.tenant, path.connection, payload)))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => connections.setCounterparty(user, path.tenant, path.connection, payload))
+        )
       )
   })
 )
