@@ -56,12 +56,10 @@ export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors =>
   return errors
 }
 
-const shapeIssues = (input: ReturnMembers<unknown>): ReadonlyArray<Schema.FilterIssue> =>
-  Object.entries(returnShapeErrors(input)).flatMap(([member, messages]) =>
-    messages.map((message) => ({ path: [member], message }))
-  )
-
-/** CreateMonthlyReturnRequest; money in pence once decoded. */
+/**
+ * CreateMonthlyReturnRequest; money in pence once decoded. The rules between its members are
+ * the use case's (returnShapeErrors), checked before anything else.
+ */
 export const NewMonthlyReturn = Schema.Struct({
   periodEnd: PeriodEnd.annotations({
     description: "The tax month, by its last day (the 5th); not after the current tax month's end"
@@ -76,7 +74,7 @@ export const NewMonthlyReturn = Schema.Struct({
     ),
     { nullable: true }
   ).annotations({ description: `1–${MAX_RETURN_LINES} lines; none on a nil return` })
-}).pipe(Schema.filter(shapeIssues))
+})
 export type NewMonthlyReturn = typeof NewMonthlyReturn.Type
 
 /** The rules a return's lines must meet beyond their shape, given the contacts they name (by upper-case code). */
