@@ -1,3 +1,4 @@
+// The invoices' mapping module: their models as the sdk's DTOs, for the handlers.
 import type { InvoiceListPage } from "@cisbook/core/invoices/InvoicePage"
 import { invoiceViewMembers } from "@cisbook/core/invoices/InvoiceView"
 import type { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { blankAsNull } from "../BlankAsNull.js"
-import type { Conflict, Forbidden, NotFound } from "../Errors.js"
-import { ValidationFailed } from "../Errors.js"
+import { type Conflict, type Forbidden, type NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../events/Event.js"
 import { SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
 import { deductionShare } from "./DeductionSplit.js"
