@@ -1,5 +1,6 @@
 import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
 import { NewPaymentFields, NewPurchaseInvoiceFields, NewSalesInvoiceFields } from "@cisbook/core/invoices/InvoiceInput"
+import { Day, invoiceViewFields } from "@cisbook/core/invoices/InvoiceView"
 import { Pounds } from "@cisbook/core/invoices/Money"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { HttpApiSchema } from "@effect/platform"
@@ -64,19 +65,8 @@ const page = <A, I, R>(identifier: string, item: Schema.Schema<A, I, R>) =>
 
 export const SalesInvoiceDtoPagedResult = page("SalesInvoiceDtoPagedResult", SalesInvoiceDto)
 
-const Day = Schema.String.annotations({ format: "date", examples: ["2026-04-06"] })
-
 export const PurchaseInvoiceDto = Schema.Struct({
-  id: Schema.String,
-  number: Schema.String,
-  contact: Schema.String.annotations({ description: "The supplier's contact code" }),
-  issueDate: Day,
-  dueDate: Day,
-  reference: Schema.NullOr(Schema.String),
-  subtotal: Pounds,
-  vat: Pounds,
-  total: Pounds.annotations({ description: "subtotal + vat" }),
-  cisDeduction: Pounds,
+  ...invoiceViewFields("supplier"),
   createdAt: Schema.Date
 }).annotations({ identifier: "PurchaseInvoiceDto", description: "An invoice a supplier sent the tenant" })
 export type PurchaseInvoiceDto = typeof PurchaseInvoiceDto.Type

@@ -1,10 +1,9 @@
-import type { InvoiceListQuery } from "@cisbook/core/invoices/InvoiceQuery"
+import type { SalesInvoiceId } from "@cisbook/core/Ids"
 import { SalesInvoice, type SalesInvoicePayment } from "@cisbook/core/invoices/SalesInvoice"
 import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
-import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import { Effect, Layer, Option, Ref } from "effect"
-import { newestIssuedFirst } from "./InvoiceOrder.js"
+import { invoiceStoreMemory } from "./InvoiceStoreMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 
 interface State {
@@ -35,31 +34,23 @@ export const SalesInvoiceRepoMemory = Layer.effect(
         const next = to(s.sequences.get(tenantId) ?? 0)
         return [next, { ...s, sequences: new Map(s.sequences).set(tenantId, next) }] as const
       })
-    const findById = (tenantId: string, id: string) =>
-      Effect.map(Ref.get(state), (s) =>
-        Option.fromNullable(s.invoices.find((i) => i.tenantId === tenantId && i.id === id))
-      )
+    const store = invoiceStoreMemory<SalesInvoice, SalesInvoiceId>(
+      {
+        get: Effect.map(Ref.get(state), (s) => s.invoices),
+        modify: (f) =>
+          Ref.modify(state, (s) => {
+            const [answer, invoices] = f(s.invoices)
+            return [answer, { ...s, invoices }] as const
+          })
+      },
+      (a, b) => a.number === b.number
+    )
     return SalesInvoiceRepo.of({
       nextSequence: (tenantId) => raise(tenantId, (last) => last + 1),
       claimSequence: (tenantId, sequence) => Effect.asVoid(raise(tenantId, (last) => Math.max(last, sequence))),
-      insert: (invoice) =>
-        Ref.modify(state, (s) => {
-          const taken = s.invoices.some((i) => i.tenantId === invoice.tenantId && i.number === invoice.number)
-          return taken ? ([false, s] as const) : ([true, { ...s, invoices: [...s.invoices, invoice] }] as const)
-        }).pipe(
-          Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "number" }))))
-        ),
-      findById,
+      ...store,
       // One fiber at a time runs here and nothing is shared between processes: there is nothing to lock.
-      findByIdForUpdate: findById,
-      list: (tenantId, query: InvoiceListQuery) =>
-        Effect.map(Ref.get(state), (s) => {
-          const found = s.invoices.filter(
-            (i) => i.tenantId === tenantId && (query.contactId === null || i.contactId === query.contactId)
-          )
-          const items = [...found].sort(newestIssuedFirst).slice(query.offset, query.offset + query.limit)
-          return { items, totalCount: found.length }
-        }),
+      findByIdForUpdate: store.findById,
       payments: (tenantId, invoiceId) =>
         Effect.map(Ref.get(state), (s) =>
           s.payments.filter((p) => p.tenantId === tenantId && p.invoiceId === invoiceId)

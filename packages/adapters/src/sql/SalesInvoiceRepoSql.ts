@@ -3,39 +3,20 @@ import { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { reportedPayment, reportedPaymentColumns, type ReportedPaymentRow } from "./InvoiceRows.js"
-import { uniqueWrite } from "./UniqueWrite.js"
+import { invoiceStoreSql } from "./InvoiceStoreSql.js"
 
 const InvoiceKey = Schema.Struct({ tenantId: Schema.String, id: Schema.String })
 const decodeSequence = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ lastSequence: Schema.Number })))
-const decodeCount = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ totalCount: Schema.Number })))
-const decodeInvoices = Schema.decodeUnknown(Schema.Array(SalesInvoice))
-
-// The customer's code comes with the invoice: it never changes while the invoice exists.
-const invoiceColumns = `
-  i.tenant_id, i.id, i.number, i.contact_id, c.code AS contact_code, i.issue_date, i.due_date, i.reference,
-  i.subtotal, i.vat, i.cis_deduction, i.amount_paid, i.created_at`
-const withContact = "sales_invoices i JOIN contacts c ON c.tenant_id = i.tenant_id AND c.id = i.contact_id"
 
 export const SalesInvoiceRepoSql = Layer.effect(
   SalesInvoiceRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const numberWrite = uniqueWrite(sql, { sales_invoices_number_key: "number" })
-    const columns = sql.literal(invoiceColumns)
-    const fromInvoices = sql.literal(withContact)
-
-    const findById = SqlSchema.findOne({
-      Request: InvoiceKey,
-      Result: SalesInvoice,
-      execute: ({ id, tenantId }) =>
-        sql`SELECT ${columns} FROM ${fromInvoices} WHERE i.tenant_id = ${tenantId} AND i.id = ${id}`
-    })
-    // Locks the invoice's row only: the contact is not changed by a payment.
-    const findByIdForUpdate = SqlSchema.findOne({
-      Request: InvoiceKey,
-      Result: SalesInvoice,
-      execute: ({ id, tenantId }) =>
-        sql`SELECT ${columns} FROM ${fromInvoices} WHERE i.tenant_id = ${tenantId} AND i.id = ${id} FOR UPDATE OF i`
+    const { findById, findByIdForUpdate, fromInvoices, insert, list } = invoiceStoreSql(sql, {
+      table: "sales_invoices",
+      model: SalesInvoice,
+      ownColumns: ["amount_paid"],
+      ownValues: (invoice) => ({ amountPaid: invoice.amountPaid })
     })
     const payments = SqlSchema.findAll({
       Request: InvoiceKey,
@@ -70,36 +51,10 @@ export const SalesInvoiceRepoSql = Layer.effect(
           Effect.asVoid,
           Effect.orDie
         ),
-      insert: (invoice) =>
-        sql`INSERT INTO sales_invoices ${sql.insert({
-          tenantId: invoice.tenantId,
-          id: invoice.id,
-          number: invoice.number,
-          contactId: invoice.contactId,
-          issueDate: invoice.issueDate,
-          dueDate: invoice.dueDate,
-          reference: invoice.reference,
-          subtotal: invoice.subtotal,
-          vat: invoice.vat,
-          cisDeduction: invoice.cisDeduction,
-          amountPaid: invoice.amountPaid,
-          createdAt: invoice.createdAt
-        })}`.pipe(Effect.asVoid, numberWrite),
-      findById: (tenantId, id) => Effect.orDie(findById({ tenantId, id })),
-      findByIdForUpdate: (tenantId, id) => Effect.orDie(findByIdForUpdate({ tenantId, id })),
-      list: (tenantId, query) =>
-        Effect.gen(function* () {
-          const contact = query.contactId === null ? sql`` : sql`AND i.contact_id = ${query.contactId}`
-          const [{ totalCount }] = yield* decodeCount(
-            yield* sql`SELECT count(*) AS total_count FROM sales_invoices i WHERE i.tenant_id = ${tenantId} ${contact}`
-          )
-          const rows = yield* sql`
-            SELECT ${columns} FROM ${fromInvoices}
-            WHERE i.tenant_id = ${tenantId} ${contact}
-            ORDER BY i.issue_date DESC, i.created_at DESC, i.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`
-          return { items: yield* decodeInvoices(rows), totalCount }
-        }).pipe(Effect.orDie),
+      insert,
+      findById,
+      findByIdForUpdate,
+      list,
       payments: (tenantId, invoiceId) => Effect.orDie(payments({ tenantId, id: invoiceId })),
       addPayment: (payment) =>
         sql`INSERT INTO sales_invoice_payments ${sql.insert({

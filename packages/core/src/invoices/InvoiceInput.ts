@@ -39,6 +39,8 @@ const invoiceFields = {
     description: "The CIS deduction, in pounds: at most the subtotal. Default 0."
   })
 }
+/** What a new invoice of either side says, decoded. */
+export type NewInvoice = Schema.Struct.Type<typeof invoiceFields>
 
 /** A new sales invoice as it comes over the wire (CreateSalesInvoiceRequest); money in pence once decoded. */
 export const NewSalesInvoiceFields = {

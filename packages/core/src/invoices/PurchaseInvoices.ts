@@ -1,44 +1,34 @@
-import { Effect, Option } from "effect"
-import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../Errors.js"
-import { isUuid, PurchaseInvoiceId } from "../Ids.js"
-import { invoiceErrors, type NewPurchaseInvoice } from "./InvoiceInput.js"
+import { Effect } from "effect"
+import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { PurchaseInvoiceId } from "../Ids.js"
+import { invoiceBook } from "./InvoiceBook.js"
+import type { NewPurchaseInvoice } from "./InvoiceInput.js"
+import type { InvoiceListPage } from "./InvoicePage.js"
 import type { InvoiceListRequest } from "./InvoiceQuery.js"
 import { PurchaseInvoice } from "./PurchaseInvoice.js"
-import { Clock } from "../system/Clock.js"
-import { ContactRepo } from "../contacts/ContactRepo.js"
-import { IdGenerator } from "../system/IdGenerator.js"
 import { PurchaseInvoiceRepo } from "./PurchaseInvoiceRepo.js"
-import { Transactor } from "../system/Transactor.js"
 import type { User } from "../users/User.js"
-import { failIfAny } from "../Validation.js"
-import { invoicedContact } from "./InvoicedContact.js"
-import { invoicePage } from "./InvoicePage.js"
 import { Tenants } from "../tenants/Tenants.js"
 
-export interface PurchaseInvoiceListPage {
-  readonly items: ReadonlyArray<PurchaseInvoice>
-  readonly totalCount: number
-  readonly offset: number
-  /** The page size served: at most the maximum, whatever was asked. */
-  readonly limit: number
-}
-
-/** An absent or blank optional string is no value. */
-const text = (value: string | null | undefined) => (value ? value : null)
+export type PurchaseInvoiceListPage = InvoiceListPage<PurchaseInvoice>
 
 export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/PurchaseInvoices", {
   effect: Effect.gen(function* () {
     const tenants = yield* Tenants
     const repo = yield* PurchaseInvoiceRepo
-    const contacts = yield* ContactRepo
-    const { transaction } = yield* Transactor
-    const clock = yield* Clock
-    const ids = yield* IdGenerator
+    const book = yield* invoiceBook({
+      kind: "purchase invoice",
+      role: "Supplier",
+      store: repo,
+      toId: (id) => PurchaseInvoiceId.make(id),
+      number: (_tenant, input: NewPurchaseInvoice) => Effect.succeed(input.number),
+      make: (members) => new PurchaseInvoice(members),
+      numberTaken: (tenant, contact, number) =>
+        `${contact.code} already has a purchase invoice numbered ${number} in ${tenant.code}.`,
+      recorded: () => Effect.void
+    })
 
-    /**
-     * Records a supplier's invoice. The contact stays locked until the invoice is in, so that a
-     * concurrent removal of its supplier role, or of the contact, waits and then sees the invoice.
-     */
+    /** Records a supplier's invoice. */
     const create = (
       user: User,
       tenantCode: string,
@@ -46,47 +36,13 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
     ): Effect.Effect<PurchaseInvoice, Forbidden | NotFound | ValidationFailed | Conflict> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        yield* failIfAny(invoiceErrors(input))
-        const id = PurchaseInvoiceId.make(yield* ids.uuid)
-        const createdAt = yield* clock.now
-        return yield* transaction(
-          Effect.gen(function* () {
-            const contact = yield* invoicedContact(contacts, tenant, input.contact, "Supplier")
-            const invoice = new PurchaseInvoice({
-              id,
-              tenantId: tenant.id,
-              number: input.number,
-              contactId: contact.id,
-              contactCode: contact.code,
-              issueDate: input.issueDate,
-              dueDate: input.dueDate,
-              reference: text(input.reference),
-              subtotal: input.subtotal,
-              vat: input.vat,
-              cisDeduction: input.cisDeduction ?? 0,
-              createdAt
-            })
-            yield* repo.insert(invoice).pipe(
-              Effect.catchTag("DuplicateKey", () =>
-                Effect.fail(
-                  new Conflict({
-                    detail: `${contact.code} already has a purchase invoice numbered ${input.number} in ${tenant.code}.`
-                  })
-                )
-              )
-            )
-            return invoice
-          })
-        )
+        return yield* book.create(tenant, input)
       }).pipe(Effect.withSpan("PurchaseInvoices.create"))
 
     const get = (user: User, tenantCode: string, id: string): Effect.Effect<PurchaseInvoice, Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        const notFound = new NotFound({ detail: `There is no purchase invoice ${id} in ${tenant.code}.` })
-        if (!isUuid(id)) return yield* notFound
-        const found = yield* repo.findById(tenant.id, PurchaseInvoiceId.make(id))
-        return yield* Option.match(found, { onNone: () => Effect.fail(notFound), onSome: Effect.succeed })
+        return yield* book.find(tenant, id)
       })
 
     const list = (
@@ -96,7 +52,7 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
     ): Effect.Effect<PurchaseInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        return yield* invoicePage(contacts, tenant, request, (query) => repo.list(tenant.id, query))
+        return yield* book.page(tenant, request)
       }).pipe(Effect.withSpan("PurchaseInvoices.list"))
 
     return { create, get, list } as const

@@ -1,32 +1,23 @@
 import { Schema } from "effect"
-import { ContactId, SalesInvoiceId, SalesInvoicePaymentId, TenantId } from "../Ids.js"
+import { SalesInvoiceId, SalesInvoicePaymentId, TenantId } from "../Ids.js"
+import { invoiceFields, invoiceTotal } from "./Invoice.js"
 import { Pence } from "./Money.js"
 
 export const SalesInvoiceStatus = Schema.Literal("Open", "Paid")
 export type SalesInvoiceStatus = typeof SalesInvoiceStatus.Type
 
-/** An invoice the tenant sent a customer. Money in pence; dates as YYYY-MM-DD. */
+/**
+ * An invoice the tenant sent a customer, numbered uniquely in the tenant; the CIS deduction is
+ * the customer's (a contractor's). Money in pence; dates as YYYY-MM-DD.
+ */
 export class SalesInvoice extends Schema.Class<SalesInvoice>("SalesInvoice")({
   id: SalesInvoiceId,
-  tenantId: TenantId,
-  /** Unique in the tenant. */
-  number: Schema.String,
-  contactId: ContactId,
-  /** The customer's code, which never changes while it has invoices. */
-  contactCode: Schema.String,
-  issueDate: Schema.String,
-  dueDate: Schema.String,
-  reference: Schema.NullOr(Schema.String),
-  subtotal: Pence,
-  vat: Pence,
-  /** The CIS deduction the customer (a contractor) takes from the payments. */
-  cisDeduction: Pence,
+  ...invoiceFields,
   /** What the payments so far add up to. */
-  amountPaid: Pence,
-  createdAt: Schema.DateFromSelf
+  amountPaid: Pence
 }) {
   get total(): number {
-    return this.subtotal + this.vat
+    return invoiceTotal(this)
   }
 
   /** What the customer pays in all: the total less the CIS deduction. */

@@ -1,7 +1,8 @@
 import { Effect, Option, Schema } from "effect"
 import { Email } from "../Email.js"
-import { type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
-import { isUuid, SalesInvoiceId } from "../Ids.js"
+import { type Forbidden, type NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { SalesInvoiceId } from "../Ids.js"
+import { findInvoice } from "./InvoiceBook.js"
 import type { SalesInvoice } from "./SalesInvoice.js"
 import { daysBetween } from "../mail/DaysBetween.js"
 import { type QueuedMail, TenantMail } from "../mail/TenantMail.js"
@@ -11,7 +12,6 @@ import { ContactRepo } from "../contacts/ContactRepo.js"
 import { SalesInvoiceRepo } from "./SalesInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import { ukCalendarDate } from "../returns/TaxMonth.js"
-import type { Tenant } from "../tenants/Tenant.js"
 import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
 import { Tenants } from "../tenants/Tenants.js"
@@ -34,13 +34,7 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
     const { transaction } = yield* Transactor
     const clock = yield* Clock
 
-    const findInvoice = (tenant: Tenant, id: string): Effect.Effect<SalesInvoice, NotFound> => {
-      const notFound = new NotFound({ detail: `There is no sales invoice ${id} in ${tenant.code}.` })
-      if (!isUuid(id)) return Effect.fail(notFound)
-      return invoices
-        .findById(tenant.id, SalesInvoiceId.make(id))
-        .pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })))
-    }
+    const findSalesInvoice = findInvoice("sales invoice", (id) => SalesInvoiceId.make(id), invoices.findById)
 
     /** Queues the invoice's mail of the type, with the values `extra` adds; it fails before anything is queued. */
     const queue = <T extends "SalesInvoice" | "PaymentReminder", E>(
@@ -57,7 +51,7 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const { to } = yield* decodeInvoiceMail(input)
-        const invoice = yield* findInvoice(tenant, invoiceId)
+        const invoice = yield* findSalesInvoice(tenant, invoiceId)
         const extra = yield* check(invoice, ukCalendarDate(yield* clock.now))
         const contact = yield* contacts.findByCode(tenant.id, invoice.contactCode)
         const address = to ?? Option.getOrNull(Option.flatMap(contact, (c) => Option.fromNullable(c.email)))

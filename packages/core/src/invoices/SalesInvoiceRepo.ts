@@ -1,18 +1,12 @@
 import { Context, type Effect, type Option } from "effect"
 import type { SalesInvoiceId, TenantId } from "../Ids.js"
-import type { InvoiceListQuery } from "./InvoiceQuery.js"
+import type { InvoiceStore } from "./InvoiceStore.js"
 import type { ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
-import type { DuplicateKey } from "../system/DuplicateKey.js"
 
-export interface SalesInvoicePage {
-  readonly items: ReadonlyArray<SalesInvoice>
-  /** Every invoice that matches the query, on any page. */
-  readonly totalCount: number
-}
-
+/** The tenant's sales invoices and their payments: a number is taken when the tenant has an invoice with it. */
 export class SalesInvoiceRepo extends Context.Tag("core/SalesInvoiceRepo")<
   SalesInvoiceRepo,
-  {
+  InvoiceStore<SalesInvoice, SalesInvoiceId> & {
     /**
      * Inside a transaction: the tenant's next automatic number sequence (1, 2, ...), above every
      * sequence issued or claimed before. Concurrent callers wait for each other's transactions.
@@ -20,13 +14,8 @@ export class SalesInvoiceRepo extends Context.Tag("core/SalesInvoiceRepo")<
     readonly nextSequence: (tenantId: TenantId) => Effect.Effect<number>
     /** Inside a transaction: counts `sequence` as issued, so that automatic numbering continues above it. */
     readonly claimSequence: (tenantId: TenantId, sequence: number) => Effect.Effect<void>
-    /** Fails with DuplicateKey "number" when the tenant has an invoice with that number. */
-    readonly insert: (invoice: SalesInvoice) => Effect.Effect<void, DuplicateKey>
-    readonly findById: (tenantId: TenantId, id: SalesInvoiceId) => Effect.Effect<Option.Option<SalesInvoice>>
     /** Inside a transaction: findById, and no one else changes or pays the invoice until it ends. */
     readonly findByIdForUpdate: (tenantId: TenantId, id: SalesInvoiceId) => Effect.Effect<Option.Option<SalesInvoice>>
-    /** Newest issue date first; ties newest created first. */
-    readonly list: (tenantId: TenantId, query: InvoiceListQuery) => Effect.Effect<SalesInvoicePage>
     /** The invoice's payments in the order they were recorded. */
     readonly payments: (
       tenantId: TenantId,

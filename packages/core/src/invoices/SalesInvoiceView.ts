@@ -1,8 +1,7 @@
 import { Schema } from "effect"
+import { Day, invoiceViewFields, invoiceViewMembers } from "./InvoiceView.js"
 import { Pounds } from "./Money.js"
 import { type SalesInvoice, type SalesInvoicePayment, SalesInvoiceStatus } from "./SalesInvoice.js"
-
-const Day = Schema.String.annotations({ format: "date", examples: ["2026-04-06"] })
 
 export const SalesInvoicePaymentDto = Schema.Struct({
   id: Schema.String,
@@ -17,16 +16,7 @@ export const SalesInvoicePaymentDto = Schema.Struct({
 export type SalesInvoicePaymentDto = typeof SalesInvoicePaymentDto.Type
 
 const fields = {
-  id: Schema.String,
-  number: Schema.String,
-  contact: Schema.String.annotations({ description: "The customer's contact code" }),
-  issueDate: Day,
-  dueDate: Day,
-  reference: Schema.NullOr(Schema.String),
-  subtotal: Pounds,
-  vat: Pounds,
-  total: Pounds.annotations({ description: "subtotal + vat" }),
-  cisDeduction: Pounds,
+  ...invoiceViewFields("customer"),
   amountPaid: Pounds,
   amountDue: Pounds.annotations({ description: "total − cisDeduction − amountPaid" }),
   status: SalesInvoiceStatus.annotations({ description: "Paid once amountDue is 0, else Open" }),
@@ -76,16 +66,7 @@ export const salesInvoiceDto = (
   invoice: SalesInvoice,
   payments?: ReadonlyArray<SalesInvoicePayment>
 ): SalesInvoiceDto => ({
-  id: invoice.id,
-  number: invoice.number,
-  contact: invoice.contactCode,
-  issueDate: invoice.issueDate,
-  dueDate: invoice.dueDate,
-  reference: invoice.reference,
-  subtotal: invoice.subtotal,
-  vat: invoice.vat,
-  total: invoice.total,
-  cisDeduction: invoice.cisDeduction,
+  ...invoiceViewMembers(invoice),
   amountPaid: invoice.amountPaid,
   amountDue: invoice.amountDue,
   status: invoice.status,

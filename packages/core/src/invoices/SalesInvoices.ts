@@ -1,35 +1,28 @@
-import { Effect, Option } from "effect"
-import { Conflict, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { Effect } from "effect"
+import { blankAsNull } from "../BlankAsNull.js"
+import { type Conflict, type Forbidden, type NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../events/Event.js"
-import { isUuid, SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
+import { SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
 import { deductionShare } from "./DeductionSplit.js"
-import { invoiceErrors, type NewPayment, type NewSalesInvoice } from "./InvoiceInput.js"
+import { findInvoice, invoiceBook } from "./InvoiceBook.js"
+import type { NewPayment, NewSalesInvoice } from "./InvoiceInput.js"
 import { salesInvoiceNumber, salesInvoiceSequence } from "./InvoiceNumber.js"
+import type { InvoiceListPage } from "./InvoicePage.js"
 import type { InvoiceListRequest } from "./InvoiceQuery.js"
 import { formatPounds } from "./Money.js"
 import { type ReportPeriod, reportPeriod } from "./ReportPeriod.js"
 import { type ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
 import { salesInvoiceJson } from "./SalesInvoiceView.js"
 import { Clock } from "../system/Clock.js"
-import { ContactRepo } from "../contacts/ContactRepo.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { SalesInvoiceRepo } from "./SalesInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import type { User } from "../users/User.js"
-import { failIfAny } from "../Validation.js"
-import { invoicedContact } from "./InvoicedContact.js"
-import { invoicePage } from "./InvoicePage.js"
 import { Tenants } from "../tenants/Tenants.js"
 
-export interface SalesInvoiceListPage {
-  readonly items: ReadonlyArray<SalesInvoice>
-  readonly totalCount: number
-  readonly offset: number
-  /** The page size served: at most the maximum, whatever was asked. */
-  readonly limit: number
-}
+export type SalesInvoiceListPage = InvoiceListPage<SalesInvoice>
 
 export interface SalesInvoiceWithPayments {
   readonly invoice: SalesInvoice
@@ -48,41 +41,36 @@ const event = (
   payments: ReadonlyArray<SalesInvoicePayment>
 ): NewEvent => ({ type, data: salesInvoiceJson(invoice, payments) })
 
-/** An absent or blank optional string is no value. */
-const text = (value: string | null | undefined) => (value ? value : null)
-
 export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesInvoices", {
   effect: Effect.gen(function* () {
     const tenants = yield* Tenants
     const repo = yield* SalesInvoiceRepo
-    const contacts = yield* ContactRepo
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const ids = yield* IdGenerator
 
-    const notFound = (tenant: Tenant, id: string) =>
-      new NotFound({ detail: `There is no sales invoice ${id} in ${tenant.code}.` })
-
-    const find = (tenant: Tenant, id: string, forUpdate = false): Effect.Effect<SalesInvoice, NotFound> => {
-      if (!isUuid(id)) return Effect.fail(notFound(tenant, id))
-      const lookup = forUpdate ? repo.findByIdForUpdate : repo.findById
-      return lookup(tenant.id, SalesInvoiceId.make(id)).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(tenant, id)), onSome: Effect.succeed }))
-      )
-    }
-
     /** The number asked for, or the next one; an INV-style number asked for moves the sequence past it. */
-    const issueNumber = (tenant: Tenant, asked: string | undefined) => {
+    const issueNumber = (tenant: Tenant, { number: asked }: NewSalesInvoice) => {
       if (asked === undefined) return Effect.map(repo.nextSequence(tenant.id), salesInvoiceNumber)
       const sequence = salesInvoiceSequence(asked)
       return sequence === null ? Effect.succeed(asked) : Effect.as(repo.claimSequence(tenant.id, sequence), asked)
     }
 
-    /**
-     * Invoices a customer. The contact stays locked until the invoice is in, so that a concurrent
-     * removal of its customer role, or of the contact, waits and then sees the invoice.
-     */
+    const book = yield* invoiceBook({
+      kind: "sales invoice",
+      role: "Customer",
+      store: repo,
+      toId: (id) => SalesInvoiceId.make(id),
+      number: issueNumber,
+      make: (members) => new SalesInvoice({ ...members, amountPaid: 0 }),
+      numberTaken: (tenant, _contact, number) =>
+        `${tenant.code} already has a sales invoice numbered ${number}: choose another number, or leave it out for the next one.`,
+      recorded: (tenant, invoice) => outbox.record(tenant.id, [event("sales-invoice.created", invoice, [])])
+    })
+    const findForUpdate = findInvoice("sales invoice", (id) => SalesInvoiceId.make(id), repo.findByIdForUpdate)
+
+    /** Invoices a customer. */
     const create = (
       user: User,
       tenantCode: string,
@@ -90,41 +78,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
     ): Effect.Effect<SalesInvoice, Forbidden | NotFound | ValidationFailed | Conflict> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        yield* failIfAny(invoiceErrors(input))
-        const id = SalesInvoiceId.make(yield* ids.uuid)
-        const createdAt = yield* clock.now
-        return yield* transaction(
-          Effect.gen(function* () {
-            const contact = yield* invoicedContact(contacts, tenant, input.contact, "Customer")
-            const number = yield* issueNumber(tenant, input.number)
-            const invoice = new SalesInvoice({
-              id,
-              tenantId: tenant.id,
-              number,
-              contactId: contact.id,
-              contactCode: contact.code,
-              issueDate: input.issueDate,
-              dueDate: input.dueDate,
-              reference: text(input.reference),
-              subtotal: input.subtotal,
-              vat: input.vat,
-              cisDeduction: input.cisDeduction ?? 0,
-              amountPaid: 0,
-              createdAt
-            })
-            yield* repo.insert(invoice).pipe(
-              Effect.catchTag("DuplicateKey", () =>
-                Effect.fail(
-                  new Conflict({
-                    detail: `${tenant.code} already has a sales invoice numbered ${number}: choose another number, or leave it out for the next one.`
-                  })
-                )
-              )
-            )
-            yield* outbox.record(tenant.id, [event("sales-invoice.created", invoice, [])])
-            return invoice
-          })
-        )
+        return yield* book.create(tenant, input)
       }).pipe(Effect.withSpan("SalesInvoices.create"))
 
     const get = (
@@ -134,7 +88,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
     ): Effect.Effect<SalesInvoiceWithPayments, Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        const invoice = yield* find(tenant, id)
+        const invoice = yield* book.find(tenant, id)
         return { invoice, payments: yield* repo.payments(tenant.id, invoice.id) }
       })
 
@@ -145,7 +99,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
     ): Effect.Effect<SalesInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
-        return yield* invoicePage(contacts, tenant, request, (query) => repo.list(tenant.id, query))
+        return yield* book.page(tenant, request)
       }).pipe(Effect.withSpan("SalesInvoices.list"))
 
     /**
@@ -165,7 +119,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
         const createdAt = yield* clock.now
         return yield* transaction(
           Effect.gen(function* () {
-            const invoice = yield* find(tenant, invoiceId, true)
+            const invoice = yield* findForUpdate(tenant, invoiceId)
             if (input.amount > invoice.amountDue) {
               return yield* ValidationFailed.one(
                 "amount",
@@ -186,7 +140,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
               date: input.date,
               amount: input.amount,
               cisDeduction: deductionShare(invoice.cisDeduction, invoice.amountPayable, before, input.amount),
-              reference: text(input.reference),
+              reference: blankAsNull(input.reference),
               createdAt
             })
             yield* repo.addPayment(payment)

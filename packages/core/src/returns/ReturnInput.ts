@@ -4,7 +4,8 @@ import type { FieldErrors } from "../Errors.js"
 import { ContactReference } from "../invoices/InvoiceInput.js"
 import { formatPounds, Pounds } from "../invoices/Money.js"
 import { memberPath } from "../MemberPath.js"
-import { deductionPercent, maxDeduction } from "./DeductionRate.js"
+import { deductionPercent } from "./DeductionRate.js"
+import { nilReturnBreach, paymentLimitsBroken } from "./ReturnRules.js"
 import { PeriodEnd } from "./TaxMonth.js"
 
 export const MAX_RETURN_LINES = 1000
@@ -43,9 +44,10 @@ export const returnKind = <Line>(input: ReturnMembers<Line>) => ({
 export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors => {
   const r = returnKind(input)
   const errors: Record<string, Array<string>> = {}
-  if (r.nilReturn && r.lines.length > 0)
+  const breach = nilReturnBreach(r.nilReturn, r.lines.length)
+  if (breach === "NilWithLines")
     errors.lines = ["A nil return has no lines: leave lines out, or set nilReturn to false"]
-  if (!r.nilReturn && r.lines.length === 0)
+  if (breach === "NoLines")
     errors.lines = [
       "A return has at least one line; for a month with no payments to subcontractors, file a nil return (nilReturn: true)"
     ]
@@ -54,12 +56,10 @@ export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors =>
   return errors
 }
 
-const shapeIssues = (input: ReturnMembers<unknown>): ReadonlyArray<Schema.FilterIssue> =>
-  Object.entries(returnShapeErrors(input)).flatMap(([member, messages]) =>
-    messages.map((message) => ({ path: [member], message }))
-  )
-
-/** CreateMonthlyReturnRequest; money in pence once decoded. */
+/**
+ * CreateMonthlyReturnRequest; money in pence once decoded. The rules between its members are
+ * the use case's (returnShapeErrors), checked before anything else.
+ */
 export const NewMonthlyReturn = Schema.Struct({
   periodEnd: PeriodEnd.annotations({
     description: "The tax month, by its last day (the 5th); not after the current tax month's end"
@@ -74,7 +74,7 @@ export const NewMonthlyReturn = Schema.Struct({
     ),
     { nullable: true }
   ).annotations({ description: `1–${MAX_RETURN_LINES} lines; none on a nil return` })
-}).pipe(Schema.filter(shapeIssues))
+})
 export type NewMonthlyReturn = typeof NewMonthlyReturn.Type
 
 /** The rules a return's lines must meet beyond their shape, given the contacts they name (by upper-case code). */
@@ -95,15 +95,17 @@ export const lineErrors = (
     if (!contact || !contact.isCisSubcontractor) add("contact", `${code} is not a CIS subcontractor of the tenant`)
     else if (contact.verification?.status !== "Verified" || !treatment)
       add("contact", `${code} is not verified: verify the subcontractor before filing a return`)
-    if (line.materials > line.grossAmount) add("materials", "Materials cannot be more than grossAmount")
-    else if (treatment) {
-      const most = maxDeduction(treatment, line.grossAmount, line.materials)
-      if (line.deducted > most)
-        add(
-          "deducted",
-          `At most ${formatPounds(most)} can be deducted: ${deductionPercent[treatment]} % (${treatment}) of grossAmount less materials`
-        )
-    }
+    const broken = paymentLimitsBroken(treatment, {
+      gross: line.grossAmount,
+      materials: line.materials,
+      deducted: line.deducted
+    })
+    if (broken.materials) add("materials", "Materials cannot be more than grossAmount")
+    else if (broken.deduction && treatment)
+      add(
+        "deducted",
+        `At most ${formatPounds(broken.deduction.most)} can be deducted: ${deductionPercent[treatment]} % (${treatment}) of grossAmount less materials`
+      )
   })
   return errors
 }

@@ -5,7 +5,7 @@ import { Contact, notVerified, Verification } from "../../src/contacts/Contact.j
 import { ContactId, TenantId } from "../../src/Ids.js"
 import { maxDeduction } from "../../src/returns/DeductionRate.js"
 import { fromParseError } from "../../src/Validation.js"
-import { lineErrors, NewMonthlyReturn, returnKind } from "../../src/returns/ReturnInput.js"
+import { lineErrors, NewMonthlyReturn, returnKind, returnShapeErrors } from "../../src/returns/ReturnInput.js"
 
 const subcontractor = (code: string, verification: Verification, isCisSubcontractor = true) =>
   new Contact({
@@ -96,12 +96,15 @@ describe("a return's lines", () => {
 })
 
 describe("a new return's shape", () => {
-  // As a 400 names them: member → messages.
+  // As a 400 names them: member → messages, of the request's decoding, else of the rules the
+  // use case checks first.
   const problems = (input: unknown) =>
-    Either.match(Schema.decodeUnknownEither(NewMonthlyReturn, { errors: "all" })(input), {
-      onLeft: (error) => Object.entries(fromParseError(error).errors).flatMap(([m, ms]) => ms.map((x) => [m, x])),
-      onRight: () => []
-    })
+    Object.entries(
+      Either.match(Schema.decodeUnknownEither(NewMonthlyReturn, { errors: "all" })(input), {
+        onLeft: (error) => fromParseError(error).errors,
+        onRight: returnShapeErrors
+      })
+    ).flatMap(([m, ms]) => ms.map((x) => [m, x]))
   const aLine = { contact: "NET", grossAmount: 100, materials: 0, deducted: 20 }
 
   it("is a nil return with no lines (left out, null or empty), inactive or not", () => {

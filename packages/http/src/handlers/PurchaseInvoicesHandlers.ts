@@ -3,7 +3,7 @@ import { PurchaseInvoices } from "@cisbook/core/invoices/PurchaseInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { purchaseInvoiceDto } from "../InvoiceViews.js"
+import { invoicePageDto, purchaseInvoiceDto } from "../InvoiceViews.js"
 
 export const PurchaseInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "purchaseInvoices", (handlers) =>
   Effect.gen(function* () {
@@ -18,7 +18,7 @@ export const PurchaseInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "purcha
       .handle("listPurchaseInvoices", ({ path, urlParams }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => invoices.list(user, path.tenant, urlParams)),
-          Effect.map((page) => ({ ...page, items: page.items.map(purchaseInvoiceDto) }))
+          Effect.map((page) => invoicePageDto(page, purchaseInvoiceDto))
         )
       )
       .handle("getPurchaseInvoice", ({ path }) =>

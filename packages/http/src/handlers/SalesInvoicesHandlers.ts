@@ -1,5 +1,4 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import { salesInvoiceDto, salesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import type { QueuedMail } from "@cisbook/core/mail/TenantMail"
 import { SalesInvoiceMail } from "@cisbook/core/invoices/SalesInvoiceMail"
 import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
@@ -8,7 +7,7 @@ import { QueuedMailDto } from "@cisbook/sdk/MailDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { preferredMediaType } from "../ContentNegotiation.js"
-import { paymentsReportItem } from "../InvoiceViews.js"
+import { invoicePageDto, paymentsReportItem, salesInvoiceDto, salesInvoicePaymentDto } from "../InvoiceViews.js"
 import { paymentsReportCsv } from "../PaymentsReportCsv.js"
 
 const queuedMailDto = (queued: QueuedMail) => new QueuedMailDto({ ...queued })
@@ -55,7 +54,7 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
       .handle("listSalesInvoices", ({ path, urlParams }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => invoices.list(user, path.tenant, urlParams)),
-          Effect.map((page) => ({ ...page, items: page.items.map((invoice) => salesInvoiceDto(invoice)) }))
+          Effect.map((page) => invoicePageDto(page, salesInvoiceDto))
         )
       )
       .handle("getSalesInvoice", ({ path }) =>

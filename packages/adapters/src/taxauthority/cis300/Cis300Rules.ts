@@ -2,7 +2,8 @@ import { isValidCompanyNumber } from "@cisbook/core/cis/CompanyNumber"
 import { isValidNiNumber } from "@cisbook/core/cis/NiNumber"
 import { isValidUtr } from "@cisbook/core/cis/Utr"
 import { formatPounds } from "@cisbook/core/invoices/Money"
-import { deductionPercent, maxDeduction } from "@cisbook/core/returns/DeductionRate"
+import { deductionPercent } from "@cisbook/core/returns/DeductionRate"
+import { nilReturnBreach, paymentLimitsBroken } from "@cisbook/core/returns/ReturnRules"
 import { isValidAccountsOfficeReference } from "@cisbook/core/cis/CisScheme"
 import type { Cis300Return, Cis300Subcontractor } from "./Cis300Return.js"
 
@@ -50,11 +51,15 @@ const subcontractorProblems = (s: Cis300Subcontractor): ReadonlyArray<string> =>
   if (s.totalPayments > MAX_PAYMENT_PENCE || s.costOfMaterials > MAX_PAYMENT_PENCE)
     add("payments and materials must be at most £99,999,999")
   if (s.totalDeducted > MAX_DEDUCTED_PENCE) add("the deduction must be at most £99,999,999.99")
-  if (s.costOfMaterials > s.totalPayments) add("the cost of materials cannot exceed the total payments")
-  const most = maxDeduction(s.taxTreatment, s.totalPayments, s.costOfMaterials)
-  if (s.totalDeducted > most)
+  const broken = paymentLimitsBroken(s.taxTreatment, {
+    gross: s.totalPayments,
+    materials: s.costOfMaterials,
+    deducted: s.totalDeducted
+  })
+  if (broken.materials) add("the cost of materials cannot exceed the total payments")
+  if (broken.deduction)
     add(
-      `£${formatPounds(s.totalDeducted)} deducted is more than the ${deductionPercent[s.taxTreatment]} % (${s.taxTreatment}) rate allows: £${formatPounds(most)}`
+      `£${formatPounds(s.totalDeducted)} deducted is more than the ${deductionPercent[s.taxTreatment]} % (${s.taxTreatment}) rate allows: £${formatPounds(broken.deduction.most)}`
     )
   return problems
 }
@@ -80,9 +85,9 @@ export const cis300Problems = (r: Cis300Return): ReadonlyArray<string> => {
     problems.push(
       `The employer reference ${r.scheme.taxOfficeNumber}/${r.scheme.taxOfficeReference} is not valid (3 digits / up to 10 letters and digits).`
     )
-  if (r.nilReturn && r.subcontractors.length > 0) problems.push("A nil return lists no subcontractors.")
-  if (!r.nilReturn && r.subcontractors.length === 0)
-    problems.push("A return lists at least one subcontractor, unless it is a nil return.")
+  const breach = nilReturnBreach(r.nilReturn, r.subcontractors.length)
+  if (breach === "NilWithLines") problems.push("A nil return lists no subcontractors.")
+  if (breach === "NoLines") problems.push("A return lists at least one subcontractor, unless it is a nil return.")
   for (const s of r.subcontractors) problems.push(...subcontractorProblems(s).map((p) => `${p}.`))
   if (!r.declarations.informationCorrect) problems.push("The information must be declared correct.")
   if (!r.nilReturn && !(r.declarations.employmentStatus && r.declarations.verification))

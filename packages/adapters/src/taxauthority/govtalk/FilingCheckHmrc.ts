@@ -1,4 +1,5 @@
 import { FilingCheck, type FilingProblem } from "@cisbook/core/taxauthority/FilingCheck"
+import { SCHEME_NOT_SET } from "@cisbook/core/returns/ReturnRules"
 import { Clock, Effect, Layer } from "effect"
 import { cis300Return, payeScheme } from "../cis300/Cis300Return.js"
 import { cis300Envelope } from "./Cis300Envelope.js"
@@ -34,10 +35,7 @@ export const FilingCheckHmrc = Layer.succeed(
   FilingCheck.of({
     checkReturn: (submission) => {
       const scheme = submission.contractor.scheme
-      if (scheme === null)
-        return Effect.succeed([
-          { line: null, element: null, message: "The contractor's CIS scheme registration is not set." }
-        ])
+      if (scheme === null) return Effect.succeed([{ line: null, element: null, message: SCHEME_NOT_SET }])
       const xml = irEnvelopeXml(cis300Envelope(cis300Return(submission, payeScheme(scheme))))
       return Effect.map(hmrcSchemaErrors("CISreturn", xml), (errors) => {
         const spans = subcontractorSpans(xml)

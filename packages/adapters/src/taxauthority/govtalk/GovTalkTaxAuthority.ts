@@ -1,4 +1,5 @@
 import type { SenderCredentials } from "@cisbook/core/credentials/HmrcCredentials"
+import { SCHEME_NOT_SET } from "@cisbook/core/returns/ReturnRules"
 import type { Acknowledgement, SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
 import {
   CredentialsRefused,
@@ -254,8 +255,7 @@ export const govTalkTaxAuthority = (options: GovTalkOptions) =>
       /** The return's GovTalk message and the IRmark it carries, or the rules of HMRC's it breaks. */
       const returnMessage = (submission: ReturnSubmission, credentials: SenderCredentials) => {
         const scheme = submission.contractor.scheme
-        if (scheme === null)
-          return { _tag: "Rejected", reason: "The contractor's CIS scheme registration is not set." } as const
+        if (scheme === null) return { _tag: "Rejected", reason: SCHEME_NOT_SET } as const
         const document = cis300Return(submission, payeScheme(scheme), irSenderOf(credentials))
         const problems = cis300Problems(document)
         if (problems.length > 0) return { _tag: "Rejected", reason: problems.join(" ") } as const
