@@ -3,7 +3,7 @@ import { missingForType } from "../cis/CisDetails.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, CounterpartyChoice, NewConnection } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
-import { type ConnectionDto, ConnectionDto as ConnectionDtoSchema, connectionDto } from "./ConnectionView.js"
+import { ConnectionDto, connectionDto } from "./ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
 import { Conflict, type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
@@ -24,7 +24,13 @@ import { findContact, lookUpContact } from "../contacts/TenantContact.js"
 import { Tenants } from "../tenants/Tenants.js"
 import { Verifications } from "../verification/Verifications.js"
 
-const encodeDto = Schema.encodeSync(ConnectionDtoSchema)
+const encodeDto = Schema.encodeSync(ConnectionDto)
+
+/** A connection and who is looking at it: what the viewer may see of it depends on its side. */
+export interface SeenConnection {
+  readonly connection: Connection
+  readonly viewer: ConnectionViewer
+}
 
 const viewerOf = (tenant: Tenant, user: User): ConnectionViewer => ({
   tenantId: tenant.id,
@@ -66,24 +72,27 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       user: User,
       tenantCode: string,
       request: ConnectionListRequest
-    ): Effect.Effect<ReadonlyArray<ConnectionDto>, Forbidden | NotFound> =>
+    ): Effect.Effect<ReadonlyArray<SeenConnection>, Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
         const direction = request.direction ?? null
         if (request.contact === undefined) {
-          return (yield* repo.listSentTo(viewer, direction)).map((c) => connectionDto(c, viewer))
+          return (yield* repo.listSentTo(viewer, direction)).map((connection) => ({ connection, viewer }))
         }
         const contact = yield* lookUpContact(contactRepo, tenant, request.contact)
         if (Option.isNone(contact)) return []
-        return (yield* repo.listForContact(tenant.id, contact.value.id, direction)).map((c) => connectionDto(c, viewer))
+        return (yield* repo.listForContact(tenant.id, contact.value.id, direction)).map((connection) => ({
+          connection,
+          viewer
+        }))
       })
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<ConnectionDto, Forbidden | NotFound> =>
+    const get = (user: User, tenantCode: string, id: string): Effect.Effect<SeenConnection, Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
-        return connectionDto(yield* visible(tenant, viewer, id), viewer)
+        return { connection: yield* visible(tenant, viewer, id), viewer }
       })
 
     /** The tenant's own CIS details, complete for their type: what an Out connection shares. */
@@ -102,7 +111,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       user: User,
       tenantCode: string,
       input: NewConnection
-    ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<SeenConnection, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
@@ -151,7 +160,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
               },
               actingUserEmail: user.email
             })
-            return connectionDto(connection, viewer)
+            return { connection, viewer }
           })
         )
       }).pipe(Effect.withSpan("Connections.create"))
@@ -189,7 +198,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       tenantCode: string,
       id: string,
       choice: CounterpartyChoice
-    ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused> =>
+    ): Effect.Effect<SeenConnection, Forbidden | NotFound | ValidationFailed | Refused> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
@@ -233,7 +242,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
                 { type: "connection.connected", data: encodeDto(connectionDto(connected, asTenant(party))) }
               ])
             }
-            return connectionDto(connected, viewer)
+            return { connection: connected, viewer }
           })
         )
       }).pipe(Effect.withSpan("Connections.accept"))
