@@ -1,9 +1,9 @@
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Either, Option } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, CounterpartyChoice, NewConnection } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
-import { ConnectionDto, connectionDto } from "./ConnectionView.js"
+import { connectionJson } from "./ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
 import { Conflict, type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
@@ -23,8 +23,6 @@ import { Contacts } from "../contacts/Contacts.js"
 import { findContact, lookUpContact } from "../contacts/TenantContact.js"
 import { Tenants } from "../tenants/Tenants.js"
 import { Verifications } from "../verification/Verifications.js"
-
-const encodeDto = Schema.encodeSync(ConnectionDto)
 
 /** A connection and who is looking at it: what the viewer may see of it depends on its side. */
 export interface SeenConnection {
@@ -239,7 +237,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
             const connected = new Connection({ ...connection, status: "Connected", receiver, connectedAt: now })
             for (const party of [connected.initiator, receiver]) {
               yield* outbox.record(party.tenantId, [
-                { type: "connection.connected", data: encodeDto(connectionDto(connected, asTenant(party))) }
+                { type: "connection.connected", data: connectionJson(connected, asTenant(party)) }
               ])
             }
             return { connection: connected, viewer }
