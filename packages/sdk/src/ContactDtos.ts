@@ -1,5 +1,8 @@
-import { ContactRole } from "@cisbook/core/contacts/Contact"
-import { ContactReplacementFields, NewContactFields } from "@cisbook/core/contacts/ContactInput"
+import { CalendarDate } from "@cisbook/core/CalendarDate"
+import { CisDetailsFormat } from "@cisbook/core/cis/CisDetailsFormat"
+import { ContactName, ContactRole, VatRate } from "@cisbook/core/contacts/Contact"
+import { ExternalId, PaymentTermsDays, VatNumber } from "@cisbook/core/contacts/ContactInput"
+import { EmailAddress } from "@cisbook/core/Email"
 import {
   ContactSortField,
   DEFAULT_PAGE_SIZE,
@@ -11,7 +14,49 @@ import {
 } from "@cisbook/core/contacts/ContactQuery"
 import { ContactDto } from "@cisbook/core/contacts/ContactView"
 import { Schema } from "effect"
-import { requestBody } from "./RequestBody.js"
+import { optional, requestBody } from "./RequestBody.js"
+
+const Flag = optional(Schema.Boolean).annotations({ description: "Default false" })
+
+export const SupplierSettingsInput = Schema.Struct({
+  defaultVatRate: VatRate,
+  paymentTermsDays: optional(PaymentTermsDays)
+}).annotations({
+  identifier: "SupplierSettingsInput",
+  examples: [{ defaultVatRate: "Standard", paymentTermsDays: 30 }]
+})
+
+const NewContactFields = {
+  name: ContactName.annotations({ description: "The display name; the code is generated from it" }),
+  email: optional(EmailAddress),
+  externalId: optional(ExternalId).annotations({ description: "Your own reference for the contact" }),
+  isCustomer: Flag,
+  isSupplier: Flag,
+  isCisSubcontractor: Flag.annotations({ description: "Default false. A CIS subcontractor must also be a supplier." }),
+  vatRegistered: Flag,
+  vatNumber: optional(VatNumber),
+  lastSdcDate: optional(CalendarDate).annotations({
+    description: "Date of the last subcontractor deduction statement"
+  }),
+  cisDetails: optional(CisDetailsFormat).annotations({
+    description: "For a CIS subcontractor; omitted, it is an empty SoleTrader identity"
+  }),
+  supplierSettings: optional(SupplierSettingsInput).annotations({
+    description: "For a supplier; omitted, the default VAT rate is Standard when vatRegistered, else NoVat"
+  })
+}
+
+const ContactReplacementFields = {
+  name: ContactName,
+  email: optional(EmailAddress),
+  isCustomer: Schema.Boolean,
+  isSupplier: Schema.Boolean,
+  isCisSubcontractor: Schema.Boolean.annotations({ description: "A CIS subcontractor must also be a supplier." }),
+  vatRegistered: Schema.Boolean,
+  vatNumber: optional(VatNumber),
+  cisDetails: optional(CisDetailsFormat).annotations({ description: "Required when isCisSubcontractor is true" }),
+  supplierSettings: optional(SupplierSettingsInput).annotations({ description: "Required when isSupplier is true" })
+}
 
 // Annotating again drops the identifier, so it is given again.
 export const CreateContactRequest = requestBody("CreateContactRequest", NewContactFields).annotations({

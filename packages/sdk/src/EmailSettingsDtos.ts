@@ -1,12 +1,12 @@
-import { EmailSettingsInput, EmailTemplateInput } from "@cisbook/core/mail/EmailSettingsInput"
+import { EmailBody, EmailSignature, EmailSubject } from "@cisbook/core/mail/EmailSettingsInput"
 import { EmailTemplateType } from "@cisbook/core/mail/EmailTemplateType"
 import { Schema } from "effect"
 import { requestBody } from "./RequestBody.js"
 
-export const UpdateEmailSettingsRequest = requestBody(
-  "UpdateEmailSettingsRequest",
-  EmailSettingsInput.fields
-).annotations({
+export const UpdateEmailSettingsRequest = requestBody("UpdateEmailSettingsRequest", {
+  signature: Schema.NullOr(EmailSignature),
+  autoEmailStatements: Schema.Boolean
+}).annotations({
   description:
     "The tenant's email settings, replaced whole: both members are required. A blank signature is stored as null.",
   examples: [
@@ -28,10 +28,10 @@ export class EmailSettingsDto extends Schema.Class<EmailSettingsDto>("EmailSetti
   { description: "The tenant's email settings; before any change, no signature and no automatic statements" }
 ) {}
 
-export const UpdateEmailTemplateRequest = requestBody(
-  "UpdateEmailTemplateRequest",
-  EmailTemplateInput.fields
-).annotations({
+export const UpdateEmailTemplateRequest = requestBody("UpdateEmailTemplateRequest", {
+  subject: EmailSubject,
+  body: EmailBody
+}).annotations({
   description:
     "A template's subject (1–200 characters, one line) and body (1–10,000 characters). Placeholders are written {{name}} or {{ name }}; a name the type does not list is 400 naming subject or body. The defaults themselves leave the template un-customised.",
   examples: [

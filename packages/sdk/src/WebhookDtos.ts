@@ -1,9 +1,29 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
 import { EventType } from "@cisbook/core/events/Event"
 import { DeliveryStatus } from "@cisbook/core/webhooks/WebhookDelivery"
-import { NewWebhookFields, WebhookReplacementFields } from "@cisbook/core/webhooks/WebhookInput"
+import { WebhookDescription } from "@cisbook/core/webhooks/WebhookInput"
+import { WebhookUrl } from "@cisbook/core/webhooks/WebhookUrl"
 import { Schema } from "effect"
-import { requestBody } from "./RequestBody.js"
+import { optional, requestBody } from "./RequestBody.js"
+
+const EventTypes = Schema.Array(EventType).annotations({
+  description: "The event kinds to receive; empty means every kind",
+  examples: [["contact.created", "subcontractor.created"]]
+})
+
+const NewWebhookFields = {
+  url: WebhookUrl,
+  description: optional(WebhookDescription),
+  eventTypes: optional(EventTypes).annotations({ description: "Default: every kind" }),
+  enabled: optional(Schema.Boolean).annotations({ description: "Default true" })
+}
+
+const WebhookReplacementFields = {
+  url: WebhookUrl,
+  description: optional(WebhookDescription),
+  eventTypes: EventTypes,
+  enabled: Schema.Boolean
+}
 
 const webhookFields = {
   id: Schema.String.annotations({ examples: ["0196a5f2-52c1-7c3a-9d1e-8f27c1b6a003"] }),

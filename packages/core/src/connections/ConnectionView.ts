@@ -113,3 +113,7 @@ export const connectionDto = (connection: Connection, viewer: ConnectionViewer):
     rejectedAt: connection.rejectedAt
   }
 }
+
+/** The JSON of a connection as the viewer sees it, as webhook receivers get it. */
+export const connectionJson = (connection: Connection, viewer: ConnectionViewer) =>
+  Schema.encodeSync(ConnectionDto)(connectionDto(connection, viewer))

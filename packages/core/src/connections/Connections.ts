@@ -1,9 +1,9 @@
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Either, Option } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, NewConnection, SetCounterpartyRequest } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
-import { type ConnectionDto, ConnectionDto as ConnectionDtoSchema, connectionDto } from "./ConnectionView.js"
+import { connectionJson } from "./ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
 import { Conflict, type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
@@ -24,7 +24,11 @@ import { findContact, lookUpContact } from "../contacts/TenantContact.js"
 import { Tenants } from "../tenants/Tenants.js"
 import { Verifications } from "../verification/Verifications.js"
 
-const encodeDto = Schema.encodeSync(ConnectionDtoSchema)
+/** A connection and who is looking at it: what the viewer may see of it depends on its side. */
+export interface SeenConnection {
+  readonly connection: Connection
+  readonly viewer: ConnectionViewer
+}
 
 const viewerOf = (tenant: Tenant, user: User): ConnectionViewer => ({
   tenantId: tenant.id,
@@ -66,24 +70,27 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       user: User,
       tenantCode: string,
       request: ConnectionListRequest
-    ): Effect.Effect<ReadonlyArray<ConnectionDto>, Forbidden | NotFound> =>
+    ): Effect.Effect<ReadonlyArray<SeenConnection>, Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
         const direction = request.direction ?? null
         if (request.contact === undefined) {
-          return (yield* repo.listSentTo(viewer, direction)).map((c) => connectionDto(c, viewer))
+          return (yield* repo.listSentTo(viewer, direction)).map((connection) => ({ connection, viewer }))
         }
         const contact = yield* lookUpContact(contactRepo, tenant, request.contact)
         if (Option.isNone(contact)) return []
-        return (yield* repo.listForContact(tenant.id, contact.value.id, direction)).map((c) => connectionDto(c, viewer))
+        return (yield* repo.listForContact(tenant.id, contact.value.id, direction)).map((connection) => ({
+          connection,
+          viewer
+        }))
       })
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<ConnectionDto, Forbidden | NotFound> =>
+    const get = (user: User, tenantCode: string, id: string): Effect.Effect<SeenConnection, Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
-        return connectionDto(yield* visible(tenant, viewer, id), viewer)
+        return { connection: yield* visible(tenant, viewer, id), viewer }
       })
 
     /** The tenant's own CIS details, complete for their type: what an Out connection shares. */
@@ -102,7 +109,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       user: User,
       tenantCode: string,
       input: NewConnection
-    ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<SeenConnection, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
@@ -151,7 +158,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
               },
               actingUserEmail: user.email
             })
-            return connectionDto(connection, viewer)
+            return { connection, viewer }
           })
         )
       }).pipe(Effect.withSpan("Connections.create"))
@@ -190,7 +197,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       tenantCode: string,
       id: string,
       choice: SetCounterpartyRequest
-    ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused> =>
+    ): Effect.Effect<SeenConnection, Forbidden | NotFound | ValidationFailed | Refused> =>
       Effect.gen(function* () {
         const { tenant } = yield* tenants.access(user, tenantCode)
         const viewer = viewerOf(tenant, user)
@@ -231,10 +238,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
             const connected = new Connection({ ...connection, status: "Connected", receiver, connectedAt: now })
             for (const party of [connected.initiator, receiver]) {
               yield* outbox.record(party.tenantId, [
-                { type: "connection.connected", data: encodeDto(connectionDto(connected, asTenant(party))) }
+                { type: "connection.connected", data: connectionJson(connected, asTenant(party)) }
               ])
             }
-            return connectionDto(connected, viewer)
+            return { connection: connected, viewer }
           })
         )
       }).pipe(Effect.withSpan("Connections.setCounterparty"))

@@ -1,13 +1,6 @@
 import { Schema } from "effect"
-import { CalendarDate } from "../CalendarDate.js"
-import { CisDetailsFormat } from "../cis/CisDetailsFormat.js"
-import { EmailAddress } from "../Email.js"
-import { ContactName, VatRate } from "./Contact.js"
-
-/** Omitted and `null` mean the same. */
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
-
-const Flag = optional(Schema.Boolean).annotations({ description: "Default false" })
+import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
+import type { VatRate } from "./Contact.js"
 
 export const ExternalId = Schema.Trim.pipe(
   Schema.maxLength(100, { message: () => "An external id has at most 100 characters" })
@@ -22,50 +15,42 @@ export const PaymentTermsDays = Schema.Int.pipe(
   Schema.between(0, 365, { message: () => "Must be a whole number of days from 0 to 365" })
 )
 
-export const SupplierSettingsInput = Schema.Struct({
-  defaultVatRate: VatRate,
-  paymentTermsDays: optional(PaymentTermsDays)
-}).annotations({
-  identifier: "SupplierSettingsInput",
-  examples: [{ defaultVatRate: "Standard", paymentTermsDays: 30 }]
-})
-export type SupplierSettingsInput = typeof SupplierSettingsInput.Type
-
-/** The members of a new contact, as they come over the wire (CreateContactRequest). */
-export const NewContactFields = {
-  name: ContactName.annotations({ description: "The display name; the code is generated from it" }),
-  email: optional(EmailAddress),
-  externalId: optional(ExternalId).annotations({ description: "Your own reference for the contact" }),
-  isCustomer: Flag,
-  isSupplier: Flag,
-  isCisSubcontractor: Flag.annotations({ description: "Default false. A CIS subcontractor must also be a supplier." }),
-  vatRegistered: Flag,
-  vatNumber: optional(VatNumber),
-  lastSdcDate: optional(CalendarDate).annotations({
-    description: "Date of the last subcontractor deduction statement"
-  }),
-  cisDetails: optional(CisDetailsFormat).annotations({
-    description: "For a CIS subcontractor; omitted, it is an empty SoleTrader identity"
-  }),
-  supplierSettings: optional(SupplierSettingsInput).annotations({
-    description: "For a supplier; omitted, the default VAT rate is Standard when vatRegistered, else NoVat"
-  })
+/** A supplier's settings as a caller gives them; the sdk's SupplierSettingsInput decodes to it. */
+export interface SupplierSettingsInput {
+  readonly defaultVatRate: VatRate
+  readonly paymentTermsDays?: number | undefined
 }
-export type NewContact = Schema.Struct.Type<typeof NewContactFields>
 
 /**
- * Every editable member of a contact, roles included (UpdateContactRequest). The code, external
- * id, last SDC date and verification are not editable.
+ * A new contact, each member checked by its own rule (the sdk's CreateContactRequest decodes to
+ * it); the rules between members are the use case's.
  */
-export const ContactReplacementFields = {
-  name: ContactName,
-  email: optional(EmailAddress),
-  isCustomer: Schema.Boolean,
-  isSupplier: Schema.Boolean,
-  isCisSubcontractor: Schema.Boolean.annotations({ description: "A CIS subcontractor must also be a supplier." }),
-  vatRegistered: Schema.Boolean,
-  vatNumber: optional(VatNumber),
-  cisDetails: optional(CisDetailsFormat).annotations({ description: "Required when isCisSubcontractor is true" }),
-  supplierSettings: optional(SupplierSettingsInput).annotations({ description: "Required when isSupplier is true" })
+export interface NewContact {
+  readonly name: string
+  readonly email?: string | undefined
+  readonly externalId?: string | undefined
+  readonly isCustomer?: boolean | undefined
+  readonly isSupplier?: boolean | undefined
+  readonly isCisSubcontractor?: boolean | undefined
+  readonly vatRegistered?: boolean | undefined
+  readonly vatNumber?: string | undefined
+  readonly lastSdcDate?: string | undefined
+  readonly cisDetails?: PlainCisDetails | undefined
+  readonly supplierSettings?: SupplierSettingsInput | undefined
 }
-export type ContactReplacement = Schema.Struct.Type<typeof ContactReplacementFields>
+
+/**
+ * Every editable member of a contact, roles included (the sdk's UpdateContactRequest decodes to
+ * it). The code, external id, last SDC date and verification are not editable.
+ */
+export interface ContactReplacement {
+  readonly name: string
+  readonly email?: string | undefined
+  readonly isCustomer: boolean
+  readonly isSupplier: boolean
+  readonly isCisSubcontractor: boolean
+  readonly vatRegistered: boolean
+  readonly vatNumber?: string | undefined
+  readonly cisDetails?: PlainCisDetails | undefined
+  readonly supplierSettings?: SupplierSettingsInput | undefined
+}

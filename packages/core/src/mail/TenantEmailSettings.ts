@@ -1,18 +1,16 @@
 import { Effect, Option, Schema } from "effect"
 import { type FieldErrors, type NotFound, ValidationFailed } from "../Errors.js"
 import { EmailSettings } from "./EmailSettings.js"
-import { EmailSettingsInput, EmailTemplateInput } from "./EmailSettingsInput.js"
+import type { EmailSettingsInput, EmailTemplateInput } from "./EmailSettingsInput.js"
 import { type EmailTemplate, emailTemplate, isDefault } from "./EmailTemplate.js"
 import { EmailTemplateType } from "./EmailTemplateType.js"
 import { placeholdersIn, placeholdersOf } from "./Placeholders.js"
 import { EmailSettingsRepo } from "./EmailSettingsRepo.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import type { User } from "../users/User.js"
-import { decodeInput, describeFieldErrors } from "../Validation.js"
+import { describeFieldErrors } from "../Validation.js"
 import { Tenants } from "../tenants/Tenants.js"
 
-const decodeSettings = decodeInput(EmailSettingsInput)
-const decodeTemplate = decodeInput(EmailTemplateInput)
 const isTemplateType = Schema.is(EmailTemplateType)
 
 const typeProblem = (type: string) =>
@@ -50,14 +48,10 @@ export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("
         Effect.map(Option.getOrElse(() => EmailSettings.defaults))
       )
 
-    const setSettings = (
-      user: User,
-      code: string,
-      input: unknown
-    ): Effect.Effect<EmailSettings, NotFound | ValidationFailed> =>
+    const setSettings = (user: User, code: string, input: EmailSettingsInput): Effect.Effect<EmailSettings, NotFound> =>
       Effect.gen(function* () {
         const tenant = yield* tenantFor(user, code)
-        const { autoEmailStatements, signature } = yield* decodeSettings(input)
+        const { autoEmailStatements, signature } = input
         const stored = new EmailSettings({
           signature: signature === null || signature.trim() === "" ? null : signature,
           autoEmailStatements
@@ -95,12 +89,11 @@ export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("
       user: User,
       code: string,
       type: string,
-      input: unknown
+      text: EmailTemplateInput
     ): Effect.Effect<EmailTemplate, NotFound | ValidationFailed> =>
       Effect.gen(function* () {
         const tenant = yield* tenantFor(user, code)
         const known = yield* typeOf(type)
-        const text = yield* decodeTemplate(input)
         const errors: FieldErrors = Object.fromEntries(
           (["subject", "body"] as const)
             .map((member) => [member, unknownPlaceholders(known, text[member])] as const)

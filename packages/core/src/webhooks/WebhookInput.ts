@@ -1,32 +1,24 @@
 import { Schema } from "effect"
-import { EventType } from "../events/Event.js"
-import { WebhookUrl } from "./WebhookUrl.js"
-
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
+import type { EventType } from "../events/Event.js"
 
 export const WebhookDescription = Schema.Trim.pipe(
   Schema.maxLength(500, { message: () => "A description has at most 500 characters" })
 )
 
-const EventTypes = Schema.Array(EventType).annotations({
-  description: "The event kinds to receive; empty means every kind",
-  examples: [["contact.created", "subcontractor.created"]]
-})
-
-/** A new webhook, as it comes over the wire (CreateWebhookRequest). */
-export const NewWebhookFields = {
-  url: WebhookUrl,
-  description: optional(WebhookDescription),
-  eventTypes: optional(EventTypes).annotations({ description: "Default: every kind" }),
-  enabled: optional(Schema.Boolean).annotations({ description: "Default true" })
+/** A new webhook, each member checked by its own rule (the sdk's CreateWebhookRequest decodes to it). */
+export interface NewWebhook {
+  /** A WebhookUrl. */
+  readonly url: string
+  readonly description?: string | undefined
+  readonly eventTypes?: ReadonlyArray<EventType> | undefined
+  readonly enabled?: boolean | undefined
 }
-export type NewWebhook = Schema.Struct.Type<typeof NewWebhookFields>
 
-/** Every editable member of a webhook (ReplaceWebhookRequest). */
-export const WebhookReplacementFields = {
-  url: WebhookUrl,
-  description: optional(WebhookDescription),
-  eventTypes: EventTypes,
-  enabled: Schema.Boolean
+/** Every editable member of a webhook (the sdk's ReplaceWebhookRequest decodes to it). */
+export interface WebhookReplacement {
+  /** A WebhookUrl. */
+  readonly url: string
+  readonly description?: string | undefined
+  readonly eventTypes: ReadonlyArray<EventType>
+  readonly enabled: boolean
 }
-export type WebhookReplacement = Schema.Struct.Type<typeof WebhookReplacementFields>

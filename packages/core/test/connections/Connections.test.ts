@@ -8,7 +8,8 @@ import { Effect, Option, Ref } from "effect"
 import { Conflict, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { VerificationQueue } from "../../src/verification/VerificationQueue.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
-import { Connections } from "../../src/connections/Connections.js"
+import { Connections, type SeenConnection } from "../../src/connections/Connections.js"
+import { connectionDto } from "../../src/connections/ConnectionView.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
@@ -17,6 +18,18 @@ import { aUser, plainCis, testApp } from "../TestApp.js"
 
 const john = { type: "SoleTrader" as const, firstName: "John", lastName: "Smith", utr: "2234567890" }
 const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+
+const dto = ({ connection, viewer }: SeenConnection) => connectionDto(connection, viewer)
+
+/** The use case, answering as the API shows a connection to the caller. */
+const asTheApiShowsIt = (connections: Connections) => ({
+  ...connections,
+  list: (...args: Parameters<Connections["list"]>) => Effect.map(connections.list(...args), (all) => all.map(dto)),
+  get: (...args: Parameters<Connections["get"]>) => Effect.map(connections.get(...args), dto),
+  create: (...args: Parameters<Connections["create"]>) => Effect.map(connections.create(...args), dto),
+  setCounterparty: (...args: Parameters<Connections["setCounterparty"]>) =>
+    Effect.map(connections.setCounterparty(...args), dto)
+})
 
 /** A subcontractor tenant (sub) with CIS details and a customer, and a contractor tenant (con) with its own email. */
 const setUp = Effect.gen(function* () {
@@ -43,7 +56,7 @@ const setUp = Effect.gen(function* () {
       Effect.flatMap(RecordedEvents, (r) => r.list(tenantId)),
       (all) => all.map((e) => ({ type: e.type, data: e.data as Record<string, unknown> }))
     )
-  return { subUser, conUser, sub, con, customer, eventsOf, connections: yield* Connections } as const
+  return { subUser, conUser, sub, con, customer, eventsOf, connections: asTheApiShowsIt(yield* Connections) } as const
 })
 
 describe("Connections", () => {

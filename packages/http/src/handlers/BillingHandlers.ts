@@ -1,92 +1,17 @@
-import type { BillingProfile } from "@cisbook/core/billing/BillingProfile"
-import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
-import type { BillingUsage } from "@cisbook/core/billing/BillingUsage"
-import type { Mandate } from "@cisbook/core/billing/Mandate"
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
 import { BillingInvoices } from "@cisbook/core/billing/BillingInvoices"
 import { Mandates } from "@cisbook/core/billing/Mandates"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import {
-  BillingInvoiceDto,
-  BillingInvoiceLineDto,
-  BillingMandateDto,
-  BillingProfileDto,
-  BillingUsageDto,
-  MandateSetupDto,
-  UsageSubcontractorDto
-} from "@cisbook/sdk/BillingDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
-
-const profileDto = ({ address, mandateStatus }: BillingProfile) =>
-  new BillingProfileDto({
-    ...Option.match(address, {
-      onNone: () => ({
-        companyName: null,
-        billingEmail: null,
-        addressLine1: null,
-        addressLine2: null,
-        addressLine3: null,
-        postcode: null,
-        country: null
-      }),
-      onSome: (a) => ({ ...a })
-    }),
-    mandateStatus
-  })
-
-const mandateDto = (m: Mandate) =>
-  new BillingMandateDto({
-    status: m.status,
-    reference: m.reference,
-    accountHolderName: m.accountHolderName,
-    bankName: m.bankName,
-    accountNumberEnding: m.accountNumberEnding,
-    nextPossibleChargeDate: m.nextPossibleChargeDate,
-    createdAt: m.createdAt
-  })
-
-const usageDto = (u: BillingUsage) =>
-  new BillingUsageDto({
-    returnId: u.returnId,
-    tenant: u.tenant,
-    tenantName: u.tenantName,
-    periodEnd: u.periodEnd,
-    acceptedAt: u.acceptedAt,
-    subcontractors: u.subcontractors.map((s) => new UsageSubcontractorDto(s))
-  })
-
-const invoiceDto = (i: BillingInvoice, lines?: ReadonlyArray<BillingInvoiceLine>) =>
-  new BillingInvoiceDto({
-    id: i.id,
-    number: i.number,
-    issueDate: i.issueDate,
-    periodStart: i.periodStart,
-    periodEnd: i.periodEnd,
-    currency: i.currency,
-    subtotal: i.subtotal,
-    vat: i.vat,
-    total: i.total,
-    paymentStatus: i.paymentStatus,
-    paymentReference: i.paymentReference,
-    hasPdf: i.hasPdf,
-    ...(lines === undefined
-      ? {}
-      : {
-          lines: lines.map(
-            (l) =>
-              new BillingInvoiceLineDto({
-                description: l.description,
-                tenant: l.tenant,
-                returnId: l.returnId,
-                quantity: l.quantity,
-                unitPrice: l.unitPrice,
-                amount: l.amount
-              })
-          )
-        })
-  })
+import { Effect } from "effect"
+import {
+  billingInvoiceDto,
+  billingMandateDto,
+  mandateSetupDto,
+  billingProfileDto,
+  billingUsageDto
+} from "../dto/BillingDto.js"
 
 export const BillingHandlers = HttpApiBuilder.group(CisbookApi, "billing", (handlers) =>
   Effect.gen(function* () {
@@ -94,43 +19,43 @@ export const BillingHandlers = HttpApiBuilder.group(CisbookApi, "billing", (hand
     const mandates = yield* Mandates
     const invoices = yield* BillingInvoices
     return handlers
-      .handle("getBillingProfile", () => CurrentUser.pipe(Effect.flatMap(profiles.get), Effect.map(profileDto)))
+      .handle("getBillingProfile", () => CurrentUser.pipe(Effect.flatMap(profiles.get), Effect.map(billingProfileDto)))
       .handle("updateBillingProfile", ({ payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => profiles.put(user, payload)),
-          Effect.map(profileDto)
+          Effect.map(billingProfileDto)
         )
       )
       .handle("createMandateSetup", ({ payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => mandates.setup(user, payload)),
-          Effect.map((setup) => new MandateSetupDto(setup))
+          Effect.map(mandateSetupDto)
         )
       )
       .handle("completeMandateSetup", ({ payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => mandates.complete(user, payload)),
-          Effect.map(mandateDto)
+          Effect.map(billingMandateDto)
         )
       )
-      .handle("getMandate", () => CurrentUser.pipe(Effect.flatMap(mandates.get), Effect.map(mandateDto)))
+      .handle("getMandate", () => CurrentUser.pipe(Effect.flatMap(mandates.get), Effect.map(billingMandateDto)))
       .handle("cancelMandate", () => CurrentUser.pipe(Effect.flatMap(mandates.cancel)))
       .handle("getBillingUsage", () =>
         CurrentUser.pipe(
           Effect.flatMap(invoices.usage),
-          Effect.map((usage) => usage.map(usageDto))
+          Effect.map((usage) => usage.map(billingUsageDto))
         )
       )
       .handle("listBillingInvoices", () =>
         CurrentUser.pipe(
           Effect.flatMap(invoices.list),
-          Effect.map((list) => list.map((invoice) => invoiceDto(invoice)))
+          Effect.map((list) => list.map((invoice) => billingInvoiceDto(invoice)))
         )
       )
       .handle("getBillingInvoice", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => invoices.get(user, path.invoice)),
-          Effect.map(({ invoice, lines }) => invoiceDto(invoice, lines))
+          Effect.map(({ invoice, lines }) => billingInvoiceDto(invoice, lines))
         )
       )
       .handle("getBillingInvoicePdf", ({ path }) =>

@@ -1,28 +1,41 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import { Connections } from "@cisbook/core/connections/Connections"
+import { Connections, type SeenConnection } from "@cisbook/core/connections/Connections"
+import { connectionDto } from "@cisbook/core/connections/ConnectionView"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+
+const seenDto = ({ connection, viewer }: SeenConnection) => connectionDto(connection, viewer)
 
 export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections", (handlers) =>
   Effect.gen(function* () {
     const connections = yield* Connections
     return handlers
       .handle("listConnections", ({ path, urlParams }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.list(user, path.tenant, urlParams)))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => connections.list(user, path.tenant, urlParams)),
+          Effect.map((all) => all.map(seenDto))
+        )
       )
       .handle("createConnection", ({ path, payload }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.create(user, path.tenant, payload)))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => connections.create(user, path.tenant, payload)),
+          Effect.map(seenDto)
+        )
       )
       .handle("getConnection", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.get(user, path.tenant, path.connection)))
+        CurrentUser.pipe(
+          Effect.flatMap((user) => connections.get(user, path.tenant, path.connection)),
+          Effect.map(seenDto)
+        )
       )
       .handle("deleteConnection", ({ path }) =>
         CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.tenant, path.connection)))
       )
       .handle("setConnectionCounterparty", ({ path, payload }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => connections.setCounterparty(user, path.tenant, path.connection, payload))
+          Effect.flatMap((user) => connections.setCounterparty(user, path.tenant, path.connection, payload)),
+          Effect.map(seenDto)
         )
       )
   })

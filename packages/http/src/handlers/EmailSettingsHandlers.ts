@@ -1,14 +1,9 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import type { EmailSettings } from "@cisbook/core/mail/EmailSettings"
-import type { EmailTemplate } from "@cisbook/core/mail/EmailTemplate"
 import { TenantEmailSettings } from "@cisbook/core/mail/TenantEmailSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { EmailSettingsDto, EmailTemplateDto } from "@cisbook/sdk/EmailSettingsDtos"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-
-const settingsDto = (settings: EmailSettings) => new EmailSettingsDto({ ...settings })
-const templateDto = (template: EmailTemplate) => new EmailTemplateDto(template)
+import { emailSettingsDto, emailTemplateDto } from "../dto/EmailSettingsDto.js"
 
 export const EmailSettingsHandlers = HttpApiBuilder.group(CisbookApi, "emailSettings", (handlers) =>
   Effect.gen(function* () {
@@ -17,37 +12,37 @@ export const EmailSettingsHandlers = HttpApiBuilder.group(CisbookApi, "emailSett
       .handle("getEmailSettings", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => email.settings(user, path.tenant)),
-          Effect.map(settingsDto)
+          Effect.map(emailSettingsDto)
         )
       )
       .handle("updateEmailSettings", ({ path, payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => email.setSettings(user, path.tenant, payload)),
-          Effect.map(settingsDto)
+          Effect.map(emailSettingsDto)
         )
       )
       .handle("listEmailTemplates", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => email.templates(user, path.tenant)),
-          Effect.map((all) => all.map(templateDto))
+          Effect.map((all) => all.map(emailTemplateDto))
         )
       )
       .handle("getEmailTemplate", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => email.template(user, path.tenant, path.type)),
-          Effect.map(templateDto)
+          Effect.map(emailTemplateDto)
         )
       )
       .handle("updateEmailTemplate", ({ path, payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => email.setTemplate(user, path.tenant, path.type, payload)),
-          Effect.map(templateDto)
+          Effect.map(emailTemplateDto)
         )
       )
       .handle("resetEmailTemplate", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => email.resetTemplate(user, path.tenant, path.type)),
-          Effect.map(templateDto)
+          Effect.map(emailTemplateDto)
         )
       )
   })

@@ -4,7 +4,9 @@ import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Array, Effect } from "effect"
-import { apiKeyDto, createdApiKeyDto, meDto, tenantDto } from "../Dtos.js"
+import { apiKeyDto, createdApiKeyDto } from "../dto/ApiKeyDto.js"
+import { tenantDto } from "../dto/TenantDto.js"
+import { meDto } from "../dto/UserDto.js"
 
 export const MeHandlers = HttpApiBuilder.group(CisbookApi, "me", (handlers) =>
   Effect.gen(function* () {

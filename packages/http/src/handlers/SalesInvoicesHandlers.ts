@@ -1,16 +1,13 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import type { QueuedMail } from "@cisbook/core/mail/TenantMail"
 import { SalesInvoiceMail } from "@cisbook/core/invoices/SalesInvoiceMail"
 import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { QueuedMailDto } from "@cisbook/sdk/MailDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { preferredMediaType } from "../ContentNegotiation.js"
+import { queuedMailDto } from "../dto/MailDto.js"
 import { invoicePageDto, paymentsReportItem, salesInvoiceDto, salesInvoicePaymentDto } from "../InvoiceViews.js"
 import { paymentsReportCsv } from "../PaymentsReportCsv.js"
-
-const queuedMailDto = (queued: QueuedMail) => new QueuedMailDto({ ...queued })
 
 export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
   Effect.gen(function* () {

@@ -1,34 +1,17 @@
-import type { CisDetails } from "@cisbook/core/cis/CisDetails"
-import type { CisScheme } from "@cisbook/core/cis/CisScheme"
-import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { CisSchemeDto, HmrcCredentialsDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
-
-const unset = new TenantCisDetailsDto({
-  type: null,
-  title: null,
-  firstName: null,
-  secondName: null,
-  lastName: null,
-  tradingName: null,
-  utr: null,
-  niNumber: null,
-  companyNumber: null,
-  partnerUtr: null
-})
-
-const cisDetailsDto = (details: CisDetails) => new TenantCisDetailsDto({ ...details })
-
-const noScheme = new CisSchemeDto({ employerReference: null, accountsOfficeReference: null })
-
-const cisSchemeDto = (scheme: CisScheme) => new CisSchemeDto({ ...scheme })
-
-const credentialsDto = (view: HmrcCredentialsView) => new HmrcCredentialsDto({ ...view })
+import { Effect } from "effect"
+import {
+  cisDetailsDto,
+  cisDetailsOrUnsetDto,
+  cisSchemeDto,
+  cisSchemeOrNoneDto,
+  hmrcCredentialsDto,
+  hmrcCredentialsOrNullDto
+} from "../dto/SettingsDto.js"
 
 export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (handlers) =>
   Effect.gen(function* () {
@@ -38,7 +21,7 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
       .handle("getCisDetails", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => settings.cisDetails(user, path.tenant)),
-          Effect.map(Option.match({ onNone: () => unset, onSome: cisDetailsDto }))
+          Effect.map(cisDetailsOrUnsetDto)
         )
       )
       .handle("updateCisDetails", ({ path, payload }) =>
@@ -50,7 +33,7 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
       .handle("getCisScheme", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => settings.cisScheme(user, path.tenant)),
-          Effect.map(Option.match({ onNone: () => noScheme, onSome: cisSchemeDto }))
+          Effect.map(cisSchemeOrNoneDto)
         )
       )
       .handle("updateCisScheme", ({ path, payload }) =>
@@ -62,13 +45,13 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
       .handle("getHmrcCredentials", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => credentials.get(user, path.tenant)),
-          Effect.map(Option.match({ onNone: () => null, onSome: credentialsDto }))
+          Effect.map(hmrcCredentialsOrNullDto)
         )
       )
       .handle("updateHmrcCredentials", ({ path, payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => credentials.set(user, path.tenant, payload)),
-          Effect.map(credentialsDto)
+          Effect.map(hmrcCredentialsDto)
         )
       )
       .handle("deleteHmrcCredentials", ({ path }) =>

@@ -5,7 +5,7 @@ import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Array, Effect } from "effect"
-import { memberDto, tenantDto } from "../Dtos.js"
+import { memberDto, tenantDto } from "../dto/TenantDto.js"
 
 export const TenantsHandlers = HttpApiBuilder.group(CisbookApi, "tenants", (handlers) =>
   Effect.gen(function* () {

@@ -2,10 +2,9 @@ import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { WebhookDeliveries } from "@cisbook/core/webhooks/WebhookDeliveries"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { WebhookSecretDto } from "@cisbook/sdk/WebhookDtos"
 import { HttpApiBuilder } from "@effect/platform"
 import { Array, Effect } from "effect"
-import { createdWebhookDto, deliveryDetailDto, deliveryDto, webhookDto } from "../WebhookDtos.js"
+import { createdWebhookDto, deliveryDetailDto, deliveryDto, webhookDto, webhookSecretDto } from "../dto/WebhookDto.js"
 
 export const WebhooksHandlers = HttpApiBuilder.group(CisbookApi, "webhooks", (handlers) =>
   Effect.gen(function* () {
@@ -42,7 +41,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(CisbookApi, "webhooks", (ha
       .handle("rotateWebhookSecret", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => webhooks.rotateSecret(user, path.tenant, path.webhook)),
-          Effect.map((secret) => new WebhookSecretDto({ secret }))
+          Effect.map(webhookSecretDto)
         )
       )
       .handle("testWebhook", ({ path }) =>

@@ -6,7 +6,8 @@ import {
   DeliveryAttemptDto,
   WebhookDeliveryDetailDto,
   WebhookDeliveryDto,
-  WebhookDto
+  WebhookDto,
+  WebhookSecretDto
 } from "@cisbook/sdk/WebhookDtos"
 
 const webhookFields = (webhook: Webhook) => ({
@@ -22,6 +23,8 @@ export const webhookDto = (webhook: Webhook) => new WebhookDto(webhookFields(web
 
 export const createdWebhookDto = ({ secret, webhook }: WebhookWithSecret) =>
   new CreatedWebhookDto({ ...webhookFields(webhook), secret })
+
+export const webhookSecretDto = (secret: string) => new WebhookSecretDto({ secret })
 
 const deliveryFields = (d: WebhookDelivery) => ({
   id: d.id,

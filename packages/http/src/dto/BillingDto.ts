@@ -1,0 +1,87 @@
+import type { BillingProfile } from "@cisbook/core/billing/BillingProfile"
+import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
+import type { BillingUsage } from "@cisbook/core/billing/BillingUsage"
+import type { Mandate } from "@cisbook/core/billing/Mandate"
+import type { MandateSetup } from "@cisbook/core/billing/Mandates"
+import {
+  BillingInvoiceDto,
+  BillingInvoiceLineDto,
+  BillingMandateDto,
+  BillingProfileDto,
+  BillingUsageDto,
+  MandateSetupDto,
+  UsageSubcontractorDto
+} from "@cisbook/sdk/BillingDtos"
+import { Option } from "effect"
+
+export const billingProfileDto = ({ address, mandateStatus }: BillingProfile) =>
+  new BillingProfileDto({
+    ...Option.match(address, {
+      onNone: () => ({
+        companyName: null,
+        billingEmail: null,
+        addressLine1: null,
+        addressLine2: null,
+        addressLine3: null,
+        postcode: null,
+        country: null
+      }),
+      onSome: (a) => ({ ...a })
+    }),
+    mandateStatus
+  })
+
+export const mandateSetupDto = (setup: MandateSetup) => new MandateSetupDto(setup)
+
+export const billingMandateDto = (m: Mandate) =>
+  new BillingMandateDto({
+    status: m.status,
+    reference: m.reference,
+    accountHolderName: m.accountHolderName,
+    bankName: m.bankName,
+    accountNumberEnding: m.accountNumberEnding,
+    nextPossibleChargeDate: m.nextPossibleChargeDate,
+    createdAt: m.createdAt
+  })
+
+export const billingUsageDto = (u: BillingUsage) =>
+  new BillingUsageDto({
+    returnId: u.returnId,
+    tenant: u.tenant,
+    tenantName: u.tenantName,
+    periodEnd: u.periodEnd,
+    acceptedAt: u.acceptedAt,
+    subcontractors: u.subcontractors.map((s) => new UsageSubcontractorDto(s))
+  })
+
+/** The invoice's members; with `lines`, the single-invoice form. */
+export const billingInvoiceDto = (i: BillingInvoice, lines?: ReadonlyArray<BillingInvoiceLine>) =>
+  new BillingInvoiceDto({
+    id: i.id,
+    number: i.number,
+    issueDate: i.issueDate,
+    periodStart: i.periodStart,
+    periodEnd: i.periodEnd,
+    currency: i.currency,
+    subtotal: i.subtotal,
+    vat: i.vat,
+    total: i.total,
+    paymentStatus: i.paymentStatus,
+    paymentReference: i.paymentReference,
+    hasPdf: i.hasPdf,
+    ...(lines === undefined
+      ? {}
+      : {
+          lines: lines.map(
+            (l) =>
+              new BillingInvoiceLineDto({
+                description: l.description,
+                tenant: l.tenant,
+                returnId: l.returnId,
+                quantity: l.quantity,
+                unitPrice: l.unitPrice,
+                amount: l.amount
+              })
+          )
+        })
+  })

@@ -1,0 +1,35 @@
+import type { CisDetails } from "@cisbook/core/cis/CisDetails"
+import type { CisScheme } from "@cisbook/core/cis/CisScheme"
+import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
+import { CisSchemeDto, HmrcCredentialsDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
+import { Option } from "effect"
+
+const unset = new TenantCisDetailsDto({
+  type: null,
+  title: null,
+  firstName: null,
+  secondName: null,
+  lastName: null,
+  tradingName: null,
+  utr: null,
+  niNumber: null,
+  companyNumber: null,
+  partnerUtr: null
+})
+
+export const cisDetailsDto = (details: CisDetails) => new TenantCisDetailsDto({ ...details })
+
+/** The tenant's CIS details, every member null while none are set. */
+export const cisDetailsOrUnsetDto = Option.match({ onNone: () => unset, onSome: cisDetailsDto })
+
+const noScheme = new CisSchemeDto({ employerReference: null, accountsOfficeReference: null })
+
+export const cisSchemeDto = (scheme: CisScheme) => new CisSchemeDto({ ...scheme })
+
+/** The tenant's CIS scheme, both references null while none is set. */
+export const cisSchemeOrNoneDto = Option.match({ onNone: () => noScheme, onSome: cisSchemeDto })
+
+export const hmrcCredentialsDto = (view: HmrcCredentialsView) => new HmrcCredentialsDto({ ...view })
+
+/** The tenant's HMRC credentials, or null while it has none. */
+export const hmrcCredentialsOrNullDto = Option.match({ onNone: () => null, onSome: hmrcCredentialsDto })
