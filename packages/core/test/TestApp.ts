@@ -45,3 +45,6 @@ export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails
   partnerUtr: null,
   ...fields
 })
+
+/** A use case run as a member of a tenant: `contacts.list(request).pipe(asMember(owner, "acme-builders"))`. */
+export { asMember } from "@cisbook/testkit/AsMember"

@@ -1,11 +1,12 @@
 import { Effect, Either, Option, Schema } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, CounterpartyChoice, NewConnection } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
 import { type ConnectionDto, ConnectionDto as ConnectionDtoSchema, connectionDto } from "./ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
-import { Conflict, type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { Conflict, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
 import { ConnectionId, isUuid } from "../Ids.js"
 import { TenantMail } from "../mail/TenantMail.js"
@@ -21,7 +22,6 @@ import type { Tenant } from "../tenants/Tenant.js"
 import type { User } from "../users/User.js"
 import { Contacts } from "../contacts/Contacts.js"
 import { findContact, lookUpContact } from "../contacts/TenantContact.js"
-import { Tenants } from "../tenants/Tenants.js"
 import { Verifications } from "../verification/Verifications.js"
 
 const encodeDto = Schema.encodeSync(ConnectionDtoSchema)
@@ -40,7 +40,6 @@ const asTenant = (party: ConnectionParty): ConnectionViewer => ({ tenantId: part
  */
 export class Connections extends Effect.Service<Connections>()("core/Connections", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const contacts = yield* Contacts
     const contactRepo = yield* ContactRepo
     const repo = yield* ConnectionRepo
@@ -64,11 +63,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
 
     const list = (
       user: User,
-      tenantCode: string,
       request: ConnectionListRequest
-    ): Effect.Effect<ReadonlyArray<ConnectionDto>, Forbidden | NotFound> =>
+    ): Effect.Effect<ReadonlyArray<ConnectionDto>, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         const direction = request.direction ?? null
         if (request.contact === undefined) {
@@ -79,9 +77,9 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         return (yield* repo.listForContact(tenant.id, contact.value.id, direction)).map((c) => connectionDto(c, viewer))
       })
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<ConnectionDto, Forbidden | NotFound> =>
+    const get = (user: User, id: string): Effect.Effect<ConnectionDto, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         return connectionDto(yield* visible(tenant, viewer, id), viewer)
       })
@@ -100,11 +98,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
 
     const create = (
       user: User,
-      tenantCode: string,
       input: NewConnection
-    ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<ConnectionDto, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         return yield* transaction(
           Effect.gen(function* () {
@@ -186,12 +183,11 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
 
     const accept = (
       user: User,
-      tenantCode: string,
       id: string,
       choice: CounterpartyChoice
-    ): Effect.Effect<ConnectionDto, Forbidden | NotFound | ValidationFailed | Refused> =>
+    ): Effect.Effect<ConnectionDto, NotFound | ValidationFailed | Refused, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         return yield* transaction(
           Effect.gen(function* () {
@@ -239,9 +235,9 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       }).pipe(Effect.withSpan("Connections.accept"))
 
     /** The receiver of a Pending connection rejects it; any other side removes it for both. */
-    const remove = (user: User, tenantCode: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
+    const remove = (user: User, id: string): Effect.Effect<void, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         yield* transaction(
           Effect.gen(function* () {

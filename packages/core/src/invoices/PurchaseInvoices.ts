@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
-import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../Errors.js"
+import { Conflict, NotFound, type ValidationFailed } from "../Errors.js"
 import { isUuid, PurchaseInvoiceId } from "../Ids.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { invoiceErrors, type NewPurchaseInvoice } from "./InvoiceInput.js"
 import type { InvoiceListRequest } from "./InvoiceQuery.js"
 import { PurchaseInvoice } from "./PurchaseInvoice.js"
@@ -9,11 +10,9 @@ import { ContactRepo } from "../contacts/ContactRepo.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { PurchaseInvoiceRepo } from "./PurchaseInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
-import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
 import { invoicedContact } from "./InvoicedContact.js"
 import { invoicePage } from "./InvoicePage.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export interface PurchaseInvoiceListPage {
   readonly items: ReadonlyArray<PurchaseInvoice>
@@ -28,7 +27,6 @@ const text = (value: string | null | undefined) => (value ? value : null)
 
 export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/PurchaseInvoices", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* PurchaseInvoiceRepo
     const contacts = yield* ContactRepo
     const { transaction } = yield* Transactor
@@ -40,12 +38,10 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
      * concurrent removal of its supplier role, or of the contact, waits and then sees the invoice.
      */
     const create = (
-      user: User,
-      tenantCode: string,
       input: NewPurchaseInvoice
-    ): Effect.Effect<PurchaseInvoice, Forbidden | NotFound | ValidationFailed | Conflict> =>
+    ): Effect.Effect<PurchaseInvoice, NotFound | ValidationFailed | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         yield* failIfAny(invoiceErrors(input))
         const id = PurchaseInvoiceId.make(yield* ids.uuid)
         const createdAt = yield* clock.now
@@ -80,9 +76,9 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
         )
       }).pipe(Effect.withSpan("PurchaseInvoices.create"))
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<PurchaseInvoice, Forbidden | NotFound> =>
+    const get = (id: string): Effect.Effect<PurchaseInvoice, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const notFound = new NotFound({ detail: `There is no purchase invoice ${id} in ${tenant.code}.` })
         if (!isUuid(id)) return yield* notFound
         const found = yield* repo.findById(tenant.id, PurchaseInvoiceId.make(id))
@@ -90,12 +86,10 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
       })
 
     const list = (
-      user: User,
-      tenantCode: string,
       request: InvoiceListRequest
-    ): Effect.Effect<PurchaseInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<PurchaseInvoiceListPage, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* invoicePage(contacts, tenant, request, (query) => repo.list(tenant.id, query))
       }).pipe(Effect.withSpan("PurchaseInvoices.list"))
 

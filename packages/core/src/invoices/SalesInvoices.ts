@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
-import { Conflict, type Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import { Conflict, NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../events/Event.js"
 import { isUuid, SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { deductionShare } from "./DeductionSplit.js"
 import { invoiceErrors, type NewPayment, type NewSalesInvoice } from "./InvoiceInput.js"
 import { salesInvoiceNumber, salesInvoiceSequence } from "./InvoiceNumber.js"
@@ -17,11 +18,9 @@ import { IdGenerator } from "../system/IdGenerator.js"
 import { SalesInvoiceRepo } from "./SalesInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
 import { invoicedContact } from "./InvoicedContact.js"
 import { invoicePage } from "./InvoicePage.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export interface SalesInvoiceListPage {
   readonly items: ReadonlyArray<SalesInvoice>
@@ -53,7 +52,6 @@ const text = (value: string | null | undefined) => (value ? value : null)
 
 export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesInvoices", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* SalesInvoiceRepo
     const contacts = yield* ContactRepo
     const outbox = yield* EventOutbox
@@ -84,12 +82,10 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
      * removal of its customer role, or of the contact, waits and then sees the invoice.
      */
     const create = (
-      user: User,
-      tenantCode: string,
       input: NewSalesInvoice
-    ): Effect.Effect<SalesInvoice, Forbidden | NotFound | ValidationFailed | Conflict> =>
+    ): Effect.Effect<SalesInvoice, NotFound | ValidationFailed | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         yield* failIfAny(invoiceErrors(input))
         const id = SalesInvoiceId.make(yield* ids.uuid)
         const createdAt = yield* clock.now
@@ -127,24 +123,18 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
         )
       }).pipe(Effect.withSpan("SalesInvoices.create"))
 
-    const get = (
-      user: User,
-      tenantCode: string,
-      id: string
-    ): Effect.Effect<SalesInvoiceWithPayments, Forbidden | NotFound> =>
+    const get = (id: string): Effect.Effect<SalesInvoiceWithPayments, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const invoice = yield* find(tenant, id)
         return { invoice, payments: yield* repo.payments(tenant.id, invoice.id) }
       })
 
     const list = (
-      user: User,
-      tenantCode: string,
       request: InvoiceListRequest
-    ): Effect.Effect<SalesInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<SalesInvoiceListPage, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* invoicePage(contacts, tenant, request, (query) => repo.list(tenant.id, query))
       }).pipe(Effect.withSpan("SalesInvoices.list"))
 
@@ -154,13 +144,11 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
      * sales-invoice.paid when the payment leaves nothing due.
      */
     const addPayment = (
-      user: User,
-      tenantCode: string,
       invoiceId: string,
       input: NewPayment
-    ): Effect.Effect<SalesInvoicePayment, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<SalesInvoicePayment, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const id = SalesInvoicePaymentId.make(yield* ids.uuid)
         const createdAt = yield* clock.now
         return yield* transaction(
@@ -201,13 +189,11 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
 
     /** Every payment dated from `from` to `to` (their UTC dates, both included), oldest first. */
     const paymentsReport = (
-      user: User,
-      tenantCode: string,
       from: string,
       to: string
-    ): Effect.Effect<PaymentsReport, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<PaymentsReport, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const period = yield* reportPeriod(from, to)
         return { ...period, payments: yield* repo.paymentsBetween(tenant.id, period.from, period.to) }
       }).pipe(Effect.withSpan("SalesInvoices.paymentsReport"))

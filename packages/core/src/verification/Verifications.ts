@@ -5,11 +5,12 @@ import { Contact } from "../contacts/Contact.js"
 import { credentialsNeededVerification, credentialsRequired } from "../credentials/CredentialsRequired.js"
 import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
-import { type FieldErrors, type Forbidden, type NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { type FieldErrors, type NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { memberPath } from "../MemberPath.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { EventOutbox } from "../events/EventOutbox.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { TenantSettingsRepo } from "../tenants/TenantSettingsRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import { VerificationQueue } from "./VerificationQueue.js"
@@ -23,7 +24,6 @@ import { FilingCheck } from "../taxauthority/FilingCheck.js"
 import { filingProblemText, verificationFilingErrors } from "../taxauthority/FilingProblems.js"
 import type { VerificationRequest } from "../taxauthority/Verification.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
 import { findContact } from "../contacts/TenantContact.js"
 import { Tenants } from "../tenants/Tenants.js"
@@ -149,12 +149,8 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
         )
       })
 
-    const request = (
-      user: User,
-      tenantCode: string,
-      code: string
-    ): Effect.Effect<Contact, Forbidden | NotFound | Refused | ValidationFailed> =>
-      tenants.access(user, tenantCode).pipe(
+    const request = (code: string): Effect.Effect<Contact, NotFound | Refused | ValidationFailed, CurrentTenant> =>
+      CurrentTenant.pipe(
         Effect.flatMap(({ tenant }) => requestIn(tenant, code)),
         Effect.withSpan("Verifications.request")
       )

@@ -8,20 +8,20 @@ export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections
   Effect.gen(function* () {
     const connections = yield* Connections
     return handlers
-      .handle("listConnections", ({ path, urlParams }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.list(user, path.tenant, urlParams)))
+      .handle("listConnections", ({ urlParams }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.list(user, urlParams)))
       )
-      .handle("createConnection", ({ path, payload }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.create(user, path.tenant, payload)))
+      .handle("createConnection", ({ payload }) =>
+        CurrentUser.pipe(Effect.flatMap((user) => connections.create(user, payload)))
       )
       .handle("getConnection", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.get(user, path.tenant, path.connection)))
+        CurrentUser.pipe(Effect.flatMap((user) => connections.get(user, path.connection)))
       )
       .handle("deleteConnection", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.tenant, path.connection)))
+        CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.connection)))
       )
       .handle("setConnectionCounterparty", ({ path, payload }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.accept(user, path.tenant, path.connection, payload)))
+        CurrentUser.pipe(Effect.flatMap((user) => connections.accept(user, path.connection, payload)))
       )
   })
 )

@@ -1,4 +1,3 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import type { EmailSettings } from "@cisbook/core/mail/EmailSettings"
 import type { EmailTemplate } from "@cisbook/core/mail/EmailTemplate"
 import { TenantEmailSettings } from "@cisbook/core/mail/TenantEmailSettings"
@@ -14,41 +13,13 @@ export const EmailSettingsHandlers = HttpApiBuilder.group(CisbookApi, "emailSett
   Effect.gen(function* () {
     const email = yield* TenantEmailSettings
     return handlers
-      .handle("getEmailSettings", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.settings(user, path.tenant)),
-          Effect.map(settingsDto)
-        )
-      )
-      .handle("updateEmailSettings", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.setSettings(user, path.tenant, payload)),
-          Effect.map(settingsDto)
-        )
-      )
-      .handle("listEmailTemplates", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.templates(user, path.tenant)),
-          Effect.map((all) => all.map(templateDto))
-        )
-      )
-      .handle("getEmailTemplate", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.template(user, path.tenant, path.type)),
-          Effect.map(templateDto)
-        )
-      )
+      .handle("getEmailSettings", () => email.settings().pipe(Effect.map(settingsDto)))
+      .handle("updateEmailSettings", ({ payload }) => email.setSettings(payload).pipe(Effect.map(settingsDto)))
+      .handle("listEmailTemplates", () => email.templates().pipe(Effect.map((all) => all.map(templateDto))))
+      .handle("getEmailTemplate", ({ path }) => email.template(path.type).pipe(Effect.map(templateDto)))
       .handle("updateEmailTemplate", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.setTemplate(user, path.tenant, path.type, payload)),
-          Effect.map(templateDto)
-        )
+        email.setTemplate(path.type, payload).pipe(Effect.map(templateDto))
       )
-      .handle("resetEmailTemplate", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.resetTemplate(user, path.tenant, path.type)),
-          Effect.map(templateDto)
-        )
-      )
+      .handle("resetEmailTemplate", ({ path }) => email.resetTemplate(path.type).pipe(Effect.map(templateDto)))
   })
 )

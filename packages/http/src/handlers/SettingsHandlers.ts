@@ -2,7 +2,6 @@ import type { CisDetails } from "@cisbook/core/cis/CisDetails"
 import type { CisScheme } from "@cisbook/core/cis/CisScheme"
 import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { CisSchemeDto, HmrcCredentialsDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
@@ -35,44 +34,18 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
     const settings = yield* TenantSettings
     const credentials = yield* HmrcCredentialsSettings
     return handlers
-      .handle("getCisDetails", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.cisDetails(user, path.tenant)),
-          Effect.map(Option.match({ onNone: () => unset, onSome: cisDetailsDto }))
-        )
+      .handle("getCisDetails", () =>
+        settings.cisDetails().pipe(Effect.map(Option.match({ onNone: () => unset, onSome: cisDetailsDto })))
       )
-      .handle("updateCisDetails", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.setCisDetails(user, path.tenant, payload)),
-          Effect.map(cisDetailsDto)
-        )
+      .handle("updateCisDetails", ({ payload }) => settings.setCisDetails(payload).pipe(Effect.map(cisDetailsDto)))
+      .handle("getCisScheme", () =>
+        settings.cisScheme().pipe(Effect.map(Option.match({ onNone: () => noScheme, onSome: cisSchemeDto })))
       )
-      .handle("getCisScheme", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.cisScheme(user, path.tenant)),
-          Effect.map(Option.match({ onNone: () => noScheme, onSome: cisSchemeDto }))
-        )
+      .handle("updateCisScheme", ({ payload }) => settings.setCisScheme(payload).pipe(Effect.map(cisSchemeDto)))
+      .handle("getHmrcCredentials", () =>
+        credentials.get().pipe(Effect.map(Option.match({ onNone: () => null, onSome: credentialsDto })))
       )
-      .handle("updateCisScheme", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.setCisScheme(user, path.tenant, payload)),
-          Effect.map(cisSchemeDto)
-        )
-      )
-      .handle("getHmrcCredentials", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => credentials.get(user, path.tenant)),
-          Effect.map(Option.match({ onNone: () => null, onSome: credentialsDto }))
-        )
-      )
-      .handle("updateHmrcCredentials", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => credentials.set(user, path.tenant, payload)),
-          Effect.map(credentialsDto)
-        )
-      )
-      .handle("deleteHmrcCredentials", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => credentials.remove(user, path.tenant)))
-      )
+      .handle("updateHmrcCredentials", ({ payload }) => credentials.set(payload).pipe(Effect.map(credentialsDto)))
+      .handle("deleteHmrcCredentials", () => credentials.remove())
   })
 )

@@ -1,0 +1,17 @@
+import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
+import { Tenants } from "@cisbook/core/tenants/Tenants"
+import type { User } from "@cisbook/core/users/User"
+import { Effect } from "effect"
+
+/**
+ * Runs a use case as `user` acting for the tenant with `code`, found as the HTTP API finds it:
+ * NotFound for no such tenant, NotAMember for a caller who is not one of its members.
+ */
+export const asMember =
+  (user: User, code: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.provideServiceEffect(
+      self,
+      CurrentTenant,
+      Effect.flatMap(Tenants, (tenants) => tenants.access(user, code))
+    )
