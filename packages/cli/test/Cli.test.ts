@@ -13,7 +13,7 @@ import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbo
 import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
-import { asMember } from "@cisbook/testkit/AsMember"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/users/Users"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"

@@ -46,5 +46,5 @@ export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails
   ...fields
 })
 
-/** A use case run as a member of a tenant: `contacts.list(request).pipe(asMember(owner, "acme-builders"))`. */
-export { asMember } from "@cisbook/testkit/AsMember"
+/** A use case run for a tenant: `contacts.list(request).pipe(asMember(owner, "acme-builders"))`, or `asSupport(code)`. */
+export { asMember, asSupport } from "@cisbook/testkit/ActingFor"

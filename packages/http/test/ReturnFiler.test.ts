@@ -1,5 +1,5 @@
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
-import { asMember } from "@cisbook/testkit/AsMember"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"

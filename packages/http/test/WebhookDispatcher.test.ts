@@ -13,7 +13,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { WebhookDeliveries } from "@cisbook/core/webhooks/WebhookDeliveries"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
-import { asMember } from "@cisbook/testkit/AsMember"
+import { asMember, asSupport } from "@cisbook/testkit/ActingFor"
 import { startWebhookReceiver, type WebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { appOver, eventually } from "./WorkerTestApp.js"
 import { describe, expect, layer } from "@effect/vitest"
@@ -46,7 +46,7 @@ const startDispatcher = (options: Parameters<typeof webhookDispatcher>[0]) =>
   })
 
 const detail = (code: string, id: string) =>
-  Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.support.list(code, { limit: 50 })).pipe(
+  Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.listAll({ limit: 50 }).pipe(asSupport(code))).pipe(
     Effect.flatMap((page) => Effect.fromNullable(page.items.find((d) => d.id === id))),
     Effect.orDie
   )
@@ -234,7 +234,7 @@ describe.skipIf(Option.isNone(postgresUrl))(
           const stopB = yield* startDispatcher(options).pipe(Effect.provide(processB))
           yield* receiver.waitFor(events, 40)
           const succeeded = yield* eventually(
-            Effect.flatMap(WebhookDeliveries, (d) => d.support.list(code, { status: "Succeeded" })).pipe(
+            Effect.flatMap(WebhookDeliveries, (d) => d.listAll({ status: "Succeeded" }).pipe(asSupport(code))).pipe(
               Effect.provide(processA)
             ),
             (page) => page.totalCount === events

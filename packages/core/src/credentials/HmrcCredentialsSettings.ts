@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { Contact } from "../contacts/Contact.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
-import { type Forbidden, Forbidden as ForbiddenError, type NotFound, type ValidationFailed } from "../Errors.js"
+import { type Forbidden, Forbidden as ForbiddenError, type ValidationFailed } from "../Errors.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import type { TenantId } from "../Ids.js"
 import { MonthlyReturnRepo } from "../returns/MonthlyReturnRepo.js"
@@ -11,7 +11,6 @@ import { Transactor } from "../system/Transactor.js"
 import { verificationRequested } from "../taxauthority/VerificationRecord.js"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import { Tenants } from "../tenants/Tenants.js"
 import { decodeInput } from "../Validation.js"
 import { VerificationQueue } from "../verification/VerificationQueue.js"
 import { credentialsView, type HmrcCredentialsView, SenderCredentials } from "./HmrcCredentials.js"
@@ -26,7 +25,6 @@ const decodeCredentials = decodeInput(SenderCredentials)
  */
 export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSettings>()("core/HmrcCredentialsSettings", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* HmrcCredentialsRepo
     const returns = yield* MonthlyReturnRepo
     const queue = yield* VerificationQueue
@@ -95,21 +93,9 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
         Effect.withSpan("HmrcCredentialsSettings.remove")
       )
 
-    /** For support staff (the admin CLI): the same, for any tenant. */
-    const getForSupport = (code: string): Effect.Effect<Option.Option<HmrcCredentialsView>, NotFound> =>
-      Effect.flatMap(tenants.forSupport(code), (tenant) => viewOf(tenant.id))
-
-    const setForSupport = (
-      code: string,
-      input: unknown
-    ): Effect.Effect<HmrcCredentialsView, NotFound | ValidationFailed> =>
-      Effect.flatMap(tenants.forSupport(code), (tenant) => setFor(tenant, input)).pipe(
-        Effect.withSpan("HmrcCredentialsSettings.setForSupport")
-      )
-
     /** Re-encrypts every tenant's stored password under the current key (after a key rotation); how many. */
     const reseal = (): Effect.Effect<number> => repo.reseal()
 
-    return { get, set, remove, getForSupport, setForSupport, reseal } as const
+    return { get, set, remove, reseal } as const
   })
 }) {}

@@ -27,7 +27,7 @@ const unknownPlaceholders = (type: EmailTemplateType, text: string): ReadonlyArr
     .map((name) => `Unknown placeholder {{${name}}}: ${type} templates can use ${known.join(", ")}`)
 }
 
-/** A tenant's email settings and templates. Every operation answers 404 to a caller who is not a member. */
+/** A tenant's email settings and templates. */
 export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("core/TenantEmailSettings", {
   effect: Effect.gen(function* () {
     const repo = yield* EmailSettingsRepo

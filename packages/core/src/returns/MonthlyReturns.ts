@@ -18,11 +18,9 @@ import { taxMonthEndOf, ukCalendarDate } from "./TaxMonth.js"
 import { failIfAny } from "../Validation.js"
 import { FilingCheck } from "../taxauthority/FilingCheck.js"
 import { returnFilingErrors } from "../taxauthority/FilingProblems.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/MonthlyReturns", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* MonthlyReturnRepo
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
@@ -125,10 +123,6 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         })
       })
 
-    /** The tenant's returns, for support staff (the admin CLI): no membership needed. */
-    const listForSupport = (tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, NotFound> =>
-      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => repo.list(tenant.id)))
-
-    return { file, list, get, listForSupport } as const
+    return { file, list, get } as const
   })
 }) {}

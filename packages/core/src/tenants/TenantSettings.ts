@@ -6,14 +6,12 @@ import type { NotFound, ValidationFailed } from "../Errors.js"
 import { CurrentTenant } from "./CurrentTenant.js"
 import { TenantSettingsRepo } from "./TenantSettingsRepo.js"
 import { decodeInput } from "../Validation.js"
-import { Tenants } from "./Tenants.js"
 
 const decodeCisDetails = decodeInput(inHmrcNameForms(CisDetails))
 const decodeCisScheme = decodeInput(CisScheme)
 
 export class TenantSettings extends Effect.Service<TenantSettings>()("core/TenantSettings", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* TenantSettingsRepo
 
     /** The tenant's own CIS identity; none until first set. */
@@ -46,21 +44,6 @@ export class TenantSettings extends Effect.Service<TenantSettings>()("core/Tenan
         return scheme
       }).pipe(Effect.withSpan("TenantSettings.setCisScheme"))
 
-    /** For support staff (the admin CLI): the tenant's CIS scheme registration, and setting it, for any tenant. */
-    const cisSchemeForSupport = (code: string): Effect.Effect<Option.Option<CisScheme>, NotFound> =>
-      tenants.forSupport(code).pipe(Effect.flatMap((tenant) => repo.getCisScheme(tenant.id)))
-
-    const setCisSchemeForSupport = (
-      code: string,
-      input: typeof CisScheme.Encoded
-    ): Effect.Effect<CisScheme, NotFound | ValidationFailed> =>
-      Effect.gen(function* () {
-        const tenant = yield* tenants.forSupport(code)
-        const scheme = yield* decodeCisScheme(input)
-        yield* repo.setCisScheme(tenant.id, scheme)
-        return scheme
-      }).pipe(Effect.withSpan("TenantSettings.setCisSchemeForSupport"))
-
-    return { cisDetails, setCisDetails, cisScheme, setCisScheme, cisSchemeForSupport, setCisSchemeForSupport } as const
+    return { cisDetails, setCisDetails, cisScheme, setCisScheme } as const
   })
 }) {}

@@ -26,7 +26,6 @@ import type { VerificationRequest } from "../taxauthority/Verification.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import { failIfAny } from "../Validation.js"
 import { findContact } from "../contacts/TenantContact.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 /** The members the contact's CIS type still needs, as a validation problem names them ("utr or niNumber" under utr). */
 const missingIdentity = (contact: Contact): FieldErrors => {
@@ -48,7 +47,6 @@ const missingIdentity = (contact: Contact): FieldErrors => {
  */
 export class Verifications extends Effect.Service<Verifications>()("core/Verifications", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
     const credentials = yield* HmrcCredentialsRepo
@@ -155,16 +153,6 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
         Effect.withSpan("Verifications.request")
       )
 
-    /** For support staff (the admin CLI): the same request, for any tenant. */
-    const requestForSupport = (
-      tenantCode: string,
-      code: string
-    ): Effect.Effect<Contact, NotFound | Refused | ValidationFailed> =>
-      tenants.forSupport(tenantCode).pipe(
-        Effect.flatMap((tenant) => requestIn(tenant, code)),
-        Effect.withSpan("Verifications.requestForSupport")
-      )
-
-    return { request, requestForSupport, start, check } as const
+    return { request, start, check } as const
   })
 }) {}

@@ -8,7 +8,6 @@ import { WebhookRepo } from "./WebhookRepo.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import { type DeliveryListRequest, deliveryQuery } from "./DeliveryQuery.js"
 import type { DeliveryDetail } from "./WebhookDelivery.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export interface DeliveryListPage extends DeliveryPage {
   readonly offset: number
@@ -18,7 +17,6 @@ export interface DeliveryListPage extends DeliveryPage {
 
 export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core/WebhookDeliveries", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* DeliveryRepo
     const webhooks = yield* WebhookRepo
     const clock = yield* Clock
@@ -83,13 +81,10 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
 
     const retry = (id: string) => Effect.flatMap(CurrentTenant, ({ tenant }) => retryIn(tenant, id))
 
-    /** For support staff (the admin CLI): every webhook's deliveries of any tenant, and retries. */
-    const support = {
-      list: (code: string, request: DeliveryListRequest) =>
-        Effect.flatMap(tenants.forSupport(code), (tenant) => page(tenant, null, request)),
-      retry: (code: string, id: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => retryIn(tenant, id))
-    }
+    /** A page of the deliveries of every webhook of the tenant, newest first: for support staff (the admin CLI). */
+    const listAll = (request: DeliveryListRequest): Effect.Effect<DeliveryListPage, ValidationFailed, CurrentTenant> =>
+      Effect.flatMap(CurrentTenant, ({ tenant }) => page(tenant, null, request))
 
-    return { list, get, retry, support } as const
+    return { list, listAll, get, retry } as const
   })
 }) {}

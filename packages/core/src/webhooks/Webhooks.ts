@@ -15,7 +15,6 @@ import { Webhook } from "./Webhook.js"
 import type { WebhookDelivery } from "./WebhookDelivery.js"
 import type { NewWebhook, WebhookReplacement } from "./WebhookInput.js"
 import { formatWebhookSecret, ROTATED_SECRET_OVERLAP, WEBHOOK_SECRET_BYTES } from "./WebhookSecret.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 /** A webhook with its signing secret, shown this once. */
 export interface WebhookWithSecret {
@@ -27,7 +26,6 @@ const text = (value: string | null | undefined) => (value ? value : null)
 
 export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* WebhookRepo
     const deliveries = yield* DeliveryRepo
     const guard = yield* DestinationGuard
@@ -139,12 +137,6 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
 
     const test = (id: string) => Effect.flatMap(CurrentTenant, ({ tenant }) => testIn(tenant, id))
 
-    /** For support staff (the admin CLI): the webhooks of any tenant, and tests to them. */
-    const support = {
-      list: (code: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => repo.list(tenant.id)),
-      test: (code: string, id: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => testIn(tenant, id))
-    }
-
-    return { list, get, create, replace, remove, rotateSecret, test, support } as const
+    return { list, get, create, replace, remove, rotateSecret, test } as const
   })
 }) {}

@@ -13,7 +13,7 @@ import { WebhookDeliveries } from "../../src/webhooks/WebhookDeliveries.js"
 import { WebhookDispatch } from "../../src/webhooks/WebhookDispatch.js"
 import { Webhooks } from "../../src/webhooks/Webhooks.js"
 import type { User } from "../../src/users/User.js"
-import { asMember, aUser, testApp, testAppWith } from "../TestApp.js"
+import { asMember, asSupport, aUser, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -268,7 +268,7 @@ describe("dispatching", () => {
       expect(sent).toHaveLength(8)
       expect(new Set(sent.map((m) => m.messageId)).size).toBe(1)
       expect(new Set(sent.map((m) => m.timestamp.getTime())).size).toBe(8)
-      const [delivery] = (yield* deliveries.support.list(TENANT, {})).items
+      const [delivery] = (yield* deliveries.listAll({}).pipe(asSupport(TENANT))).items
       expect(delivery).toMatchObject({ status: "Failed", attempts: 8, nextAttemptAt: null, responseStatus: 503 })
       const detail = yield* deliveries.get(delivery!.id).pipe(asMember(owner, TENANT))
       expect(detail.attemptLog.map((a) => a.responseStatus)).toEqual(Array(8).fill(503))
@@ -303,7 +303,7 @@ describe("dispatching", () => {
       expect(disabled).toBeInstanceOf(Refused)
       yield* webhooks.replace(hook.id, { url: hook.url, eventTypes: [], enabled: true }).pipe(asMember(owner, TENANT))
       yield* sender.answerWith(() => answered(204))
-      yield* deliveries.support.retry(TENANT, queued.id)
+      yield* deliveries.retry(queued.id).pipe(asSupport(TENANT))
       yield* dispatch.dispatchDue(10, LEASE)
       expect((yield* deliveries.get(queued.id).pipe(asMember(owner, TENANT))).delivery).toMatchObject({
         status: "Succeeded",
@@ -519,7 +519,7 @@ describe("WebhookDeliveries", () => {
       expect(yield* Effect.flip(deliveries.list(hook.id, {}).pipe(asMember(stranger, "other-co")))).toBeInstanceOf(
         NotFound
       )
-      expect((yield* deliveries.support.list("other-co", {})).totalCount).toBe(0)
+      expect((yield* deliveries.listAll({}).pipe(asSupport("other-co"))).totalCount).toBe(0)
     }).pipe(Effect.provide(testApp()))
   )
 })

@@ -20,7 +20,6 @@ import { EventOutbox } from "../../events/EventOutbox.js"
 import { IdGenerator } from "../../system/IdGenerator.js"
 import { Transactor } from "../../system/Transactor.js"
 import type { Tenant } from "../../tenants/Tenant.js"
-import { Tenants } from "../../tenants/Tenants.js"
 
 export interface ImportRowResult {
   readonly rowId: number
@@ -62,7 +61,6 @@ interface Draft {
 
 export class ContactImport extends Effect.Service<ContactImport>()("core/ContactImport", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* ContactRepo
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
@@ -252,23 +250,11 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
      */
     const importRows = (
       file: ImportFile,
-      rowIds: Iterable<number>
-    ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed, CurrentTenant> =>
-      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => importFor(tenant, file, rowIds, noProgress)))
-
-    /** {@link analyse} for support staff. */
-    const analyseAsSupport = (tenantCode: string, file: ImportFile) =>
-      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => analyseFor(tenant, file)))
-
-    /** {@link importRows} for support staff, telling `progress` after each batch. */
-    const importAsSupport = (
-      tenantCode: string,
-      file: ImportFile,
       rowIds: Iterable<number>,
       progress: ImportProgress = noProgress
-    ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed> =>
-      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => importFor(tenant, file, rowIds, progress)))
+    ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => importFor(tenant, file, rowIds, progress)))
 
-    return { template, analyse, importRows, analyseAsSupport, importAsSupport } as const
+    return { template, analyse, importRows } as const
   })
 }) {}

@@ -17,7 +17,7 @@ import { IMPORT_BATCH_ROWS } from "../../../src/contacts/import/ImportLimits.js"
 import { ContactImport } from "../../../src/contacts/import/ContactImport.js"
 import { Contacts } from "../../../src/contacts/Contacts.js"
 import { Tenants } from "../../../src/tenants/Tenants.js"
-import { asMember, aUser, testApp } from "../../TestApp.js"
+import { asMember, asSupport, aUser, testApp } from "../../TestApp.js"
 
 const header = importColumns.join(",")
 
@@ -297,12 +297,13 @@ describe("ContactImport", () => {
       Effect.gen(function* () {
         const { events, imports, stored } = yield* setUp
         const progress = yield* Ref.make<ReadonlyArray<readonly [number, number]>>([])
-        const result = yield* imports.importAsSupport(
-          "acme",
-          manyRows(10_000),
-          Array.from({ length: 10_000 }, (_, i) => i + 1),
-          (done, total) => Ref.update(progress, (all) => [...all, [done, total] as const])
-        )
+        const result = yield* imports
+          .importRows(
+            manyRows(10_000),
+            Array.from({ length: 10_000 }, (_, i) => i + 1),
+            (done, total) => Ref.update(progress, (all) => [...all, [done, total] as const])
+          )
+          .pipe(asSupport("acme"))
         expect(result.imported).toBe(10_000)
         expect(result.failed).toBe(0)
         const codes = result.rows.map((r) => r.contactCode)
@@ -319,11 +320,11 @@ describe("ContactImport", () => {
     it.effect("support staff import into any tenant by its code", () =>
       Effect.gen(function* () {
         const { imports } = yield* setUp
-        expect((yield* imports.importAsSupport("acme", manyRows(1), [1])).imported).toBe(1)
-        expect(yield* Effect.flip(imports.importAsSupport("missing", manyRows(1), [1]))).toMatchObject({
+        expect((yield* imports.importRows(manyRows(1), [1]).pipe(asSupport("acme"))).imported).toBe(1)
+        expect(yield* Effect.flip(imports.importRows(manyRows(1), [1]).pipe(asSupport("missing")))).toMatchObject({
           _tag: "NotFound"
         })
-        const rows = yield* analysed(yield* imports.analyseAsSupport("acme", manyRows(2)))
+        const rows = yield* analysed(yield* imports.analyse(manyRows(2)).pipe(asSupport("acme")))
         expect(rows.map((r) => r.rowId)).toEqual([1, 2])
       }).pipe(Effect.provide(testApp()))
     )
@@ -394,11 +395,12 @@ describe("ContactImport", () => {
         const { events, imports, stored } = yield* setUp
         // The second batch's events never get written: the process stops there.
         const fiber = yield* Effect.fork(
-          imports.importAsSupport(
-            "acme",
-            manyRows(IMPORT_BATCH_ROWS + 300),
-            Array.from({ length: IMPORT_BATCH_ROWS + 300 }, (_, i) => i + 1)
-          )
+          imports
+            .importRows(
+              manyRows(IMPORT_BATCH_ROWS + 300),
+              Array.from({ length: IMPORT_BATCH_ROWS + 300 }, (_, i) => i + 1)
+            )
+            .pipe(asSupport("acme"))
         )
         const exit = yield* Fiber.await(fiber)
         assert.isTrue(Exit.isInterrupted(exit))
@@ -440,7 +442,7 @@ describe("ContactImport", () => {
     it.effect("a store that fails every write fails every row, leaving nothing half-written", () =>
       Effect.gen(function* () {
         const { events, imports, stored } = yield* setUp
-        const result = yield* imports.importAsSupport("acme", manyRows(4), [1, 2, 3, 4])
+        const result = yield* imports.importRows(manyRows(4), [1, 2, 3, 4]).pipe(asSupport("acme"))
         expect(result).toMatchObject({ imported: 0, failed: 4 })
         expect(yield* stored).toEqual([])
         expect(yield* events).toEqual([])

@@ -9,9 +9,19 @@ import { Effect } from "effect"
  */
 export const asMember =
   (user: User, code: string) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
     Effect.provideServiceEffect(
-      self,
+      useCase,
       CurrentTenant,
       Effect.flatMap(Tenants, (tenants) => tenants.access(user, code))
+    )
+
+/** Runs a use case for the tenant with `code` as support staff, as the admin CLI does. */
+export const asSupport =
+  (code: string) =>
+  <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
+    Effect.provideServiceEffect(
+      useCase,
+      CurrentTenant,
+      Effect.flatMap(Tenants, (tenants) => tenants.supportAccess(code))
     )
