@@ -9,6 +9,7 @@ import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
@@ -57,7 +58,9 @@ const measure = (database: Database) =>
     const receiver = yield* startReceiver
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
     yield* (yield* Tenants).create(owner, { code: TenantCode.make("bench-hooks"), name: "Bench", email: null })
-    const { secret, webhook } = yield* (yield* Webhooks).create(owner, "bench-hooks", { url: `${receiver.url}/in` })
+    const { secret, webhook } = yield* (yield* Webhooks)
+      .create({ url: `${receiver.url}/in` })
+      .pipe(asMember(owner, "bench-hooks"))
     yield* call(`${receiver.url}/trust`, { method: "POST", body: secret })
 
     const outbox = yield* EventOutbox

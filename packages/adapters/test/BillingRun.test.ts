@@ -5,6 +5,7 @@ import { Mandates } from "@cisbook/core/billing/Mandates"
 import { WaitingInvoices } from "@cisbook/core/billing/WaitingInvoices"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import type { User } from "@cisbook/core/users/User"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { SqlClient } from "@effect/sql"
@@ -54,7 +55,7 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
         const member = yield* aUser("member")
         const beta = yield* aTenant(owner, "Beta Builders Ltd")
         const alpha = yield* aTenant(owner, "Alpha Roofing Ltd")
-        yield* (yield* Tenants).addMember(owner, beta.code, { email: member.email, role: "Member" })
+        yield* (yield* Tenants).addMember({ email: member.email, role: "Member" }).pipe(asMember(owner, beta.code))
         const june = yield* anAcceptedReturn(beta.id, "2026-06-05", 3)
         const may = yield* anAcceptedReturn(beta.id, "2026-05-05", 2)
         const alphaJune = yield* anAcceptedReturn(alpha.id, "2026-06-05", 1)

@@ -5,6 +5,7 @@ import { Connections } from "@cisbook/core/connections/Connections"
 import { Contacts } from "@cisbook/core/contacts/Contacts"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { expect, layer } from "@effect/vitest"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
 import { Effect, Exit } from "effect"
@@ -18,18 +19,22 @@ layer(App, { timeout: "120 seconds" })("connections of one contact, created at o
     Effect.gen(function* () {
       const owner = yield* (yield* Users).create({ email: Email.make("racing@example.com"), name: "Racer" })
       yield* (yield* Tenants).create(owner, { code: TenantCode.make("conn-race"), name: "Race", email: null })
-      const contact = yield* (yield* Contacts).create(owner, "conn-race", {
-        name: "Sub One",
-        isSupplier: true,
-        isCisSubcontractor: true
-      })
+      const contact = yield* (yield* Contacts)
+        .create({
+          name: "Sub One",
+          isSupplier: true,
+          isCisSubcontractor: true
+        })
+        .pipe(asMember(owner, "conn-race"))
       const connections = yield* Connections
       const invitee = "invitee-race@example.com"
       const exits = yield* Effect.forEach(
         Array.from({ length: RACERS }),
         () =>
           Effect.exit(
-            connections.create(owner, "conn-race", { contact: contact.code, direction: "In", email: invitee })
+            connections
+              .create(owner, { contact: contact.code, direction: "In", email: invitee })
+              .pipe(asMember(owner, "conn-race"))
           ),
         { concurrency: RACERS }
       )
@@ -43,7 +48,9 @@ layer(App, { timeout: "120 seconds" })("connections of one contact, created at o
       expect(outcomes.filter((o) => o === "Conflict")).toHaveLength(RACERS - 1)
       const mails = yield* (yield* MailOutbox).list({ status: null, limit: 1000 })
       expect(mails.filter((m) => m.to === invitee)).toHaveLength(1)
-      expect(yield* connections.list(owner, "conn-race", { contact: contact.code })).toHaveLength(1)
+      expect(yield* connections.list(owner, { contact: contact.code }).pipe(asMember(owner, "conn-race"))).toHaveLength(
+        1
+      )
     })
   )
 })

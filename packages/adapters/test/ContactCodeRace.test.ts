@@ -3,6 +3,7 @@ import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Contacts } from "@cisbook/core/contacts/Contacts"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { expect, layer } from "@effect/vitest"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
 import { Effect } from "effect"
@@ -19,7 +20,7 @@ layer(App, { timeout: "120 seconds" })("contacts of one name, created at once", 
       const contacts = yield* Contacts
       const created = yield* Effect.forEach(
         Array.from({ length: RACERS }),
-        () => contacts.create(owner, "code-race", { name: "Acme Builders", isCustomer: true }),
+        () => contacts.create({ name: "Acme Builders", isCustomer: true }).pipe(asMember(owner, "code-race")),
         { concurrency: RACERS }
       )
       // The first 24 codes of the name, each given once: ACMEBUIL, ACMEBUI2..ACMEBUI9, ACMEBU10..ACMEBU24.

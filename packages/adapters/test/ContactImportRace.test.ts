@@ -4,6 +4,7 @@ import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { largeImportCsv } from "@cisbook/testkit/ImportFixtures"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Stream } from "effect"
@@ -33,7 +34,7 @@ layer(UseCasesOverSql, { timeout: "120 seconds" })("imports into one tenant at o
       const started = Date.now()
       const results = yield* Effect.forEach(
         Array.from({ length: IMPORTS }),
-        () => imports.importRows(owner, "import-race", file, rowIds),
+        () => imports.importRows(file, rowIds).pipe(asMember(owner, "import-race")),
         { concurrency: IMPORTS }
       )
       yield* Effect.logInfo(`${IMPORTS} imports of ${ROWS} rows at once took ${Date.now() - started} ms`)

@@ -6,6 +6,7 @@ import { Contacts } from "@cisbook/core/contacts/Contacts"
 import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { expect, layer } from "@effect/vitest"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
 import { Effect, Exit, Option } from "effect"
@@ -49,14 +50,16 @@ layer(App, { timeout: "120 seconds" })("a contact and its invoices, racing", (it
         Array.from({ length: ROUNDS }, (_, i) => i),
         (i) =>
           Effect.gen(function* () {
-            const contact = yield* contacts.create(owner, code, {
-              name: `${String.fromCharCode(65 + i)} Racing`,
-              isCustomer: true
-            })
+            const contact = yield* contacts
+              .create({
+                name: `${String.fromCharCode(65 + i)} Racing`,
+                isCustomer: true
+              })
+              .pipe(asMember(owner, code))
             const [created, removed] = yield* Effect.all(
               [
-                Effect.exit(invoices.create(owner, code, invoice(contact.code))),
-                Effect.exit(contacts.remove(owner, code, contact.code))
+                Effect.exit(invoices.create(invoice(contact.code)).pipe(asMember(owner, code))),
+                Effect.exit(contacts.remove(contact.code).pipe(asMember(owner, code)))
               ],
               { concurrency: 2 }
             )
@@ -79,21 +82,25 @@ layer(App, { timeout: "120 seconds" })("a contact and its invoices, racing", (it
         Array.from({ length: ROUNDS }, (_, i) => i),
         (i) =>
           Effect.gen(function* () {
-            const contact = yield* contacts.create(owner, code, {
-              name: `${String.fromCharCode(65 + i)} Racing`,
-              isCustomer: true
-            })
+            const contact = yield* contacts
+              .create({
+                name: `${String.fromCharCode(65 + i)} Racing`,
+                isCustomer: true
+              })
+              .pipe(asMember(owner, code))
             const [created, updated] = yield* Effect.all(
               [
-                Effect.exit(invoices.create(owner, code, invoice(contact.code))),
+                Effect.exit(invoices.create(invoice(contact.code)).pipe(asMember(owner, code))),
                 Effect.exit(
-                  contacts.update(owner, code, contact.code, {
-                    name: contact.name,
-                    isCustomer: false,
-                    isSupplier: false,
-                    isCisSubcontractor: false,
-                    vatRegistered: false
-                  })
+                  contacts
+                    .update(contact.code, {
+                      name: contact.name,
+                      isCustomer: false,
+                      isSupplier: false,
+                      isCisSubcontractor: false,
+                      vatRegistered: false
+                    })
+                    .pipe(asMember(owner, code))
                 )
               ],
               { concurrency: 2 }

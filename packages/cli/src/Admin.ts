@@ -1,4 +1,6 @@
 import { AdminAppLive } from "@cisbook/adapters/AppLive"
+import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
+import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
 
 /** What a failure says to the person at the terminal: the sentence written for them, and each invalid member. */
@@ -35,3 +37,13 @@ export const reported = <A, E, R>(command: Effect.Effect<A, E, R>) =>
  * `--help` touches nothing).
  */
 export const admin = <A, E, R>(command: Effect.Effect<A, E, R>) => reported(Effect.provide(command, AdminAppLive))
+
+/** Runs a use case for the tenant with `code` as support staff, who act for any tenant with an Owner's rights. */
+export const asSupport =
+  (code: string) =>
+  <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
+    Effect.provideServiceEffect(
+      useCase,
+      CurrentTenant,
+      Effect.flatMap(Tenants, (tenants) => tenants.supportAccess(code))
+    )

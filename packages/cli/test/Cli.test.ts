@@ -13,6 +13,7 @@ import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbo
 import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/users/Users"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
@@ -359,11 +360,13 @@ describe("cisbook admin CLI", () => {
           process.exitCode = undefined
           yield* Effect.gen(function* () {
             const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
-            yield* (yield* TenantSettings).setCisDetails(ada, "acme-builders", {
-              type: "Company",
-              tradingName: "Acme Builders Ltd",
-              utr: "8456789123"
-            })
+            yield* (yield* TenantSettings)
+              .setCisDetails({
+                type: "Company",
+                tradingName: "Acme Builders Ltd",
+                utr: "8456789123"
+              })
+              .pipe(asMember(ada, "acme-builders"))
           }).pipe(Effect.provide(AppLive), configured)
           const noCredentials = failed(
             yield* cli("contacts", "verify", "--tenant", "acme-builders", "--code", "johnsmit")
@@ -432,10 +435,12 @@ describe("cisbook admin CLI", () => {
       // Made through the API's use case; the host does not resolve, so its deliveries fail.
       const webhook = yield* Effect.gen(function* () {
         const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
-        const { webhook } = yield* (yield* Webhooks).create(ada, "acme-builders", {
-          url: "https://hooks.cisbook.invalid/in",
-          eventTypes: ["contact.created"]
-        })
+        const { webhook } = yield* (yield* Webhooks)
+          .create({
+            url: "https://hooks.cisbook.invalid/in",
+            eventTypes: ["contact.created"]
+          })
+          .pipe(asMember(ada, "acme-builders"))
         return webhook
       }).pipe(Effect.provide(AppLive), configured)
       const [header, row] = succeeded(yield* cli("webhooks", "list", "--tenant", "acme-builders"))

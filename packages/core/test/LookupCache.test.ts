@@ -3,15 +3,16 @@ import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Ref, TestClock } from "effect"
 import { Email } from "../src/Email.js"
-import { Forbidden, Unauthorized } from "../src/Errors.js"
+import { Unauthorized } from "../src/Errors.js"
 import { LookupCacheTtl } from "../src/LookupCache.js"
 import { ApiKeyRepo } from "../src/apikeys/ApiKeyRepo.js"
+import { NotAMember } from "../src/tenants/NotAMember.js"
 import { TenantRepo } from "../src/tenants/TenantRepo.js"
 import { TenantCode } from "../src/tenants/Tenant.js"
 import { UseCasesLive } from "../src/UseCases.js"
 import { ApiKeys } from "../src/apikeys/ApiKeys.js"
 import { Tenants } from "../src/tenants/Tenants.js"
-import { aUser, testApp } from "./TestApp.js"
+import { asMember, aUser, testApp } from "./TestApp.js"
 
 const invalidKey = new Unauthorized({
   detail: "The API key is not valid. Check the x-api-key header, or create a new key."
@@ -90,9 +91,14 @@ describe("memberships, as the lookup cache keeps them", () => {
       const bob = yield* aUser("bob@example.com")
       yield* tenants.create(owner, acme)
       expect(yield* Effect.flip(tenants.access(bob, "acme-builders"))).toEqual(
-        new Forbidden({ detail: "You are not a member of the tenant acme-builders." })
+        new NotAMember({
+          tenantCode: TenantCode.make("acme-builders"),
+          detail: "You are not a member of the tenant acme-builders."
+        })
       )
-      yield* tenants.addMember(owner, "acme-builders", { email: Email.make("bob@example.com"), role: "Member" })
+      yield* tenants
+        .addMember({ email: Email.make("bob@example.com"), role: "Member" })
+        .pipe(asMember(owner, "acme-builders"))
       expect((yield* tenants.access(bob, "acme-builders")).role).toBe("Member")
     }).pipe(Effect.provide(countingApp))
   )

@@ -45,3 +45,6 @@ export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails
   partnerUtr: null,
   ...fields
 })
+
+/** A use case run for a tenant: `contacts.list(request).pipe(asMember(owner, "acme-builders"))`, or `asSupport(code)`. */
+export { asMember, asSupport } from "@cisbook/testkit/ActingFor"

@@ -3,6 +3,7 @@ import { HttpApiBuilder, HttpApiSwagger, HttpMiddleware, HttpServer } from "@eff
 import { Config, Effect, Layer, Option } from "effect"
 import { openApiRoute } from "./OpenApiRoute.js"
 import { AuthenticateLive } from "./AuthenticateLive.js"
+import { TenantMemberLive, TenantMemberOrNotFoundLive } from "./TenantMemberLive.js"
 import { BillingHandlers } from "./handlers/BillingHandlers.js"
 import { ConnectionsHandlers } from "./handlers/ConnectionsHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
@@ -45,7 +46,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookServerApi).pipe(
     ProviderEventsHandlers
   ]),
   Layer.provide(ContactImportHandlers),
-  Layer.provide(AuthenticateLive)
+  Layer.provide([AuthenticateLive, TenantMemberLive, TenantMemberOrNotFoundLive])
 )
 
 const withoutTracer = <A, E, R>(layer: Layer.Layer<A, E, R>) =>

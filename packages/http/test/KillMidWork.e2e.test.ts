@@ -19,6 +19,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
 import { makeFetchClient } from "@cisbook/sdk/Client"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { largeImportCsv, utrFor } from "@cisbook/testkit/ImportFixtures"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { SqlClient } from "@effect/sql"
@@ -88,7 +89,9 @@ describe("kill -9 of the server process", () => {
           Effect.tap(anOwner, ({ code, owner }) =>
             // Each contact's event queues a delivery here, in the contact's transaction.
             Effect.flatMap(Webhooks, (w) =>
-              w.create(owner, code, { url: "http://127.0.0.1:9/events", eventTypes: ["contact.created"] })
+              w
+                .create({ url: "http://127.0.0.1:9/events", eventTypes: ["contact.created"] })
+                .pipe(asMember(owner, code))
             )
           )
         )
@@ -189,7 +192,9 @@ describe("kill -9 of the server process", () => {
           db.open,
           Effect.gen(function* () {
             const { code, owner, tenantId } = yield* anOwner
-            const { secret } = yield* (yield* Webhooks).create(owner, code, { url: `${receiver.url}/in` })
+            const { secret } = yield* (yield* Webhooks)
+              .create({ url: `${receiver.url}/in` })
+              .pipe(asMember(owner, code))
             yield* receiver.trust(secret)
             const { transaction } = yield* Transactor
             yield* transaction(

@@ -1,4 +1,5 @@
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
@@ -22,6 +23,7 @@ import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { ReturnFiling } from "@cisbook/core/returns/ReturnFiling"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
+import type { User } from "@cisbook/core/users/User"
 import { Users } from "@cisbook/core/users/Users"
 import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { pdfText } from "@cisbook/testkit/PdfText"
@@ -113,48 +115,56 @@ const aContractorPaying = (subcontractorName: string, storedTradingName = subcon
       name: "Lovelace",
       email: null
     })
-    yield* (yield* TenantSettings).setCisDetails(owner, code, {
-      type: "Company",
-      tradingName: "Lovelace Builders Ltd",
-      utr: "8456789123"
-    })
-    yield* (yield* TenantSettings).setCisScheme(owner, code, sampleCisScheme)
-    yield* (yield* HmrcCredentialsSettings).set(owner, code, sandboxGateway)
+    yield* (yield* TenantSettings)
+      .setCisDetails({
+        type: "Company",
+        tradingName: "Lovelace Builders Ltd",
+        utr: "8456789123"
+      })
+      .pipe(asMember(owner, code))
+    yield* (yield* TenantSettings).setCisScheme(sampleCisScheme).pipe(asMember(owner, code))
+    yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(asMember(owner, code))
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: null, autoEmailStatements: true })
     )
-    const created = yield* (yield* Contacts).create(owner, code, {
-      name: subcontractorName,
-      email: `bricks${n}@example.com`,
-      isSupplier: true,
-      isCisSubcontractor: true,
-      cisDetails: {
-        type: "Company",
-        title: null,
-        firstName: null,
-        secondName: null,
-        lastName: null,
-        tradingName: subcontractorName,
-        utr: "2234567890",
-        niNumber: null,
-        companyNumber: null
-      }
-    })
+    const created = yield* (yield* Contacts)
+      .create({
+        name: subcontractorName,
+        email: `bricks${n}@example.com`,
+        isSupplier: true,
+        isCisSubcontractor: true,
+        cisDetails: {
+          type: "Company",
+          title: null,
+          firstName: null,
+          secondName: null,
+          lastName: null,
+          tradingName: subcontractorName,
+          utr: "2234567890",
+          niNumber: null,
+          companyNumber: null
+        }
+      })
+      .pipe(asMember(owner, code))
     const verification = new Verification({ ...notVerified, status: "Verified", taxTreatment: "Net", source: "Hmrc" })
     // A trading name may have been stored before HMRC's forms were enforced where names are entered.
     const cisDetails = new CisDetails({ ...created.cisDetails!, tradingName: storedTradingName })
     yield* (yield* ContactRepo).update(new Contact({ ...created, cisDetails, verification }))
-    const filed = yield* (yield* MonthlyReturns).file(owner, code, {
-      periodEnd: "2026-06-05",
-      lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
-    })
+    const filed = yield* (yield* MonthlyReturns)
+      .file({
+        periodEnd: "2026-06-05",
+        lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
+      })
+      .pipe(asMember(owner, code))
     return { owner, code, tenant, filed, email: created.email! } as const
   })
 const aContractor = aContractorPaying("Bricks Ltd")
 
-const statusOf = (owner: Parameters<MonthlyReturns["get"]>[0], code: string, id: string) =>
-  Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner, code, id)).pipe(Effect.map((r) => r.status))
+const statusOf = (owner: User, code: string, id: string) =>
+  Effect.flatMap(MonthlyReturns, (returns) => returns.get(id).pipe(asMember(owner, code))).pipe(
+    Effect.map((r) => r.status)
+  )
 
 /** The kinds of the tenant's monthly return events, oldest first. */
 const returnEvents = (tenantId: string) =>
@@ -286,14 +296,18 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       const { code, filed, tenant } = owner
       // A second return of the same tenant and month is refused, so reuse the contractor's
       // subcontractor on a return of its own for another month.
-      const rejected = yield* (yield* MonthlyReturns).file(owner.owner, code, {
-        periodEnd: "2026-05-05",
-        lines: [{ contact: filed.lines[0]!.contactCode, grossAmount: 600000, materials: 100000, deducted: 99999 }]
-      })
+      const rejected = yield* (yield* MonthlyReturns)
+        .file({
+          periodEnd: "2026-05-05",
+          lines: [{ contact: filed.lines[0]!.contactCode, grossAmount: 600000, materials: 100000, deducted: 99999 }]
+        })
+        .pipe(asMember(owner.owner, code))
       const stop = yield* startFiler(yield* sandbox())
       yield* eventually(statusOf(owner.owner, code, rejected.id), (status) => status === "Rejected")
       yield* stop
-      const answer = yield* Effect.flatMap(MonthlyReturns, (returns) => returns.get(owner.owner, code, rejected.id))
+      const answer = yield* Effect.flatMap(MonthlyReturns, (returns) =>
+        returns.get(rejected.id).pipe(asMember(owner.owner, code))
+      )
       expect(answer.rejectionReason).toContain("Your submission failed due to business validation errors")
       expect(answer.rejectionReason).toContain("The total deducted (£999.99) does not agree with the payments made.")
       expect(yield* receivedCount(rejected.id)).toBe(1)

@@ -13,6 +13,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { WebhookDeliveries } from "@cisbook/core/webhooks/WebhookDeliveries"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
+import { asMember, asSupport } from "@cisbook/testkit/ActingFor"
 import { startWebhookReceiver, type WebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { appOver, eventually } from "./WorkerTestApp.js"
 import { describe, expect, layer } from "@effect/vitest"
@@ -29,7 +30,9 @@ const aTenantWithWebhook = (receiver: WebhookReceiver) =>
     const owner = yield* (yield* Users).create({ email: `owner${n}@example.com` as Email, name: "Owner" })
     const code = `dispatch-${n}-${Date.now().toString(36)}`
     yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Dispatch", email: null })
-    const { secret, webhook } = yield* (yield* Webhooks).create(owner, code, { url: `${receiver.url}/hooks?n=${n}` })
+    const { secret, webhook } = yield* (yield* Webhooks)
+      .create({ url: `${receiver.url}/hooks?n=${n}` })
+      .pipe(asMember(owner, code))
     yield* receiver.trust(secret)
     return { owner, code, webhook, secret } as const
   })
@@ -43,7 +46,7 @@ const startDispatcher = (options: Parameters<typeof webhookDispatcher>[0]) =>
   })
 
 const detail = (code: string, id: string) =>
-  Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.support.list(code, { limit: 50 })).pipe(
+  Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.listAll({ limit: 50 }).pipe(asSupport(code))).pipe(
     Effect.flatMap((page) => Effect.fromNullable(page.items.find((d) => d.id === id))),
     Effect.orDie
   )
@@ -54,7 +57,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       const receiver = yield* startWebhookReceiver
       const { code, owner, secret, webhook } = yield* aTenantWithWebhook(receiver)
       yield* receiver.answerWith(() => ({ status: 200, body: "thanks" }))
-      const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+      const queued = yield* (yield* Webhooks).test(webhook.id).pipe(asMember(owner, code))
       const stop = yield* startDispatcher(fast)
       const [got] = yield* receiver.waitFor(1)
       const delivered = yield* eventually(detail(code, queued.id), (d) => d.status === "Succeeded")
@@ -72,7 +75,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         data: { webhookId: webhook.id, message: "A test event from cisbook: this webhook works." }
       })
       expect(delivered).toMatchObject({ status: "Succeeded", attempts: 1, responseStatus: 200, responseBody: "thanks" })
-      const { attemptLog } = yield* (yield* WebhookDeliveries).get(owner, code, queued.id)
+      const { attemptLog } = yield* (yield* WebhookDeliveries).get(queued.id).pipe(asMember(owner, code))
       expect(attemptLog).toHaveLength(1)
       expect(attemptLog[0]).toMatchObject({ responseStatus: 200, error: null })
     })
@@ -87,7 +90,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         yield* receiver.answerWith((_, index) =>
           index === 0 ? { status: 500, body: "x".repeat(10_000) } : { status: 204 }
         )
-        const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+        const queued = yield* (yield* Webhooks).test(webhook.id).pipe(asMember(owner, code))
         const stop = yield* startDispatcher(fast)
         const failed = yield* eventually(detail(code, queued.id), (d) => d.status === "Failed")
         expect(failed.responseStatus).toBe(500)
@@ -107,11 +110,11 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
     Effect.gen(function* () {
       const receiver = yield* startWebhookReceiver
       const { code, owner, webhook } = yield* aTenantWithWebhook(receiver)
-      const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+      const queued = yield* (yield* Webhooks).test(webhook.id).pipe(asMember(owner, code))
       // A dispatcher of a service that allows no private targets (the URL was fine when it was made).
       const strict = WebhookDispatch.Default.pipe(Layer.provide(httpWebhookSender({ allowPrivateTargets: false })))
       yield* Effect.flatMap(WebhookDispatch, (d) => d.dispatchDue(10, fast.lease)).pipe(Effect.provide(strict))
-      const { attemptLog, delivery } = yield* (yield* WebhookDeliveries).get(owner, code, queued.id)
+      const { attemptLog, delivery } = yield* (yield* WebhookDeliveries).get(queued.id).pipe(asMember(owner, code))
       expect(delivery).toMatchObject({ status: "Failed", attempts: 1, responseStatus: null })
       expect(attemptLog[0]?.error).toBe(
         "Must be an https URL (plain http is allowed only when WEBHOOK_ALLOW_PRIVATE_TARGETS=true)"
@@ -140,7 +143,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         const receiver = yield* startWebhookReceiver
         const { code, owner, webhook } = yield* aTenantWithWebhook(receiver)
         yield* receiver.answerWith((_, index) => (index === 0 ? "hold" : { status: 204 }))
-        const queued = yield* (yield* Webhooks).test(owner, code, webhook.id)
+        const queued = yield* (yield* Webhooks).test(webhook.id).pipe(asMember(owner, code))
         const lease = Duration.seconds(1)
         const stopFirst = yield* startDispatcher({ ...fast, lease })
         yield* receiver.waitFor(1)
@@ -231,7 +234,7 @@ describe.skipIf(Option.isNone(postgresUrl))(
           const stopB = yield* startDispatcher(options).pipe(Effect.provide(processB))
           yield* receiver.waitFor(events, 40)
           const succeeded = yield* eventually(
-            Effect.flatMap(WebhookDeliveries, (d) => d.support.list(code, { status: "Succeeded" })).pipe(
+            Effect.flatMap(WebhookDeliveries, (d) => d.listAll({ status: "Succeeded" }).pipe(asSupport(code))).pipe(
               Effect.provide(processA)
             ),
             (page) => page.totalCount === events

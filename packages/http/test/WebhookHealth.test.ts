@@ -7,6 +7,7 @@ import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
+import { asMember } from "@cisbook/testkit/ActingFor"
 import { ClockOfEffect } from "@cisbook/testkit/SystemFakes"
 import { type ReceivedWebhook, startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { assert, expect, layer } from "@effect/vitest"
@@ -28,7 +29,7 @@ const aTenantWithWebhook = (url: string) =>
     const code = `health-${n}-${Date.now().toString(36)}`
     yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Health", email: null })
     const webhooks = yield* Webhooks
-    const { secret, webhook } = yield* webhooks.create(owner, code, { url })
+    const { secret, webhook } = yield* webhooks.create({ url }).pipe(asMember(owner, code))
     return { owner, code, webhook, secret, webhooks } as const
   })
 
@@ -61,12 +62,12 @@ layer(app, { excludeTestServices: true, timeout: "60 seconds" })("webhook health
         const { code, owner, secret, webhook, webhooks } = yield* aTenantWithWebhook(`${receiver.url}/in`)
         const dispatch = yield* WebhookDispatch
         const sendTest = Effect.gen(function* () {
-          yield* webhooks.test(owner, code, webhook.id)
+          yield* webhooks.test(webhook.id).pipe(asMember(owner, code))
           expect(yield* dispatch.dispatchDue(10, LEASE)).toBe(1)
           return (yield* receiver.received).at(-1)!
         })
         const before = yield* sendTest
-        const rotated = yield* webhooks.rotateSecret(owner, code, webhook.id)
+        const rotated = yield* webhooks.rotateSecret(webhook.id).pipe(asMember(owner, code))
         const justAfter = yield* sendTest
         yield* TestClock.adjust(Duration.millis(DAY - 1000))
         const lastSecond = yield* sendTest
@@ -90,15 +91,17 @@ layer(app, { excludeTestServices: true, timeout: "60 seconds" })("webhook health
         const receiver = yield* startWebhookReceiver
         yield* receiver.answerWith((request) => (request.path === "/down" ? { status: 503 } : { status: 204 }))
         const { code, owner, webhook, webhooks } = yield* aTenantWithWebhook(`${receiver.url}/down`)
-        yield* webhooks.create(owner, code, { url: `${receiver.url}/ops`, eventTypes: ["webhook.disabled"] })
+        yield* webhooks
+          .create({ url: `${receiver.url}/ops`, eventTypes: ["webhook.disabled"] })
+          .pipe(asMember(owner, code))
         const dispatch = yield* WebhookDispatch
         const start = yield* Clock.currentTimeMillis
         // A test every 12 hours, each failing on its own retry schedule; the dispatcher runs hourly.
         let disabledAfter: number | null = null
         for (let hour = 0; disabledAfter === null && hour <= 6 * 24; hour++) {
-          if (hour % 12 === 0) yield* webhooks.test(owner, code, webhook.id)
+          if (hour % 12 === 0) yield* webhooks.test(webhook.id).pipe(asMember(owner, code))
           yield* dispatch.dispatchDue(50, LEASE)
-          if (!(yield* webhooks.get(owner, code, webhook.id)).enabled) disabledAfter = hour * HOUR
+          if (!(yield* webhooks.get(webhook.id).pipe(asMember(owner, code))).enabled) disabledAfter = hour * HOUR
           else yield* TestClock.adjust(Duration.hours(1))
         }
         expect(disabledAfter).toBe(5 * DAY)

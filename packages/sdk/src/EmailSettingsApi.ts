@@ -10,6 +10,7 @@ import {
 } from "./EmailSettingsDtos.js"
 import { NotFoundProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
+import { TenantMemberOrNotFound } from "./TenantMember.js"
 
 // Checked by the service after the tenant, so that a caller who is not a member gets 404 whatever the type.
 const typeParam = HttpApiSchema.param(
@@ -81,6 +82,7 @@ export class EmailSettingsApi extends HttpApiGroup.make("emailSettings")
       .annotate(OpenApi.Summary, "Restore an email template's defaults")
       .annotate(OpenApi.Description, `Answers with the template as it now is. ${notMember}`)
   )
+  .middleware(TenantMemberOrNotFound)
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Email settings")
   .annotate(

@@ -4,6 +4,7 @@ import { Authenticate } from "./Authenticate.js"
 import { CreateMonthlyReturnRequest, MonthlyReturnDto } from "./MonthlyReturnDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
+import { TenantMember } from "./TenantMember.js"
 
 const returnParam = HttpApiSchema.param("id", Schema.String)
 
@@ -39,6 +40,7 @@ export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
       .annotate(OpenApi.Summary, "One monthly return")
       .annotate(OpenApi.Description, "Another tenant's return, or an id that is not one, is 404.")
   )
+  .middleware(TenantMember)
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Monthly returns")
   .annotate(OpenApi.Description, "CIS300 monthly returns to the tax authority, and their answers") {}

@@ -9,6 +9,7 @@ import {
 } from "./InvoiceDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
+import { TenantMember } from "./TenantMember.js"
 
 const invoiceParam = HttpApiSchema.param("invoice", Schema.String)
 
@@ -45,6 +46,7 @@ export class PurchaseInvoicesApi extends HttpApiGroup.make("purchaseInvoices")
       .annotate(OpenApi.Summary, "One purchase invoice")
       .annotate(OpenApi.Description, "Amounts are pounds with at most 2 decimal places.")
   )
+  .middleware(TenantMember)
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Purchase invoices")
   .annotate(OpenApi.Description, "Invoices from suppliers.") {}

@@ -11,6 +11,7 @@ import {
   UpdateTenantCisDetailsRequest
 } from "./SettingsDtos.js"
 import { tenantParam } from "./TenantsApi.js"
+import { TenantMember } from "./TenantMember.js"
 
 export class SettingsApi extends HttpApiGroup.make("settings")
   .add(
@@ -96,6 +97,7 @@ export class SettingsApi extends HttpApiGroup.make("settings")
         "Nothing more of the tenant is sent to HMRC until credentials are set again: a return waiting to be sent is Held. 204 whether or not any were set. Owner only: 403 for a Member."
       )
   )
+  .middleware(TenantMember)
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Settings")
   .annotate(

@@ -14,6 +14,7 @@ import {
   WebhookDto,
   WebhookSecretDto
 } from "./WebhookDtos.js"
+import { TenantMemberOrNotFound } from "./TenantMember.js"
 
 const webhookParam = HttpApiSchema.param("webhook", Schema.String)
 const deliveryParam = HttpApiSchema.param("delivery", Schema.String)
@@ -122,6 +123,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         "The delivery becomes Pending and a dispatcher sends it at once, with the same webhook-id; the automatic retries (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failed attempt) stay as they were. 400 when the delivery is not Failed, is being sent right now, or its webhook is disabled."
       )
   )
+  .middleware(TenantMemberOrNotFound)
   .middleware(Authenticate)
   .annotate(OpenApi.Title, "Webhooks")
   .annotate(

@@ -4,7 +4,7 @@ import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
 import { Command, Options } from "@effect/cli"
 import { Chunk, Console, Data, Effect, Either, Option, Stream } from "effect"
 import * as path from "node:path"
-import { admin, reported } from "../Admin.js"
+import { admin, asSupport, reported } from "../Admin.js"
 import { progressBar } from "../ProgressBar.js"
 import { parseRowSelection } from "../RowSelection.js"
 import { table } from "../Table.js"
@@ -63,7 +63,9 @@ const importFile = (tenant: string, filePath: string, choice: Choice) =>
   Effect.gen(function* () {
     const imports = yield* ContactImport
     const file = csvImportFile(filePath, path.basename(filePath))
-    const analysis = Chunk.toReadonlyArray(yield* Stream.runCollect(yield* imports.analyseAsSupport(tenant, file)))
+    const analysis = Chunk.toReadonlyArray(
+      yield* Stream.runCollect(yield* imports.analyse(file).pipe(asSupport(tenant)))
+    )
     const importable = analysis.filter((row) => row.skipReason === null)
     const duplicates = analysis.filter((row) => row.duplicateOf !== null)
     yield* Console.log(analysisTable(analysis))
@@ -77,7 +79,7 @@ const importFile = (tenant: string, filePath: string, choice: Choice) =>
     }
 
     yield* Console.log(`\nImporting ${plural(selected.length, "row")} into ${tenant}...`)
-    const result = yield* imports.importAsSupport(tenant, file, selected, showProgress)
+    const result = yield* imports.importRows(file, selected, showProgress).pipe(asSupport(tenant))
     yield* Console.log(`\nImported ${plural(result.imported, "row")}; ${count(result.failed)} failed.`)
     const failures = result.rows.filter((row) => row.status === "Failed")
     if (failures.length > 0) {

@@ -1,7 +1,7 @@
 import { Verifications } from "@cisbook/core/verification/Verifications"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { admin } from "../Admin.js"
+import { admin, asSupport } from "../Admin.js"
 
 export const verifyContact = Command.make(
   "verify",
@@ -12,7 +12,7 @@ export const verifyContact = Command.make(
   ({ code, tenant }) =>
     admin(
       Effect.gen(function* () {
-        const contact = yield* (yield* Verifications).requestForSupport(tenant, code)
+        const contact = yield* (yield* Verifications).request(code).pipe(asSupport(tenant))
         yield* Console.log(
           `Verification of ${contact.code} (${contact.name}) requested; the server's worker sends it to the tax authority and records the answer on the contact.`
         )

@@ -3,7 +3,7 @@ import { returnTotals } from "@cisbook/core/returns/MonthlyReturn"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { admin } from "../Admin.js"
+import { admin, asSupport } from "../Admin.js"
 import { table } from "../Table.js"
 
 const list = Command.make(
@@ -12,7 +12,7 @@ const list = Command.make(
   ({ tenant }) =>
     admin(
       Effect.gen(function* () {
-        const returns = yield* (yield* MonthlyReturns).listForSupport(tenant)
+        const returns = yield* (yield* MonthlyReturns).list().pipe(asSupport(tenant))
         if (returns.length === 0) return yield* Console.log(`${tenant} has filed no monthly return.`)
         yield* Console.log(
           table(

@@ -9,7 +9,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Redacted, Schema } from "effect"
-import { admin } from "../Admin.js"
+import { admin, asSupport } from "../Admin.js"
 import { SecretInput } from "../SecretInput.js"
 import { table } from "../Table.js"
 import { emailOption } from "./UserCommands.js"
@@ -93,8 +93,8 @@ const cisScheme = Command.make(
             })
           )
         const scheme = Option.isSome(given)
-          ? Option.some(yield* settings.setCisSchemeForSupport(tenant, given.value))
-          : yield* settings.cisSchemeForSupport(tenant)
+          ? Option.some(yield* settings.setCisScheme(given.value).pipe(asSupport(tenant)))
+          : yield* settings.cisScheme().pipe(asSupport(tenant))
         yield* Console.log(
           Option.match(scheme, {
             onNone: () => `${tenant} has no CIS scheme registration: it cannot file returns or verify subcontractors.`,
@@ -134,13 +134,12 @@ const hmrcCredentials = Command.make(
     admin(
       Effect.gen(function* () {
         const credentials = yield* HmrcCredentialsSettings
-        if (!set) return yield* Console.log(describeCredentials(tenant, yield* credentials.getForSupport(tenant)))
+        if (!set)
+          return yield* Console.log(describeCredentials(tenant, yield* credentials.get().pipe(asSupport(tenant))))
         const { password, userId } = yield* (yield* SecretInput).read("Government Gateway user id", "Password")
-        const view = yield* credentials.setForSupport(tenant, {
-          gatewayUserId: userId,
-          password: Redacted.value(password),
-          filer
-        })
+        const view = yield* credentials
+          .set({ gatewayUserId: userId, password: Redacted.value(password), filer })
+          .pipe(asSupport(tenant))
         yield* Console.log(describeCredentials(tenant, Option.some(view)))
       })
     )

@@ -3,7 +3,7 @@ import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { DeliveryStatus } from "@cisbook/core/webhooks/WebhookDelivery"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { admin } from "../Admin.js"
+import { admin, asSupport } from "../Admin.js"
 import { table } from "../Table.js"
 
 const tenantOption = Options.text("tenant").pipe(Options.withDescription("The tenant's code"))
@@ -12,7 +12,7 @@ const instant = (at: Date | null) => at?.toISOString() ?? ""
 const list = Command.make("list", { tenant: tenantOption }, ({ tenant }) =>
   admin(
     Effect.gen(function* () {
-      const webhooks = yield* (yield* Webhooks).support.list(tenant)
+      const webhooks = yield* (yield* Webhooks).list().pipe(asSupport(tenant))
       if (webhooks.length === 0) return yield* Console.log(`${tenant} has no webhooks.`)
       yield* Console.log(
         table(
@@ -36,7 +36,7 @@ const test = Command.make(
   ({ tenant, webhook }) =>
     admin(
       Effect.gen(function* () {
-        const delivery = yield* (yield* Webhooks).support.test(tenant, webhook)
+        const delivery = yield* (yield* Webhooks).test(webhook).pipe(asSupport(tenant))
         yield* Console.log(
           `Queued a test.webhook delivery ${delivery.id} (${delivery.status}); a running server's dispatcher sends it.`
         )
@@ -57,10 +57,9 @@ const deliveries = Command.make(
   ({ limit, status, tenant }) =>
     admin(
       Effect.gen(function* () {
-        const page = yield* (yield* WebhookDeliveries).support.list(tenant, {
-          status: Option.getOrUndefined(status),
-          limit
-        })
+        const page = yield* (yield* WebhookDeliveries)
+          .listAll({ status: Option.getOrUndefined(status), limit })
+          .pipe(asSupport(tenant))
         if (page.items.length === 0) return yield* Console.log("No deliveries.")
         yield* Console.log(
           table(
@@ -88,7 +87,7 @@ const retry = Command.make(
   ({ delivery, tenant }) =>
     admin(
       Effect.gen(function* () {
-        yield* (yield* WebhookDeliveries).support.retry(tenant, delivery)
+        yield* (yield* WebhookDeliveries).retry(delivery).pipe(asSupport(tenant))
         yield* Console.log(`Delivery ${delivery} is Pending again; a running server's dispatcher sends it at once.`)
       })
     )

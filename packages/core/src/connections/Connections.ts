@@ -1,11 +1,12 @@
 import { Effect, Either, Option } from "effect"
 import { missingForType } from "../cis/CisDetails.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, NewConnection, SetCounterpartyRequest } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
 import { connectionJson } from "./ConnectionView.js"
 import type { Contact } from "../contacts/Contact.js"
-import { Conflict, type Forbidden, NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { Conflict, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
 import { ConnectionId, isUuid } from "../Ids.js"
 import { TenantMail } from "../mail/TenantMail.js"
@@ -21,7 +22,6 @@ import type { Tenant } from "../tenants/Tenant.js"
 import type { User } from "../users/User.js"
 import { Contacts } from "../contacts/Contacts.js"
 import { findContact, lookUpContact } from "../contacts/TenantContact.js"
-import { Tenants } from "../tenants/Tenants.js"
 import { Verifications } from "../verification/Verifications.js"
 
 /** A connection and who is looking at it: what the viewer may see of it depends on its side. */
@@ -44,7 +44,6 @@ const asTenant = (party: ConnectionParty): ConnectionViewer => ({ tenantId: part
  */
 export class Connections extends Effect.Service<Connections>()("core/Connections", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const contacts = yield* Contacts
     const contactRepo = yield* ContactRepo
     const repo = yield* ConnectionRepo
@@ -68,11 +67,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
 
     const list = (
       user: User,
-      tenantCode: string,
       request: ConnectionListRequest
-    ): Effect.Effect<ReadonlyArray<SeenConnection>, Forbidden | NotFound> =>
+    ): Effect.Effect<ReadonlyArray<SeenConnection>, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         const direction = request.direction ?? null
         if (request.contact === undefined) {
@@ -86,9 +84,9 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         }))
       })
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<SeenConnection, Forbidden | NotFound> =>
+    const get = (user: User, id: string): Effect.Effect<SeenConnection, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         return { connection: yield* visible(tenant, viewer, id), viewer }
       })
@@ -107,11 +105,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
 
     const create = (
       user: User,
-      tenantCode: string,
       input: NewConnection
-    ): Effect.Effect<SeenConnection, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<SeenConnection, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         return yield* transaction(
           Effect.gen(function* () {
@@ -194,12 +191,11 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
     /** Accepts a Pending connection sent to the tenant: sets the tenant's side, its counterparty. */
     const setCounterparty = (
       user: User,
-      tenantCode: string,
       id: string,
       choice: SetCounterpartyRequest
-    ): Effect.Effect<SeenConnection, Forbidden | NotFound | ValidationFailed | Refused> =>
+    ): Effect.Effect<SeenConnection, NotFound | ValidationFailed | Refused, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         return yield* transaction(
           Effect.gen(function* () {
@@ -247,9 +243,9 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       }).pipe(Effect.withSpan("Connections.setCounterparty"))
 
     /** The receiver of a Pending connection rejects it; any other side removes it for both. */
-    const remove = (user: User, tenantCode: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
+    const remove = (user: User, id: string): Effect.Effect<void, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const viewer = viewerOf(tenant, user)
         yield* transaction(
           Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { blankAsNull } from "../BlankAsNull.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Contact, notVerified } from "./Contact.js"
 import { contactCodeBase, generateContactCode } from "./ContactCode.js"
 import {
@@ -13,7 +14,7 @@ import {
 } from "./ContactDraft.js"
 import type { ContactReplacement, NewContact } from "./ContactInput.js"
 import { type ContactListRequest, contactQuery } from "./ContactQuery.js"
-import { Conflict, type Forbidden, type NotFound, type ValidationFailed } from "../Errors.js"
+import { Conflict, type NotFound, type ValidationFailed } from "../Errors.js"
 import { ContactId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
 import { ContactActivity } from "./ContactActivity.js"
@@ -22,10 +23,8 @@ import { EventOutbox } from "../events/EventOutbox.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { Transactor } from "../system/Transactor.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
 import { findContact } from "./TenantContact.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export interface ContactListPage {
   readonly items: ReadonlyArray<Contact>
@@ -49,7 +48,6 @@ const subcontractorMustSupply = (roles: { readonly isSupplier: boolean; readonly
 
 export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* ContactRepo
     const activity = yield* ContactActivity
     const outbox = yield* EventOutbox
@@ -92,27 +90,21 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
       })
 
     const list = (
-      user: User,
-      tenantCode: string,
       request: ContactListRequest
-    ): Effect.Effect<ContactListPage, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<ContactListPage, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const query = yield* contactQuery(request)
         const page = yield* repo.list(tenant.id, query)
         return { ...page, offset: query.offset, limit: query.limit }
       }) // No span on this hot read: a span costs ~20 µs of CPU a call even with tracing off.
 
-    const get = (user: User, tenantCode: string, code: string): Effect.Effect<Contact, Forbidden | NotFound> =>
-      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => find(tenant, code)))
+    const get = (code: string): Effect.Effect<Contact, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => find(tenant, code)))
 
-    const create = (
-      user: User,
-      tenantCode: string,
-      input: NewContact
-    ): Effect.Effect<Contact, Forbidden | NotFound | ValidationFailed> =>
+    const create = (input: NewContact): Effect.Effect<Contact, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         yield* failIfAny(
           subcontractorMustSupply({
             isSupplier: input.isSupplier ?? false,
@@ -142,13 +134,11 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
      * verification stay on record; with the role back, the verification returns as it was.
      */
     const update = (
-      user: User,
-      tenantCode: string,
       code: string,
       input: ContactReplacement
-    ): Effect.Effect<Contact, Forbidden | NotFound | ValidationFailed | Conflict> =>
+    ): Effect.Effect<Contact, NotFound | ValidationFailed | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const existing = yield* find(tenant, code)
         yield* failIfAny({
           ...subcontractorMustSupply(input),
@@ -193,13 +183,9 @@ export class Contacts extends Effect.Service<Contacts>()("core/Contacts", {
       }).pipe(Effect.withSpan("Contacts.update"))
 
     /** Deletes a contact that no invoice or connection refers to; its code is never issued again. */
-    const remove = (
-      user: User,
-      tenantCode: string,
-      code: string
-    ): Effect.Effect<void, Forbidden | NotFound | Conflict> =>
+    const remove = (code: string): Effect.Effect<void, NotFound | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const contact = yield* find(tenant, code)
         yield* transaction(
           Effect.gen(function* () {

@@ -2,16 +2,15 @@ import { Effect, Option } from "effect"
 import { Contact } from "../contacts/Contact.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
-import { type Forbidden, Forbidden as ForbiddenError, type NotFound, type ValidationFailed } from "../Errors.js"
+import { type Forbidden, Forbidden as ForbiddenError, type ValidationFailed } from "../Errors.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import type { TenantId } from "../Ids.js"
 import { MonthlyReturnRepo } from "../returns/MonthlyReturnRepo.js"
 import { Clock } from "../system/Clock.js"
 import { Transactor } from "../system/Transactor.js"
 import { verificationRequested } from "../taxauthority/VerificationRecord.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import { Tenants } from "../tenants/Tenants.js"
-import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
 import { VerificationQueue } from "../verification/VerificationQueue.js"
 import { credentialsView, type HmrcCredentialsView, SenderCredentials } from "./HmrcCredentials.js"
@@ -26,7 +25,6 @@ const decodeCredentials = decodeInput(SenderCredentials)
  */
 export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSettings>()("core/HmrcCredentialsSettings", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* HmrcCredentialsRepo
     const returns = yield* MonthlyReturnRepo
     const queue = yield* VerificationQueue
@@ -35,12 +33,12 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
     const { transaction } = yield* Transactor
     const clock = yield* Clock
 
-    const ownerOf = (user: User, code: string): Effect.Effect<Tenant, Forbidden | NotFound> =>
-      Effect.flatMap(tenants.access(user, code), ({ role, tenant }) =>
+    const ownerOf = (): Effect.Effect<Tenant, Forbidden, CurrentTenant> =>
+      Effect.flatMap(CurrentTenant, ({ role, tenant }) =>
         role === "Owner"
           ? Effect.succeed(tenant)
           : Effect.fail(
-              new ForbiddenError({ detail: `Only an Owner of ${code} can see or change its HMRC credentials.` })
+              new ForbiddenError({ detail: `Only an Owner of ${tenant.code} can see or change its HMRC credentials.` })
             )
       )
 
@@ -83,39 +81,21 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
       })
 
     /** The tenant's credentials without the password; none until set. */
-    const get = (user: User, code: string): Effect.Effect<Option.Option<HmrcCredentialsView>, Forbidden | NotFound> =>
-      Effect.flatMap(ownerOf(user, code), (tenant) => viewOf(tenant.id))
+    const get = (): Effect.Effect<Option.Option<HmrcCredentialsView>, Forbidden, CurrentTenant> =>
+      Effect.flatMap(ownerOf(), (tenant) => viewOf(tenant.id))
 
-    const set = (
-      user: User,
-      code: string,
-      input: unknown
-    ): Effect.Effect<HmrcCredentialsView, Forbidden | NotFound | ValidationFailed> =>
-      Effect.flatMap(ownerOf(user, code), (tenant) => setFor(tenant, input)).pipe(
-        Effect.withSpan("HmrcCredentialsSettings.set")
-      )
+    const set = (input: unknown): Effect.Effect<HmrcCredentialsView, Forbidden | ValidationFailed, CurrentTenant> =>
+      Effect.flatMap(ownerOf(), (tenant) => setFor(tenant, input)).pipe(Effect.withSpan("HmrcCredentialsSettings.set"))
 
     /** Removes them: nothing more of the tenant is sent to HMRC until new ones are set. */
-    const remove = (user: User, code: string): Effect.Effect<void, Forbidden | NotFound> =>
-      Effect.flatMap(ownerOf(user, code), (tenant) => Effect.asVoid(transaction(repo.remove(tenant.id)))).pipe(
+    const remove = (): Effect.Effect<void, Forbidden, CurrentTenant> =>
+      Effect.flatMap(ownerOf(), (tenant) => Effect.asVoid(transaction(repo.remove(tenant.id)))).pipe(
         Effect.withSpan("HmrcCredentialsSettings.remove")
-      )
-
-    /** For support staff (the admin CLI): the same, for any tenant. */
-    const getForSupport = (code: string): Effect.Effect<Option.Option<HmrcCredentialsView>, NotFound> =>
-      Effect.flatMap(tenants.forSupport(code), (tenant) => viewOf(tenant.id))
-
-    const setForSupport = (
-      code: string,
-      input: unknown
-    ): Effect.Effect<HmrcCredentialsView, NotFound | ValidationFailed> =>
-      Effect.flatMap(tenants.forSupport(code), (tenant) => setFor(tenant, input)).pipe(
-        Effect.withSpan("HmrcCredentialsSettings.setForSupport")
       )
 
     /** Re-encrypts every tenant's stored password under the current key (after a key rotation); how many. */
     const reseal = (): Effect.Effect<number> => repo.reseal()
 
-    return { get, set, remove, getForSupport, setForSupport, reseal } as const
+    return { get, set, remove, reseal } as const
   })
 }) {}

@@ -1,20 +1,18 @@
 import { Effect } from "effect"
-import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import type { Conflict, NotFound, ValidationFailed } from "../Errors.js"
 import { PurchaseInvoiceId } from "../Ids.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { invoiceBook } from "./InvoiceBook.js"
 import type { NewPurchaseInvoice } from "./InvoiceInput.js"
 import type { InvoiceListPage } from "./InvoicePage.js"
 import type { InvoiceListRequest } from "./InvoiceQuery.js"
 import { PurchaseInvoice } from "./PurchaseInvoice.js"
 import { PurchaseInvoiceRepo } from "./PurchaseInvoiceRepo.js"
-import type { User } from "../users/User.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export type PurchaseInvoiceListPage = InvoiceListPage<PurchaseInvoice>
 
 export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/PurchaseInvoices", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* PurchaseInvoiceRepo
     const book = yield* invoiceBook({
       kind: "purchase invoice",
@@ -30,28 +28,24 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
 
     /** Records a supplier's invoice. */
     const create = (
-      user: User,
-      tenantCode: string,
       input: NewPurchaseInvoice
-    ): Effect.Effect<PurchaseInvoice, Forbidden | NotFound | ValidationFailed | Conflict> =>
+    ): Effect.Effect<PurchaseInvoice, NotFound | ValidationFailed | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* book.create(tenant, input)
       }).pipe(Effect.withSpan("PurchaseInvoices.create"))
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<PurchaseInvoice, Forbidden | NotFound> =>
+    const get = (id: string): Effect.Effect<PurchaseInvoice, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* book.find(tenant, id)
       })
 
     const list = (
-      user: User,
-      tenantCode: string,
       request: InvoiceListRequest
-    ): Effect.Effect<PurchaseInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<PurchaseInvoiceListPage, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* book.page(tenant, request)
       }).pipe(Effect.withSpan("PurchaseInvoices.list"))
 

@@ -1,7 +1,8 @@
 import { Effect, Option, Schema } from "effect"
 import { Email } from "../Email.js"
-import { type Forbidden, type NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { type NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { SalesInvoiceId } from "../Ids.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { findInvoice } from "./InvoiceBook.js"
 import type { SalesInvoice } from "./SalesInvoice.js"
 import { daysBetween } from "../mail/DaysBetween.js"
@@ -14,7 +15,6 @@ import { Transactor } from "../system/Transactor.js"
 import { ukCalendarDate } from "../returns/TaxMonth.js"
 import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 /** Where to send an invoice: `to`, else the customer's email address. */
 export const InvoiceMailInput = Schema.Struct({
@@ -27,7 +27,6 @@ const decodeInvoiceMail = decodeInput(InvoiceMailInput)
 /** Sales invoices emailed to customers (SalesInvoice template) and payment reminders (PaymentReminder). */
 export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/SalesInvoiceMail", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const invoices = yield* SalesInvoiceRepo
     const contacts = yield* ContactRepo
     const mail = yield* TenantMail
@@ -39,7 +38,6 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
     /** Queues the invoice's mail of the type, with the values `extra` adds; it fails before anything is queued. */
     const queue = <T extends "SalesInvoice" | "PaymentReminder", E>(
       user: User,
-      tenantCode: string,
       invoiceId: string,
       input: unknown,
       type: T,
@@ -47,9 +45,9 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
         invoice: SalesInvoice,
         today: string
       ) => Effect.Effect<Omit<TemplateValues[T], keyof TemplateValues["SalesInvoice"]>, E>
-    ): Effect.Effect<QueuedMail, Forbidden | NotFound | ValidationFailed | E> =>
+    ): Effect.Effect<QueuedMail, NotFound | ValidationFailed | E, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const { to } = yield* decodeInvoiceMail(input)
         const invoice = yield* findSalesInvoice(tenant, invoiceId)
         const extra = yield* check(invoice, ukCalendarDate(yield* clock.now))
@@ -78,12 +76,12 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
       }).pipe(Effect.withSpan(`SalesInvoiceMail.${type}`))
 
     /** Emails the invoice to `to`, else to the customer. */
-    const send = (user: User, tenantCode: string, invoiceId: string, input: unknown) =>
-      queue(user, tenantCode, invoiceId, input, "SalesInvoice", () => Effect.succeed({}))
+    const send = (user: User, invoiceId: string, input: unknown) =>
+      queue(user, invoiceId, input, "SalesInvoice", () => Effect.succeed({}))
 
     /** Emails a payment reminder for an overdue invoice: due before today, with an amount still due. */
-    const remind = (user: User, tenantCode: string, invoiceId: string, input: unknown) =>
-      queue(user, tenantCode, invoiceId, input, "PaymentReminder", (invoice, today) =>
+    const remind = (user: User, invoiceId: string, input: unknown) =>
+      queue(user, invoiceId, input, "PaymentReminder", (invoice, today) =>
         invoice.dueDate < today && invoice.amountDue > 0
           ? Effect.succeed({ daysOverdue: daysBetween(invoice.dueDate, today) })
           : Effect.fail(

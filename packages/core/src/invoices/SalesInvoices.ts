@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { blankAsNull } from "../BlankAsNull.js"
-import { type Conflict, type Forbidden, type NotFound, ValidationFailed } from "../Errors.js"
+import { type Conflict, type NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../events/Event.js"
 import { SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { deductionShare } from "./DeductionSplit.js"
 import { findInvoice, invoiceBook } from "./InvoiceBook.js"
 import type { NewPayment, NewSalesInvoice } from "./InvoiceInput.js"
@@ -19,8 +20,6 @@ import { IdGenerator } from "../system/IdGenerator.js"
 import { SalesInvoiceRepo } from "./SalesInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export type SalesInvoiceListPage = InvoiceListPage<SalesInvoice>
 
@@ -43,7 +42,6 @@ const event = (
 
 export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesInvoices", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* SalesInvoiceRepo
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
@@ -72,33 +70,25 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
 
     /** Invoices a customer. */
     const create = (
-      user: User,
-      tenantCode: string,
       input: NewSalesInvoice
-    ): Effect.Effect<SalesInvoice, Forbidden | NotFound | ValidationFailed | Conflict> =>
+    ): Effect.Effect<SalesInvoice, NotFound | ValidationFailed | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* book.create(tenant, input)
       }).pipe(Effect.withSpan("SalesInvoices.create"))
 
-    const get = (
-      user: User,
-      tenantCode: string,
-      id: string
-    ): Effect.Effect<SalesInvoiceWithPayments, Forbidden | NotFound> =>
+    const get = (id: string): Effect.Effect<SalesInvoiceWithPayments, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const invoice = yield* book.find(tenant, id)
         return { invoice, payments: yield* repo.payments(tenant.id, invoice.id) }
       })
 
     const list = (
-      user: User,
-      tenantCode: string,
       request: InvoiceListRequest
-    ): Effect.Effect<SalesInvoiceListPage, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<SalesInvoiceListPage, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         return yield* book.page(tenant, request)
       }).pipe(Effect.withSpan("SalesInvoices.list"))
 
@@ -108,13 +98,11 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
      * sales-invoice.paid when the payment leaves nothing due.
      */
     const addPayment = (
-      user: User,
-      tenantCode: string,
       invoiceId: string,
       input: NewPayment
-    ): Effect.Effect<SalesInvoicePayment, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<SalesInvoicePayment, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const id = SalesInvoicePaymentId.make(yield* ids.uuid)
         const createdAt = yield* clock.now
         return yield* transaction(
@@ -155,13 +143,11 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
 
     /** Every payment dated from `from` to `to` (their UTC dates, both included), oldest first. */
     const paymentsReport = (
-      user: User,
-      tenantCode: string,
       from: string,
       to: string
-    ): Effect.Effect<PaymentsReport, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<PaymentsReport, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const period = yield* reportPeriod(from, to)
         return { ...period, payments: yield* repo.paymentsBetween(tenant.id, period.from, period.to) }
       }).pipe(Effect.withSpan("SalesInvoices.paymentsReport"))

@@ -1,15 +1,13 @@
 import { Effect, Option, Schema } from "effect"
 import { type FieldErrors, type NotFound, ValidationFailed } from "../Errors.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { EmailSettings } from "./EmailSettings.js"
 import type { EmailSettingsInput, EmailTemplateInput } from "./EmailSettingsInput.js"
 import { type EmailTemplate, emailTemplate, isDefault } from "./EmailTemplate.js"
 import { EmailTemplateType } from "./EmailTemplateType.js"
 import { placeholdersIn, placeholdersOf } from "./Placeholders.js"
 import { EmailSettingsRepo } from "./EmailSettingsRepo.js"
-import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { describeFieldErrors } from "../Validation.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 const isTemplateType = Schema.is(EmailTemplateType)
 
@@ -27,30 +25,22 @@ const unknownPlaceholders = (type: EmailTemplateType, text: string): ReadonlyArr
     .map((name) => `Unknown placeholder {{${name}}}: ${type} templates can use ${known.join(", ")}`)
 }
 
-/** A tenant's email settings and templates. Every operation answers 404 to a caller who is not a member. */
+/** A tenant's email settings and templates. */
 export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("core/TenantEmailSettings", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* EmailSettingsRepo
-
-    // The specification lists no 403 on these paths.
-    const tenantFor = (user: User, code: string): Effect.Effect<Tenant, NotFound> =>
-      tenants.access(user, code, "NotFound").pipe(
-        Effect.map(({ tenant }) => tenant),
-        Effect.catchTag("Forbidden", Effect.die)
-      )
 
     const typeOf = (type: string) => (isTemplateType(type) ? Effect.succeed(type) : Effect.fail(typeProblem(type)))
 
-    const settings = (user: User, code: string): Effect.Effect<EmailSettings, NotFound> =>
-      tenantFor(user, code).pipe(
-        Effect.flatMap((tenant) => repo.getSettings(tenant.id)),
+    const settings = (): Effect.Effect<EmailSettings, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(
+        Effect.flatMap(({ tenant }) => repo.getSettings(tenant.id)),
         Effect.map(Option.getOrElse(() => EmailSettings.defaults))
       )
 
-    const setSettings = (user: User, code: string, input: EmailSettingsInput): Effect.Effect<EmailSettings, NotFound> =>
+    const setSettings = (input: EmailSettingsInput): Effect.Effect<EmailSettings, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         const { autoEmailStatements, signature } = input
         const stored = new EmailSettings({
           signature: signature === null || signature.trim() === "" ? null : signature,
@@ -60,9 +50,9 @@ export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("
         return stored
       })
 
-    const templates = (user: User, code: string): Effect.Effect<ReadonlyArray<EmailTemplate>, NotFound> =>
-      tenantFor(user, code).pipe(
-        Effect.flatMap((tenant) => repo.listTemplates(tenant.id)),
+    const templates = (): Effect.Effect<ReadonlyArray<EmailTemplate>, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(
+        Effect.flatMap(({ tenant }) => repo.listTemplates(tenant.id)),
         Effect.map((custom) =>
           EmailTemplateType.literals.map((type) =>
             emailTemplate(
@@ -73,26 +63,20 @@ export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("
         )
       )
 
-    const template = (
-      user: User,
-      code: string,
-      type: string
-    ): Effect.Effect<EmailTemplate, NotFound | ValidationFailed> =>
+    const template = (type: string): Effect.Effect<EmailTemplate, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const all = yield* templates(user, code)
+        const all = yield* templates()
         const known = yield* typeOf(type)
         return all.find((t) => t.type === known)!
       })
 
     /** Customises the type's template; a subject and body equal to the defaults un-customise it. */
     const setTemplate = (
-      user: User,
-      code: string,
       type: string,
       text: EmailTemplateInput
-    ): Effect.Effect<EmailTemplate, NotFound | ValidationFailed> =>
+    ): Effect.Effect<EmailTemplate, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         const known = yield* typeOf(type)
         const errors: FieldErrors = Object.fromEntries(
           (["subject", "body"] as const)
@@ -111,13 +95,9 @@ export class TenantEmailSettings extends Effect.Service<TenantEmailSettings>()("
       })
 
     /** Restores the type's defaults. */
-    const resetTemplate = (
-      user: User,
-      code: string,
-      type: string
-    ): Effect.Effect<EmailTemplate, NotFound | ValidationFailed> =>
+    const resetTemplate = (type: string): Effect.Effect<EmailTemplate, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         const known = yield* typeOf(type)
         yield* repo.deleteTemplate(tenant.id, known)
         return emailTemplate(known, undefined)

@@ -2,11 +2,12 @@ import { Effect, Option } from "effect"
 import { schemeRequired } from "../cis/SchemeRequired.js"
 import { credentialsRequired } from "../credentials/CredentialsRequired.js"
 import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
-import { Conflict, NotFound, Refused, type Forbidden, ValidationFailed } from "../Errors.js"
+import { Conflict, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { isUuid, MonthlyReturnId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { IdGenerator } from "../system/IdGenerator.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { MonthlyReturnRepo } from "./MonthlyReturnRepo.js"
 import { TenantSettingsRepo } from "../tenants/TenantSettingsRepo.js"
 import { Transactor } from "../system/Transactor.js"
@@ -14,15 +15,12 @@ import { contractorIdentity } from "./ContractorIdentity.js"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "./MonthlyReturn.js"
 import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from "./ReturnInput.js"
 import { taxMonthEndOf, ukCalendarDate } from "./TaxMonth.js"
-import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
 import { FilingCheck } from "../taxauthority/FilingCheck.js"
 import { returnFilingErrors } from "../taxauthority/FilingProblems.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/MonthlyReturns", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* MonthlyReturnRepo
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
@@ -38,14 +36,12 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
      * own outbox entry).
      */
     const file = (
-      user: User,
-      tenantCode: string,
       input: NewMonthlyReturn
-    ): Effect.Effect<MonthlyReturn, Forbidden | NotFound | ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<MonthlyReturn, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
         yield* failIfAny(returnShapeErrors(input))
         const { inactive, lines: newLines, nilReturn } = returnKind(input)
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const now = yield* clock.now
         const currentEnd = taxMonthEndOf(ukCalendarDate(now))
         if (input.periodEnd > currentEnd)
@@ -114,12 +110,12 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         )
       }).pipe(Effect.withSpan("MonthlyReturns.file"))
 
-    const list = (user: User, tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, Forbidden | NotFound> =>
-      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => repo.list(tenant.id)))
+    const list = (): Effect.Effect<ReadonlyArray<MonthlyReturn>, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => repo.list(tenant.id)))
 
-    const get = (user: User, tenantCode: string, id: string): Effect.Effect<MonthlyReturn, Forbidden | NotFound> =>
+    const get = (id: string): Effect.Effect<MonthlyReturn, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, tenantCode)
+        const { tenant } = yield* CurrentTenant
         const found = isUuid(id) ? yield* repo.find(tenant.id, MonthlyReturnId.make(id)) : Option.none()
         return yield* Option.match(found, {
           onNone: () => Effect.fail(new NotFound({ detail: `The tenant ${tenant.code} has no monthly return ${id}.` })),
@@ -127,10 +123,6 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         })
       })
 
-    /** The tenant's returns, for support staff (the admin CLI): no membership needed. */
-    const listForSupport = (tenantCode: string): Effect.Effect<ReadonlyArray<MonthlyReturn>, NotFound> =>
-      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => repo.list(tenant.id)))
-
-    return { file, list, get, listForSupport } as const
+    return { file, list, get } as const
   })
 }) {}

@@ -2,69 +2,48 @@ import { Effect, type Option } from "effect"
 import { CisDetails, type CisDetailsEncoded } from "../cis/CisDetails.js"
 import { CisScheme } from "../cis/CisScheme.js"
 import { inHmrcNameForms } from "../cis/HmrcNames.js"
-import type { Forbidden, NotFound, ValidationFailed } from "../Errors.js"
+import type { NotFound, ValidationFailed } from "../Errors.js"
+import { CurrentTenant } from "./CurrentTenant.js"
 import { TenantSettingsRepo } from "./TenantSettingsRepo.js"
-import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
-import { Tenants } from "./Tenants.js"
 
 const decodeCisDetails = decodeInput(inHmrcNameForms(CisDetails))
 const decodeCisScheme = decodeInput(CisScheme)
 
 export class TenantSettings extends Effect.Service<TenantSettings>()("core/TenantSettings", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* TenantSettingsRepo
 
     /** The tenant's own CIS identity; none until first set. */
-    const cisDetails = (user: User, code: string): Effect.Effect<Option.Option<CisDetails>, Forbidden | NotFound> =>
-      tenants.access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.getCisDetails(tenant.id)))
+    const cisDetails = (): Effect.Effect<Option.Option<CisDetails>, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => repo.getCisDetails(tenant.id)))
 
     /** Replaces the tenant's CIS identity; the stored, normalised details. */
     const setCisDetails = (
-      user: User,
-      code: string,
       input: CisDetailsEncoded
-    ): Effect.Effect<CisDetails, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<CisDetails, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, code)
+        const { tenant } = yield* CurrentTenant
         const details = yield* decodeCisDetails(input)
         yield* repo.setCisDetails(tenant.id, details)
         return details
       }).pipe(Effect.withSpan("TenantSettings.setCisDetails"))
 
     /** The PAYE scheme the tenant files returns and verifies subcontractors under; none until first set. */
-    const cisScheme = (user: User, code: string): Effect.Effect<Option.Option<CisScheme>, Forbidden | NotFound> =>
-      tenants.access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.getCisScheme(tenant.id)))
+    const cisScheme = (): Effect.Effect<Option.Option<CisScheme>, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => repo.getCisScheme(tenant.id)))
 
     /** Replaces the tenant's CIS scheme registration; the stored references (upper case, no spaces). */
     const setCisScheme = (
-      user: User,
-      code: string,
       input: typeof CisScheme.Encoded
-    ): Effect.Effect<CisScheme, Forbidden | NotFound | ValidationFailed> =>
+    ): Effect.Effect<CisScheme, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const { tenant } = yield* tenants.access(user, code)
+        const { tenant } = yield* CurrentTenant
         const scheme = yield* decodeCisScheme(input)
         yield* repo.setCisScheme(tenant.id, scheme)
         return scheme
       }).pipe(Effect.withSpan("TenantSettings.setCisScheme"))
 
-    /** For support staff (the admin CLI): the tenant's CIS scheme registration, and setting it, for any tenant. */
-    const cisSchemeForSupport = (code: string): Effect.Effect<Option.Option<CisScheme>, NotFound> =>
-      tenants.forSupport(code).pipe(Effect.flatMap((tenant) => repo.getCisScheme(tenant.id)))
-
-    const setCisSchemeForSupport = (
-      code: string,
-      input: typeof CisScheme.Encoded
-    ): Effect.Effect<CisScheme, NotFound | ValidationFailed> =>
-      Effect.gen(function* () {
-        const tenant = yield* tenants.forSupport(code)
-        const scheme = yield* decodeCisScheme(input)
-        yield* repo.setCisScheme(tenant.id, scheme)
-        return scheme
-      }).pipe(Effect.withSpan("TenantSettings.setCisSchemeForSupport"))
-
-    return { cisDetails, setCisDetails, cisScheme, setCisScheme, cisSchemeForSupport, setCisSchemeForSupport } as const
+    return { cisDetails, setCisDetails, cisScheme, setCisScheme } as const
   })
 }) {}

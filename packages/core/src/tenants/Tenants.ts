@@ -5,6 +5,8 @@ import { cacheFound } from "../LookupCache.js"
 import type { TenantId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
 import { IdGenerator } from "../system/IdGenerator.js"
+import { CurrentTenant } from "./CurrentTenant.js"
+import { NotAMember } from "./NotAMember.js"
 import { type Member, TenantRepo } from "./TenantRepo.js"
 import { Membership, type Role, Tenant, type TenantAccess, TenantCode } from "./Tenant.js"
 import type { User } from "../users/User.js"
@@ -16,15 +18,9 @@ export interface NewTenant {
   readonly email: Email | null
 }
 
-/**
- * How a caller who is not a member is told no: 403 where the operation lists it, 404 where it
- * does not (so the tenant's existence is not confirmed either).
- */
-export type Denial = "Forbidden" | "NotFound"
-
 const isTenantCode = Schema.is(TenantCode)
 
-const tenantNotFound = (code: string) => new NotFound({ detail: `There is no tenant with the code ${code}.` })
+export const tenantNotFound = (code: string) => new NotFound({ detail: `There is no tenant with the code ${code}.` })
 
 export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
   effect: Effect.gen(function* () {
@@ -57,32 +53,26 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     const listFor = (user: User) => repo.listForUser(user.id)
 
     /** The tenant named by `code` (as it came in a path), if the user may act for it. */
-    const access = (
-      user: User,
-      code: string,
-      denial: Denial = "Forbidden"
-    ): Effect.Effect<TenantAccess, Forbidden | NotFound> =>
+    const access = (user: User, code: string): Effect.Effect<TenantAccess, NotFound | NotAMember> =>
       Effect.gen(function* () {
         if (!isTenantCode(code)) return yield* tenantNotFound(code)
         const found = yield* accessOf.get(Data.struct({ code, userId: user.id }))
         if (Option.isNone(found)) return yield* tenantNotFound(code)
         const { role, tenant } = found.value
         if (Option.isSome(role)) return { tenant, role: role.value }
-        return yield* denial === "Forbidden"
-          ? new Forbidden({ detail: `You are not a member of the tenant ${code}.` })
-          : tenantNotFound(code)
+        return yield* new NotAMember({ tenantCode: code, detail: `You are not a member of the tenant ${code}.` })
       })
 
-    const members = (user: User, code: string): Effect.Effect<ReadonlyArray<Member>, Forbidden | NotFound> =>
-      access(user, code).pipe(Effect.flatMap(({ tenant }) => repo.listMembers(tenant.id)))
+    const members = (): Effect.Effect<ReadonlyArray<Member>, never, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => repo.listMembers(tenant.id)))
 
-    const addMember = (
-      user: User,
-      code: string,
-      input: { readonly email: Email; readonly role: Role }
-    ): Effect.Effect<Member, Forbidden | NotFound | Conflict> =>
+    const addMember = (input: {
+      readonly email: Email
+      readonly role: Role
+    }): Effect.Effect<Member, Forbidden | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
-        const { role, tenant } = yield* access(user, code)
+        const { role, tenant } = yield* CurrentTenant
+        const code = tenant.code
         if (role !== "Owner") {
           return yield* new Forbidden({ detail: `Only an Owner of ${code} can add members.` })
         }
@@ -111,6 +101,10 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
             )
         : Effect.fail(tenantNotFound(code))
 
-    return { create, listFor, access, members, addMember, listAll, forSupport } as const
+    /** Support staff act for any tenant with an Owner's rights. */
+    const supportAccess = (code: string): Effect.Effect<TenantAccess, NotFound> =>
+      Effect.map(forSupport(code), (tenant) => ({ tenant, role: "Owner" as const }))
+
+    return { create, listFor, access, members, addMember, listAll, forSupport, supportAccess } as const
   })
 }) {}

@@ -5,11 +5,12 @@ import { Contact } from "../contacts/Contact.js"
 import { credentialsNeededVerification, credentialsRequired } from "../credentials/CredentialsRequired.js"
 import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { contactEvent } from "../contacts/ContactDraft.js"
-import { type FieldErrors, type Forbidden, type NotFound, Refused, ValidationFailed } from "../Errors.js"
+import { type FieldErrors, type NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { memberPath } from "../MemberPath.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { EventOutbox } from "../events/EventOutbox.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { TenantSettingsRepo } from "../tenants/TenantSettingsRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import { VerificationQueue } from "./VerificationQueue.js"
@@ -23,10 +24,8 @@ import { FilingCheck } from "../taxauthority/FilingCheck.js"
 import { filingProblemText, verificationFilingErrors } from "../taxauthority/FilingProblems.js"
 import type { VerificationRequest } from "../taxauthority/Verification.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { failIfAny } from "../Validation.js"
 import { findContact } from "../contacts/TenantContact.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 /** The members the contact's CIS type still needs, as a validation problem names them ("utr or niNumber" under utr). */
 const missingIdentity = (contact: Contact): FieldErrors => {
@@ -48,7 +47,6 @@ const missingIdentity = (contact: Contact): FieldErrors => {
  */
 export class Verifications extends Effect.Service<Verifications>()("core/Verifications", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const contacts = yield* ContactRepo
     const settings = yield* TenantSettingsRepo
     const credentials = yield* HmrcCredentialsRepo
@@ -149,26 +147,12 @@ export class Verifications extends Effect.Service<Verifications>()("core/Verific
         )
       })
 
-    const request = (
-      user: User,
-      tenantCode: string,
-      code: string
-    ): Effect.Effect<Contact, Forbidden | NotFound | Refused | ValidationFailed> =>
-      tenants.access(user, tenantCode).pipe(
+    const request = (code: string): Effect.Effect<Contact, NotFound | Refused | ValidationFailed, CurrentTenant> =>
+      CurrentTenant.pipe(
         Effect.flatMap(({ tenant }) => requestIn(tenant, code)),
         Effect.withSpan("Verifications.request")
       )
 
-    /** For support staff (the admin CLI): the same request, for any tenant. */
-    const requestForSupport = (
-      tenantCode: string,
-      code: string
-    ): Effect.Effect<Contact, NotFound | Refused | ValidationFailed> =>
-      tenants.forSupport(tenantCode).pipe(
-        Effect.flatMap((tenant) => requestIn(tenant, code)),
-        Effect.withSpan("Verifications.requestForSupport")
-      )
-
-    return { request, requestForSupport, start, check } as const
+    return { request, start, check } as const
   })
 }) {}

@@ -2,13 +2,12 @@ import { Effect, Option } from "effect"
 import { NotFound, Refused, type ValidationFailed } from "../Errors.js"
 import { DeliveryId, isUuid, WebhookId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { type DeliveryPage, DeliveryRepo } from "./DeliveryRepo.js"
 import { WebhookRepo } from "./WebhookRepo.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { type DeliveryListRequest, deliveryQuery } from "./DeliveryQuery.js"
 import type { DeliveryDetail } from "./WebhookDelivery.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 export interface DeliveryListPage extends DeliveryPage {
   readonly offset: number
@@ -18,18 +17,9 @@ export interface DeliveryListPage extends DeliveryPage {
 
 export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core/WebhookDeliveries", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* DeliveryRepo
     const webhooks = yield* WebhookRepo
     const clock = yield* Clock
-
-    /** As for webhooks, a caller who is not a member is told 404. */
-    const tenantFor = (user: User, code: string): Effect.Effect<Tenant, NotFound> =>
-      tenants.access(user, code, "NotFound").pipe(
-        Effect.map(({ tenant }) => tenant),
-        // With the NotFound denial there is no Forbidden.
-        Effect.catchTag("Forbidden", Effect.die)
-      )
 
     const find = (tenant: Tenant, id: string): Effect.Effect<DeliveryDetail, NotFound> => {
       const notFound = new NotFound({ detail: `There is no webhook delivery with the id ${id} in ${tenant.code}.` })
@@ -48,13 +38,11 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
 
     /** A page of one webhook's deliveries, newest first. */
     const list = (
-      user: User,
-      code: string,
       webhookId: string,
       request: DeliveryListRequest
-    ): Effect.Effect<DeliveryListPage, NotFound | ValidationFailed> =>
+    ): Effect.Effect<DeliveryListPage, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         const notFound = new NotFound({ detail: `There is no webhook with the id ${webhookId} in ${tenant.code}.` })
         if (!isUuid(webhookId)) return yield* notFound
         const webhook = yield* webhooks.find(tenant.id, WebhookId.make(webhookId))
@@ -62,8 +50,8 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
         return yield* page(tenant, webhook.value.id, request)
       }).pipe(Effect.withSpan("WebhookDeliveries.list"))
 
-    const get = (user: User, code: string, id: string): Effect.Effect<DeliveryDetail, NotFound> =>
-      Effect.flatMap(tenantFor(user, code), (tenant) => find(tenant, id))
+    const get = (id: string): Effect.Effect<DeliveryDetail, NotFound, CurrentTenant> =>
+      Effect.flatMap(CurrentTenant, ({ tenant }) => find(tenant, id))
 
     /**
      * Asks for one more attempt of a Failed delivery, sent at once by a dispatcher; the automatic
@@ -91,16 +79,12 @@ export class WebhookDeliveries extends Effect.Service<WebhookDeliveries>()("core
         }
       }).pipe(Effect.withSpan("WebhookDeliveries.retry"))
 
-    const retry = (user: User, code: string, id: string) =>
-      Effect.flatMap(tenantFor(user, code), (tenant) => retryIn(tenant, id))
+    const retry = (id: string) => Effect.flatMap(CurrentTenant, ({ tenant }) => retryIn(tenant, id))
 
-    /** For support staff (the admin CLI): every webhook's deliveries of any tenant, and retries. */
-    const support = {
-      list: (code: string, request: DeliveryListRequest) =>
-        Effect.flatMap(tenants.forSupport(code), (tenant) => page(tenant, null, request)),
-      retry: (code: string, id: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => retryIn(tenant, id))
-    }
+    /** A page of the deliveries of every webhook of the tenant, newest first: for support staff (the admin CLI). */
+    const listAll = (request: DeliveryListRequest): Effect.Effect<DeliveryListPage, ValidationFailed, CurrentTenant> =>
+      Effect.flatMap(CurrentTenant, ({ tenant }) => page(tenant, null, request))
 
-    return { list, get, retry, support } as const
+    return { list, listAll, get, retry } as const
   })
 }) {}

@@ -4,19 +4,18 @@ import { NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { isUuid, WebhookId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
 import { Crypto } from "../system/Crypto.js"
+import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { DeliveryRepo } from "./DeliveryRepo.js"
 import { DestinationGuard } from "./DestinationGuard.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { Transactor } from "../system/Transactor.js"
 import { WebhookRepo } from "./WebhookRepo.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import type { User } from "../users/User.js"
 import { testWebhookData } from "./TestWebhookData.js"
 import { Webhook } from "./Webhook.js"
 import type { WebhookDelivery } from "./WebhookDelivery.js"
 import type { NewWebhook, WebhookReplacement } from "./WebhookInput.js"
 import { formatWebhookSecret, ROTATED_SECRET_OVERLAP, WEBHOOK_SECRET_BYTES } from "./WebhookSecret.js"
-import { Tenants } from "../tenants/Tenants.js"
 
 /** A webhook with its signing secret, shown this once. */
 export interface WebhookWithSecret {
@@ -26,7 +25,6 @@ export interface WebhookWithSecret {
 
 export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* WebhookRepo
     const deliveries = yield* DeliveryRepo
     const guard = yield* DestinationGuard
@@ -34,14 +32,6 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
     const clock = yield* Clock
     const ids = yield* IdGenerator
     const crypto = yield* Crypto
-
-    /** Webhook operations answer 404 to a caller who is not a member, as the specification lists no 403. */
-    const tenantFor = (user: User, code: string): Effect.Effect<Tenant, NotFound> =>
-      tenants.access(user, code, "NotFound").pipe(
-        Effect.map(({ tenant }) => tenant),
-        // With the NotFound denial there is no Forbidden.
-        Effect.catchTag("Forbidden", Effect.die)
-      )
 
     /** The tenant's webhook with the id as it came in a path. */
     const notFoundIn = (tenant: Tenant, id: string) =>
@@ -60,20 +50,16 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
 
     const newSecret = Effect.map(crypto.randomBytes(WEBHOOK_SECRET_BYTES), formatWebhookSecret)
 
-    const list = (user: User, code: string): Effect.Effect<ReadonlyArray<Webhook>, NotFound> =>
-      Effect.flatMap(tenantFor(user, code), (tenant) => repo.list(tenant.id))
+    const list = (): Effect.Effect<ReadonlyArray<Webhook>, NotFound, CurrentTenant> =>
+      Effect.flatMap(CurrentTenant, ({ tenant }) => repo.list(tenant.id))
 
-    const get = (user: User, code: string, id: string): Effect.Effect<Webhook, NotFound> =>
-      Effect.flatMap(tenantFor(user, code), (tenant) => find(tenant, id))
+    const get = (id: string): Effect.Effect<Webhook, NotFound, CurrentTenant> =>
+      Effect.flatMap(CurrentTenant, ({ tenant }) => find(tenant, id))
 
     /** Creates a webhook after checking where its URL leads; its secret is returned here and never again. */
-    const create = (
-      user: User,
-      code: string,
-      input: NewWebhook
-    ): Effect.Effect<WebhookWithSecret, NotFound | ValidationFailed> =>
+    const create = (input: NewWebhook): Effect.Effect<WebhookWithSecret, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         yield* checkDestination(input.url)
         const webhook = new Webhook({
           id: WebhookId.make(yield* ids.uuid),
@@ -90,13 +76,11 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
       }).pipe(Effect.withSpan("Webhooks.create"))
 
     const replace = (
-      user: User,
-      code: string,
       id: string,
       input: WebhookReplacement
-    ): Effect.Effect<Webhook, NotFound | ValidationFailed> =>
+    ): Effect.Effect<Webhook, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
-        const existing = yield* find(yield* tenantFor(user, code), id)
+        const existing = yield* find((yield* CurrentTenant).tenant, id)
         yield* checkDestination(input.url)
         const updated = new Webhook({
           ...existing,
@@ -110,9 +94,9 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
       }).pipe(Effect.withSpan("Webhooks.replace"))
 
     /** Deletes the webhook and its deliveries. */
-    const remove = (user: User, code: string, id: string): Effect.Effect<void, NotFound> =>
+    const remove = (id: string): Effect.Effect<void, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         const webhook = yield* find(tenant, id)
         // Of requests racing to delete it, only the one whose DELETE removed the row succeeds.
         if (!(yield* repo.remove(webhook.tenantId, webhook.id))) return yield* notFoundIn(tenant, id)
@@ -122,9 +106,9 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
      * A new secret for the webhook, signing every attempt from now on; the old one signs them
      * too for 24 hours, so a receiver can switch without refusing any. Returned here and never again.
      */
-    const rotateSecret = (user: User, code: string, id: string): Effect.Effect<string, NotFound> =>
+    const rotateSecret = (id: string): Effect.Effect<string, NotFound, CurrentTenant> =>
       Effect.gen(function* () {
-        const tenant = yield* tenantFor(user, code)
+        const { tenant } = yield* CurrentTenant
         const webhook = yield* find(tenant, id)
         const secret = yield* newSecret
         const now = yield* clock.now
@@ -150,14 +134,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
         return queued.value.delivery
       }).pipe(Effect.withSpan("Webhooks.test"))
 
-    const test = (user: User, code: string, id: string) => Effect.flatMap(tenantFor(user, code), (t) => testIn(t, id))
+    const test = (id: string) => Effect.flatMap(CurrentTenant, ({ tenant }) => testIn(tenant, id))
 
-    /** For support staff (the admin CLI): the webhooks of any tenant, and tests to them. */
-    const support = {
-      list: (code: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => repo.list(tenant.id)),
-      test: (code: string, id: string) => Effect.flatMap(tenants.forSupport(code), (tenant) => testIn(tenant, id))
-    }
-
-    return { list, get, create, replace, remove, rotateSecret, test, support } as const
+    return { list, get, create, replace, remove, rotateSecret, test } as const
   })
 }) {}

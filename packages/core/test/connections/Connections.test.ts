@@ -14,7 +14,7 @@ import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
-import { aUser, plainCis, testApp } from "../TestApp.js"
+import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
 
 const john = { type: "SoleTrader" as const, firstName: "John", lastName: "Smith", utr: "2234567890" }
 const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
@@ -43,14 +43,18 @@ const setUp = Effect.gen(function* () {
     name: "Lovelace Ltd",
     email: "office@lovelace.example" as never
   })).tenant
-  yield* (yield* TenantSettings).setCisDetails(subUser, "smith-gw", john)
+  yield* (yield* TenantSettings).setCisDetails(john).pipe(asMember(subUser, "smith-gw"))
   // The contractor's own UTR, which HMRC's verification request carries.
-  yield* (yield* TenantSettings).setCisDetails(conUser, "lovelace", {
-    type: "Company",
-    tradingName: "Lovelace Ltd",
-    utr: "1097172564"
-  })
-  const customer = yield* (yield* Contacts).create(subUser, "smith-gw", { name: "Lovelace", isCustomer: true })
+  yield* (yield* TenantSettings)
+    .setCisDetails({
+      type: "Company",
+      tradingName: "Lovelace Ltd",
+      utr: "1097172564"
+    })
+    .pipe(asMember(conUser, "lovelace"))
+  const customer = yield* (yield* Contacts)
+    .create({ name: "Lovelace", isCustomer: true })
+    .pipe(asMember(subUser, "smith-gw"))
   const eventsOf = (tenantId: typeof sub.id) =>
     Effect.map(
       Effect.flatMap(RecordedEvents, (r) => r.list(tenantId)),
@@ -63,11 +67,13 @@ describe("Connections", () => {
   it.effect("a create queues the invitation with the ConnectionInvitation template, the link and the purpose", () =>
     Effect.gen(function* () {
       const { connections, customer, sub, subUser } = yield* setUp
-      const sent = yield* connections.create(subUser, "smith-gw", {
-        contact: customer.code,
-        direction: "Out",
-        email: "office@lovelace.example"
-      })
+      const sent = yield* connections
+        .create(subUser, {
+          contact: customer.code,
+          direction: "Out",
+          email: "office@lovelace.example"
+        })
+        .pipe(asMember(subUser, "smith-gw"))
       const [mail] = yield* Ref.get(yield* QueuedMailRequests)
       expect(mail).toEqual({
         tenantId: sub.id,
@@ -94,19 +100,23 @@ describe("Connections", () => {
     () =>
       Effect.gen(function* () {
         const { con, conUser, connections, customer, eventsOf, sub, subUser } = yield* setUp
-        const sent = yield* connections.create(subUser, "smith-gw", {
-          contact: customer.code,
-          direction: "Out",
-          email: "office@lovelace.example"
-        })
+        const sent = yield* connections
+          .create(subUser, {
+            contact: customer.code,
+            direction: "Out",
+            email: "office@lovelace.example"
+          })
+          .pipe(asMember(subUser, "smith-gw"))
         // Sent to the tenant's email, not the user's: the tenant sees it, the sender's other tenants do not.
-        expect((yield* connections.list(conUser, "lovelace", {})).map((c) => c.id)).toEqual([sent.id])
-        expect(yield* connections.list(conUser, "lovelace", { direction: "In" })).toEqual([])
-        yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
-        yield* (yield* HmrcCredentialsSettings).set(conUser, "lovelace", sandboxGateway)
+        expect((yield* connections.list(conUser, {}).pipe(asMember(conUser, "lovelace"))).map((c) => c.id)).toEqual([
+          sent.id
+        ])
+        expect(yield* connections.list(conUser, { direction: "In" }).pipe(asMember(conUser, "lovelace"))).toEqual([])
+        yield* (yield* TenantSettings).setCisScheme(scheme).pipe(asMember(conUser, "lovelace"))
+        yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(asMember(conUser, "lovelace"))
         const before = (yield* eventsOf(con.id)).length
-        const accepted = yield* connections.setCounterparty(conUser, "lovelace", sent.id, {})
-        const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
+        const accepted = yield* connections.setCounterparty(conUser, sent.id, {}).pipe(asMember(conUser, "lovelace"))
+        const made = yield* (yield* Contacts).get(accepted.contact!).pipe(asMember(conUser, "lovelace"))
         expect(made).toMatchObject({ isSupplier: true, isCisSubcontractor: true, email: "sub@example.com" })
         expect(made.verification).toMatchObject({ source: "Hmrc", message: "Verification requested" })
         expect(Option.isSome(yield* (yield* VerificationQueue).find(con.id, made.id))).toBe(true)
@@ -135,23 +145,25 @@ describe("Connections", () => {
     () =>
       Effect.gen(function* () {
         const { con, conUser, connections, customer, eventsOf, subUser } = yield* setUp
-        const sent = yield* connections.create(subUser, "smith-gw", {
-          contact: customer.code,
-          direction: "Out",
-          email: "office@lovelace.example"
-        })
-        const accepted = yield* connections.setCounterparty(conUser, "lovelace", sent.id, {})
+        const sent = yield* connections
+          .create(subUser, {
+            contact: customer.code,
+            direction: "Out",
+            email: "office@lovelace.example"
+          })
+          .pipe(asMember(subUser, "smith-gw"))
+        const accepted = yield* connections.setCounterparty(conUser, sent.id, {}).pipe(asMember(conUser, "lovelace"))
         expect(accepted.status).toBe("Connected")
-        const made = yield* (yield* Contacts).get(conUser, "lovelace", accepted.contact!)
+        const made = yield* (yield* Contacts).get(accepted.contact!).pipe(asMember(conUser, "lovelace"))
         expect(made.verification).toMatchObject({ status: "Error", source: "Hmrc", verificationNumber: null })
         expect(made.verification?.message).toMatch(/set the contractor's CIS scheme registration/)
         expect(made.verification?.message).not.toMatch(/\/tenants|PUT|settings\//)
         expect(yield* (yield* VerificationQueue).find(con.id, made.id)).toEqual(Option.none())
         const [updated] = (yield* eventsOf(con.id)).filter((e) => e.type === "contact.updated")
         expect(updated?.data).toMatchObject({ code: made.code, verification: { status: "Error" } })
-        yield* (yield* TenantSettings).setCisScheme(conUser, "lovelace", scheme)
-        yield* (yield* HmrcCredentialsSettings).set(conUser, "lovelace", sandboxGateway)
-        const again = yield* (yield* Verifications).request(conUser, "lovelace", made.code)
+        yield* (yield* TenantSettings).setCisScheme(scheme).pipe(asMember(conUser, "lovelace"))
+        yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(asMember(conUser, "lovelace"))
+        const again = yield* (yield* Verifications).request(made.code).pipe(asMember(conUser, "lovelace"))
         expect(again.verification).toMatchObject({ status: "NotVerified", message: "Verification requested" })
         expect(Option.isSome(yield* (yield* VerificationQueue).find(con.id, made.id))).toBe(true)
       }).pipe(Effect.provide(testApp()))
@@ -160,40 +172,58 @@ describe("Connections", () => {
   it.effect("In creates a customer without verification; rules of roles, pending and sides are kept", () =>
     Effect.gen(function* () {
       const { conUser, connections, customer, subUser } = yield* setUp
-      const subbie = yield* (yield* Contacts).create(conUser, "lovelace", {
-        name: "Smith",
-        isSupplier: true,
-        isCisSubcontractor: true
-      })
+      const subbie = yield* (yield* Contacts)
+        .create({
+          name: "Smith",
+          isSupplier: true,
+          isCisSubcontractor: true
+        })
+        .pipe(asMember(conUser, "lovelace"))
       const wrong = yield* Effect.flip(
-        connections.create(conUser, "lovelace", { contact: subbie.code, direction: "Out", email: "sub@example.com" })
+        connections
+          .create(conUser, { contact: subbie.code, direction: "Out", email: "sub@example.com" })
+          .pipe(asMember(conUser, "lovelace"))
       )
       assert(wrong instanceof ValidationFailed)
-      const invited = yield* connections.create(conUser, "lovelace", {
-        contact: subbie.code,
-        direction: "In",
-        email: "sub@example.com"
-      })
+      const invited = yield* connections
+        .create(conUser, {
+          contact: subbie.code,
+          direction: "In",
+          email: "sub@example.com"
+        })
+        .pipe(asMember(conUser, "lovelace"))
       expect(
         yield* Effect.flip(
-          connections.create(conUser, "lovelace", { contact: subbie.code, direction: "In", email: "x@example.com" })
+          connections
+            .create(conUser, { contact: subbie.code, direction: "In", email: "x@example.com" })
+            .pipe(asMember(conUser, "lovelace"))
         )
       ).toBeInstanceOf(Conflict)
-      expect(yield* Effect.flip(connections.setCounterparty(conUser, "lovelace", invited.id, {}))).toBeInstanceOf(
-        Refused
-      )
-      const joined = yield* connections.setCounterparty(subUser, "smith-gw", invited.id, { contact: customer.code })
+      expect(
+        yield* Effect.flip(connections.setCounterparty(conUser, invited.id, {}).pipe(asMember(conUser, "lovelace")))
+      ).toBeInstanceOf(Refused)
+      const joined = yield* connections
+        .setCounterparty(subUser, invited.id, { contact: customer.code })
+        .pipe(asMember(subUser, "smith-gw"))
       expect(joined).toMatchObject({ status: "Connected", contact: customer.code, side: "Receiver" })
-      expect(yield* Effect.flip(connections.setCounterparty(subUser, "smith-gw", invited.id, {}))).toBeInstanceOf(
-        Refused
-      )
+      expect(
+        yield* Effect.flip(connections.setCounterparty(subUser, invited.id, {}).pipe(asMember(subUser, "smith-gw")))
+      ).toBeInstanceOf(Refused)
       const stranger = yield* aUser("stranger@example.com")
       yield* (yield* Tenants).create(stranger, { code: TenantCode.make("stranger"), name: "S", email: null })
-      expect(yield* Effect.flip(connections.get(stranger, "stranger", invited.id))).toBeInstanceOf(NotFound)
-      expect(yield* Effect.flip(connections.remove(stranger, "stranger", invited.id))).toBeInstanceOf(NotFound)
-      yield* connections.remove(subUser, "smith-gw", invited.id)
-      expect(yield* Effect.flip(connections.get(conUser, "lovelace", invited.id))).toBeInstanceOf(NotFound)
-      expect(yield* (yield* Contacts).get(subUser, "smith-gw", customer.code)).toMatchObject({ code: customer.code })
+      expect(
+        yield* Effect.flip(connections.get(stranger, invited.id).pipe(asMember(stranger, "stranger")))
+      ).toBeInstanceOf(NotFound)
+      expect(
+        yield* Effect.flip(connections.remove(stranger, invited.id).pipe(asMember(stranger, "stranger")))
+      ).toBeInstanceOf(NotFound)
+      yield* connections.remove(subUser, invited.id).pipe(asMember(subUser, "smith-gw"))
+      expect(
+        yield* Effect.flip(connections.get(conUser, invited.id).pipe(asMember(conUser, "lovelace")))
+      ).toBeInstanceOf(NotFound)
+      expect(yield* (yield* Contacts).get(customer.code).pipe(asMember(subUser, "smith-gw"))).toMatchObject({
+        code: customer.code
+      })
     }).pipe(Effect.provide(testApp()))
   )
 })

@@ -6,13 +6,14 @@ import { Effect, Layer, Ref } from "effect"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
 import type { ContactReplacement, NewContact } from "../../src/contacts/ContactInput.js"
 import { contactDto, contactJson } from "../../src/contacts/ContactView.js"
-import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/Errors.js"
+import { Conflict, NotFound, ValidationFailed } from "../../src/Errors.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { EventOutbox } from "../../src/events/EventOutbox.js"
+import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { aUser, plainCis, testApp } from "../TestApp.js"
+import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -62,7 +63,9 @@ describe("Contacts.create", () => {
     () =>
       Effect.gen(function* () {
         const { contacts, events, owner } = yield* setUp
-        const created = yield* contacts.create(owner, TENANT, { name: "Acme Builders Ltd", isCustomer: true })
+        const created = yield* contacts
+          .create({ name: "Acme Builders Ltd", isCustomer: true })
+          .pipe(asMember(owner, TENANT))
         const at = new Date("2026-11-21T09:00:00.000Z")
         expect(contactDto(created)).toEqual({
           code: "ACMEBUIL",
@@ -94,18 +97,20 @@ describe("Contacts.create", () => {
   it.effect("keeps every member given, blank optional strings as null", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, {
-        name: "Bo",
-        email: "bo@example.com",
-        externalId: "X-1",
-        isCustomer: true,
-        isSupplier: true,
-        vatRegistered: true,
-        vatNumber: "",
-        lastSdcDate: "2026-04-05",
-        supplierSettings: { defaultVatRate: "Reduced", paymentTermsDays: 14 },
-        cisDetails: cis({ utr: "2234567890" })
-      })
+      const created = yield* contacts
+        .create({
+          name: "Bo",
+          email: "bo@example.com",
+          externalId: "X-1",
+          isCustomer: true,
+          isSupplier: true,
+          vatRegistered: true,
+          vatNumber: "",
+          lastSdcDate: "2026-04-05",
+          supplierSettings: { defaultVatRate: "Reduced", paymentTermsDays: 14 },
+          cisDetails: cis({ utr: "2234567890" })
+        })
+        .pipe(asMember(owner, TENANT))
       expect(contactDto(created)).toMatchObject({
         code: "BO",
         email: "bo@example.com",
@@ -123,7 +128,7 @@ describe("Contacts.create", () => {
   it.effect("gives a CIS subcontractor a NotVerified verification, and records subcontractor.created too", () =>
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, subcontractor)
+      const created = yield* contacts.create(subcontractor).pipe(asMember(owner, TENANT))
       const dto = contactDto(created)
       expect(dto.cisDetails).toEqual(cis({ firstName: "John", lastName: "Smith", utr: "2234567890" }))
       expect(dto.verification).toEqual({
@@ -142,7 +147,9 @@ describe("Contacts.create", () => {
   it.effect("gives a subcontractor without cisDetails an empty SoleTrader identity", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, { name: "Jo", isSupplier: true, isCisSubcontractor: true })
+      const created = yield* contacts
+        .create({ name: "Jo", isSupplier: true, isCisSubcontractor: true })
+        .pipe(asMember(owner, TENANT))
       expect(contactDto(created).cisDetails).toEqual(cis())
     }).pipe(Effect.provide(testApp()))
   )
@@ -150,8 +157,10 @@ describe("Contacts.create", () => {
   it.effect("gives a supplier without supplierSettings the VAT rate that follows vatRegistered", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      const registered = yield* contacts.create(owner, TENANT, { name: "A", isSupplier: true, vatRegistered: true })
-      const unregistered = yield* contacts.create(owner, TENANT, { name: "B", isSupplier: true })
+      const registered = yield* contacts
+        .create({ name: "A", isSupplier: true, vatRegistered: true })
+        .pipe(asMember(owner, TENANT))
+      const unregistered = yield* contacts.create({ name: "B", isSupplier: true }).pipe(asMember(owner, TENANT))
       expect(contactDto(registered).supplierSettings).toEqual({ defaultVatRate: "Standard", paymentTermsDays: null })
       expect(contactDto(unregistered).supplierSettings).toEqual({ defaultVatRate: "NoVat", paymentTermsDays: null })
     }).pipe(Effect.provide(testApp()))
@@ -161,11 +170,13 @@ describe("Contacts.create", () => {
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
       for (const isSupplier of [false, undefined]) {
-        const error = yield* Effect.flip(contacts.create(owner, TENANT, { ...subcontractor, isSupplier }))
+        const error = yield* Effect.flip(
+          contacts.create({ ...subcontractor, isSupplier }).pipe(asMember(owner, TENANT))
+        )
         assert(error instanceof ValidationFailed)
         expect(Object.keys(error.errors)).toEqual(["isSupplier"])
       }
-      expect((yield* contacts.list(owner, TENANT, {})).totalCount).toBe(0)
+      expect((yield* contacts.list({}).pipe(asMember(owner, TENANT))).totalCount).toBe(0)
       expect(yield* events).toEqual([])
     }).pipe(Effect.provide(testApp()))
   )
@@ -174,19 +185,20 @@ describe("Contacts.create", () => {
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
       const codes = []
-      for (let i = 0; i < 3; i++) codes.push((yield* contacts.create(owner, TENANT, { name: "Acme Builders" })).code)
+      for (let i = 0; i < 3; i++)
+        codes.push((yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, TENANT))).code)
       expect(codes).toEqual(["ACMEBUIL", "ACMEBUI2", "ACMEBUI3"])
-      yield* contacts.remove(owner, TENANT, "ACMEBUI3")
-      yield* contacts.remove(owner, TENANT, "ACMEBUIL")
-      expect((yield* contacts.create(owner, TENANT, { name: "Acme Builders" })).code).toBe("ACMEBUI4")
-      expect((yield* contacts.create(owner, TENANT, { name: "?!" })).code).toBe("CONTACT")
+      yield* contacts.remove("ACMEBUI3").pipe(asMember(owner, TENANT))
+      yield* contacts.remove("ACMEBUIL").pipe(asMember(owner, TENANT))
+      expect((yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, TENANT))).code).toBe("ACMEBUI4")
+      expect((yield* contacts.create({ name: "?!" }).pipe(asMember(owner, TENANT))).code).toBe("CONTACT")
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("picks the next code when another create took the one it chose meanwhile", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      yield* contacts.create(owner, TENANT, { name: "Acme" })
+      yield* contacts.create({ name: "Acme" }).pipe(asMember(owner, TENANT))
       // The store answers the first look-up as it was before the other create.
       const stale = yield* Ref.make(true)
       const racing = Layer.effect(
@@ -203,11 +215,14 @@ describe("Contacts.create", () => {
           })
         )
       )
-      const created = yield* Effect.flatMap(Contacts, (c) => c.create(owner, TENANT, { name: "Acme" })).pipe(
-        Effect.provide(Contacts.Default.pipe(Layer.provide(racing)))
-      )
+      const created = yield* Effect.flatMap(Contacts, (c) =>
+        c.create({ name: "Acme" }).pipe(asMember(owner, TENANT))
+      ).pipe(Effect.provide(Contacts.Default.pipe(Layer.provide(racing))))
       expect(created.code).toBe("ACME2")
-      expect((yield* contacts.list(owner, TENANT, {})).items.map((c) => c.code)).toEqual(["ACME", "ACME2"])
+      expect((yield* contacts.list({}).pipe(asMember(owner, TENANT))).items.map((c) => c.code)).toEqual([
+        "ACME",
+        "ACME2"
+      ])
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -215,24 +230,27 @@ describe("Contacts.create", () => {
     Effect.gen(function* () {
       const { owner } = yield* setUp
       const broken = Layer.succeed(EventOutbox, EventOutbox.of({ record: () => Effect.die("outbox down") }))
-      const exit = yield* Effect.flatMap(Contacts, (c) => c.create(owner, TENANT, { name: "Lost" })).pipe(
-        Effect.provide(Contacts.Default.pipe(Layer.provide(broken))),
-        Effect.exit
-      )
+      const exit = yield* Effect.flatMap(Contacts, (c) =>
+        c.create({ name: "Lost" }).pipe(asMember(owner, TENANT))
+      ).pipe(Effect.provide(Contacts.Default.pipe(Layer.provide(broken))), Effect.exit)
       expect(exit._tag).toBe("Failure")
       const contacts = yield* Contacts
-      expect((yield* contacts.list(owner, TENANT, {})).totalCount).toBe(0)
+      expect((yield* contacts.list({}).pipe(asMember(owner, TENANT))).totalCount).toBe(0)
       // Its code was not issued either.
-      expect((yield* contacts.create(owner, TENANT, { name: "Lost" })).code).toBe("LOST")
+      expect((yield* contacts.create({ name: "Lost" }).pipe(asMember(owner, TENANT))).code).toBe("LOST")
     }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("is Forbidden for a non-member and NotFound for an unknown tenant", () =>
+  it.effect("is refused to a non-member (NotAMember) and NotFound for an unknown tenant", () =>
     Effect.gen(function* () {
       const { contacts } = yield* setUp
       const stranger = yield* aUser("stranger@example.com")
-      expect(yield* Effect.flip(contacts.create(stranger, TENANT, { name: "X" }))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(contacts.create(stranger, "no-such-tenant", { name: "X" }))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip(contacts.create({ name: "X" }).pipe(asMember(stranger, TENANT)))).toBeInstanceOf(
+        NotAMember
+      )
+      expect(
+        yield* Effect.flip(contacts.create({ name: "X" }).pipe(asMember(stranger, "no-such-tenant")))
+      ).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -241,35 +259,35 @@ describe("Contacts.get", () => {
   it.effect("finds a contact by its code in any case; an unknown or malformed code is NotFound", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, { name: "Acme Builders" })
-      expect(yield* contacts.get(owner, TENANT, "acmebuil")).toEqual(created)
-      expect(yield* contacts.get(owner, TENANT, " AcmeBuil ")).toEqual(created)
+      const created = yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, TENANT))
+      expect(yield* contacts.get("acmebuil").pipe(asMember(owner, TENANT))).toEqual(created)
+      expect(yield* contacts.get(" AcmeBuil ").pipe(asMember(owner, TENANT))).toEqual(created)
       for (const code of ["ACMEBUI2", "ACME BUIL", "", "ACMEBUILD", "ÄCME"]) {
-        expect(yield* Effect.flip(contacts.get(owner, TENANT, code))).toEqual(
+        expect(yield* Effect.flip(contacts.get(code).pipe(asMember(owner, TENANT)))).toEqual(
           new NotFound({ detail: `There is no contact with the code ${code} in ${TENANT}.` })
         )
       }
     }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("keeps tenants apart: a tenant's codes are its own, and a non-member is Forbidden", () =>
+  it.effect("keeps tenants apart: a tenant's codes are its own, and a non-member is refused", () =>
     Effect.gen(function* () {
       const { contacts, owner, tenants } = yield* setUp
       const other = yield* aUser("other@example.com")
       yield* tenants.create(other, { code: TenantCode.make("other-ltd"), name: "Other", email: null })
-      const mine = yield* contacts.create(owner, TENANT, { name: "Acme Builders" })
-      expect(yield* Effect.flip(contacts.get(other, TENANT, mine.code))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(contacts.get(other, "other-ltd", mine.code))).toBeInstanceOf(NotFound)
-      const theirs = yield* contacts.create(other, "other-ltd", { name: "Acme Builders" })
+      const mine = yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, TENANT))
+      expect(yield* Effect.flip(contacts.get(mine.code).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
+      expect(yield* Effect.flip(contacts.get(mine.code).pipe(asMember(other, "other-ltd")))).toBeInstanceOf(NotFound)
+      const theirs = yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(other, "other-ltd"))
       expect(theirs.code).toBe("ACMEBUIL")
-      expect(yield* contacts.get(other, "other-ltd", "ACMEBUIL")).toEqual(theirs)
-      expect(yield* contacts.get(owner, TENANT, "ACMEBUIL")).toEqual(mine)
-      expect(yield* Effect.flip(contacts.remove(other, TENANT, mine.code))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(contacts.update(other, TENANT, mine.code, unchanged(contactDto(mine))))).toBeInstanceOf(
-        Forbidden
-      )
-      expect(yield* Effect.flip(contacts.list(other, TENANT, {}))).toBeInstanceOf(Forbidden)
-      expect((yield* contacts.list(other, "other-ltd", {})).items).toEqual([theirs])
+      expect(yield* contacts.get("ACMEBUIL").pipe(asMember(other, "other-ltd"))).toEqual(theirs)
+      expect(yield* contacts.get("ACMEBUIL").pipe(asMember(owner, TENANT))).toEqual(mine)
+      expect(yield* Effect.flip(contacts.remove(mine.code).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
+      expect(
+        yield* Effect.flip(contacts.update(mine.code, unchanged(contactDto(mine))).pipe(asMember(other, TENANT)))
+      ).toBeInstanceOf(NotAMember)
+      expect(yield* Effect.flip(contacts.list({}).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
+      expect((yield* contacts.list({}).pipe(asMember(other, "other-ltd"))).items).toEqual([theirs])
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -278,23 +296,27 @@ describe("Contacts.update", () => {
   it.effect("replaces the editable members, keeps the code, external id, last SDC date and creation time", () =>
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, {
-        name: "Acme Builders",
-        email: "old@acme.example",
-        externalId: "EXT-9",
-        lastSdcDate: "2026-03-05",
-        isCustomer: true,
-        vatNumber: "GB1"
-      })
+      const created = yield* contacts
+        .create({
+          name: "Acme Builders",
+          email: "old@acme.example",
+          externalId: "EXT-9",
+          lastSdcDate: "2026-03-05",
+          isCustomer: true,
+          vatNumber: "GB1"
+        })
+        .pipe(asMember(owner, TENANT))
       yield* (yield* ManualClock).advance(60_000)
-      const updated = yield* contacts.update(owner, TENANT, "acmebuil", {
-        name: "Acme Construction",
-        isCustomer: true,
-        isSupplier: true,
-        isCisSubcontractor: false,
-        vatRegistered: true,
-        supplierSettings: { defaultVatRate: "Zero" }
-      })
+      const updated = yield* contacts
+        .update("acmebuil", {
+          name: "Acme Construction",
+          isCustomer: true,
+          isSupplier: true,
+          isCisSubcontractor: false,
+          vatRegistered: true,
+          supplierSettings: { defaultVatRate: "Zero" }
+        })
+        .pipe(asMember(owner, TENANT))
       expect(contactDto(updated)).toEqual({
         ...contactDto(created),
         name: "Acme Construction",
@@ -306,7 +328,7 @@ describe("Contacts.update", () => {
         updatedAt: new Date("2026-11-21T09:01:00.000Z")
       })
       expect(updated.code).toBe("ACMEBUIL")
-      expect(yield* contacts.get(owner, TENANT, "ACMEBUIL")).toEqual(updated)
+      expect(yield* contacts.get("ACMEBUIL").pipe(asMember(owner, TENANT))).toEqual(updated)
       expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "contact.updated"])
       expect((yield* events)[1]?.data).toEqual(contactJson(updated))
     }).pipe(Effect.provide(testApp()))
@@ -315,7 +337,7 @@ describe("Contacts.update", () => {
   it.effect("requires cisDetails for a subcontractor and supplierSettings for a supplier, naming each", () =>
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, subcontractor)
+      const created = yield* contacts.create(subcontractor).pipe(asMember(owner, TENANT))
       const dto = contactDto(created)
       const cases: ReadonlyArray<[Partial<ContactReplacement>, ReadonlyArray<string>]> = [
         [{ cisDetails: undefined }, ["cisDetails"]],
@@ -324,11 +346,13 @@ describe("Contacts.update", () => {
         [{ isSupplier: false, supplierSettings: undefined }, ["isSupplier"]]
       ]
       for (const [change, members] of cases) {
-        const error = yield* Effect.flip(contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), ...change }))
+        const error = yield* Effect.flip(
+          contacts.update(dto.code, { ...unchanged(dto), ...change }).pipe(asMember(owner, TENANT))
+        )
         assert(error instanceof ValidationFailed)
         expect(Object.keys(error.errors)).toEqual(members)
       }
-      expect(yield* contacts.get(owner, TENANT, dto.code)).toEqual(created)
+      expect(yield* contacts.get(dto.code).pipe(asMember(owner, TENANT))).toEqual(created)
       expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "subcontractor.created"])
     }).pipe(Effect.provide(testApp()))
   )
@@ -336,7 +360,7 @@ describe("Contacts.update", () => {
   it.effect("keeps the CIS identity and verification without the role, and brings the verification back with it", () =>
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, subcontractor)
+      const created = yield* contacts.create(subcontractor).pipe(asMember(owner, TENANT))
       // The verification as HMRC left it.
       const verified = new Verification({
         status: "Verified",
@@ -349,17 +373,21 @@ describe("Contacts.update", () => {
       yield* (yield* ContactRepo).update(new Contact({ ...created, verification: verified }))
       const dto = contactDto(created)
 
-      const removed = yield* contacts.update(owner, TENANT, dto.code, {
-        ...unchanged(dto),
-        isCisSubcontractor: false,
-        cisDetails: undefined
-      })
+      const removed = yield* contacts
+        .update(dto.code, {
+          ...unchanged(dto),
+          isCisSubcontractor: false,
+          cisDetails: undefined
+        })
+        .pipe(asMember(owner, TENANT))
       expect(contactDto(removed)).toMatchObject({ isCisSubcontractor: false, cisDetails: null, verification: null })
       expect(removed.cisDetails).toEqual(created.cisDetails)
       expect(removed.verification).toEqual(verified)
 
       const identity = cis({ type: "Company", tradingName: "Smith Ltd", companyNumber: "sc123456" })
-      const back = yield* contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), cisDetails: identity })
+      const back = yield* contacts
+        .update(dto.code, { ...unchanged(dto), cisDetails: identity })
+        .pipe(asMember(owner, TENANT))
       expect(contactDto(back).verification).toEqual(verified)
       expect(contactDto(back).cisDetails).toEqual({ ...identity, companyNumber: "SC123456" })
       // Becoming a subcontractor again is no new subcontractor.
@@ -375,12 +403,14 @@ describe("Contacts.update", () => {
   it.effect("starts a contact that first becomes a subcontractor NotVerified, recording subcontractor.created", () =>
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, { name: "Later Sub", isSupplier: true })
-      const updated = yield* contacts.update(owner, TENANT, created.code, {
-        ...unchanged(contactDto(created)),
-        isCisSubcontractor: true,
-        cisDetails: cis({ niNumber: "ab123456c" })
-      })
+      const created = yield* contacts.create({ name: "Later Sub", isSupplier: true }).pipe(asMember(owner, TENANT))
+      const updated = yield* contacts
+        .update(created.code, {
+          ...unchanged(contactDto(created)),
+          isCisSubcontractor: true,
+          cisDetails: cis({ niNumber: "ab123456c" })
+        })
+        .pipe(asMember(owner, TENANT))
       expect(contactDto(updated).verification?.status).toBe("NotVerified")
       expect(contactDto(updated).cisDetails?.niNumber).toBe("AB123456C")
       expect((yield* events).map((e) => e.type)).toEqual([
@@ -397,35 +427,45 @@ describe("Contacts.update", () => {
       Effect.gen(function* () {
         const { contacts, events, owner, tenant } = yield* setUp
         const activity = yield* ContactActivityFake
-        const both = yield* contacts.create(owner, TENANT, { name: "Both Ways", isCustomer: true, isSupplier: true })
+        const both = yield* contacts
+          .create({ name: "Both Ways", isCustomer: true, isSupplier: true })
+          .pipe(asMember(owner, TENANT))
         const dto = contactDto(both)
         yield* activity.set(tenant.id, both.id, { salesInvoices: true, purchaseInvoices: true })
 
         const noCustomer = yield* Effect.flip(
-          contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), isCustomer: false, name: "Renamed" })
+          contacts
+            .update(dto.code, { ...unchanged(dto), isCustomer: false, name: "Renamed" })
+            .pipe(asMember(owner, TENANT))
         )
         expect(noCustomer).toEqual(
           new Conflict({ detail: "BOTHWAYS cannot lose the role: it has sales invoices, so it stays a customer." })
         )
         const neither = yield* Effect.flip(
-          contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), isCustomer: false, isSupplier: false })
+          contacts
+            .update(dto.code, { ...unchanged(dto), isCustomer: false, isSupplier: false })
+            .pipe(asMember(owner, TENANT))
         )
         assert(neither instanceof Conflict)
         expect(neither.detail).toContain("purchase invoices")
-        expect(yield* contacts.get(owner, TENANT, dto.code)).toEqual(both)
+        expect(yield* contacts.get(dto.code).pipe(asMember(owner, TENANT))).toEqual(both)
         expect((yield* events).map((e) => e.type)).toEqual(["contact.created"])
 
         // Invoices in the other direction only do not hold the role.
         yield* activity.set(tenant.id, both.id, { purchaseInvoices: true })
-        const updated = yield* contacts.update(owner, TENANT, dto.code, { ...unchanged(dto), isCustomer: false })
+        const updated = yield* contacts
+          .update(dto.code, { ...unchanged(dto), isCustomer: false })
+          .pipe(asMember(owner, TENANT))
         expect(updated.isCustomer).toBe(false)
         yield* activity.set(tenant.id, both.id, { salesInvoices: true })
-        const noSupplier = yield* contacts.update(owner, TENANT, dto.code, {
-          ...unchanged(contactDto(updated)),
-          isCustomer: true,
-          isSupplier: false,
-          supplierSettings: undefined
-        })
+        const noSupplier = yield* contacts
+          .update(dto.code, {
+            ...unchanged(contactDto(updated)),
+            isCustomer: true,
+            isSupplier: false,
+            supplierSettings: undefined
+          })
+          .pipe(asMember(owner, TENANT))
         expect(contactDto(noSupplier)).toMatchObject({ isCustomer: true, isSupplier: false, supplierSettings: null })
       }).pipe(Effect.provide(testApp()))
   )
@@ -434,13 +474,15 @@ describe("Contacts.update", () => {
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
       const error = yield* Effect.flip(
-        contacts.update(owner, TENANT, "NOPE", {
-          name: "X",
-          isCustomer: true,
-          isSupplier: false,
-          isCisSubcontractor: false,
-          vatRegistered: false
-        })
+        contacts
+          .update("NOPE", {
+            name: "X",
+            isCustomer: true,
+            isSupplier: false,
+            isCisSubcontractor: false,
+            vatRegistered: false
+          })
+          .pipe(asMember(owner, TENANT))
       )
       expect(error).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
@@ -451,10 +493,10 @@ describe("Contacts.remove", () => {
   it.effect("deletes a contact and records contact.deleted with the contact as it was", () =>
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
-      const created = yield* contacts.create(owner, TENANT, { name: "Gone Soon" })
-      yield* contacts.remove(owner, TENANT, "gonesoon")
-      expect(yield* Effect.flip(contacts.get(owner, TENANT, created.code))).toBeInstanceOf(NotFound)
-      expect(yield* Effect.flip(contacts.remove(owner, TENANT, created.code))).toBeInstanceOf(NotFound)
+      const created = yield* contacts.create({ name: "Gone Soon" }).pipe(asMember(owner, TENANT))
+      yield* contacts.remove("gonesoon").pipe(asMember(owner, TENANT))
+      expect(yield* Effect.flip(contacts.get(created.code).pipe(asMember(owner, TENANT)))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip(contacts.remove(created.code).pipe(asMember(owner, TENANT)))).toBeInstanceOf(NotFound)
       expect(yield* events).toEqual([
         { type: "contact.created", data: contactJson(created) },
         { type: "contact.deleted", data: contactJson(created) }
@@ -466,7 +508,7 @@ describe("Contacts.remove", () => {
     Effect.gen(function* () {
       const { contacts, events, owner, tenant } = yield* setUp
       const activity = yield* ContactActivityFake
-      const created = yield* contacts.create(owner, TENANT, { name: "Busy", isCustomer: true })
+      const created = yield* contacts.create({ name: "Busy", isCustomer: true }).pipe(asMember(owner, TENANT))
       const cases = [
         [{ salesInvoices: true }, "BUSY has sales invoices, so it cannot be deleted."],
         [{ purchaseInvoices: true }, "BUSY has purchase invoices, so it cannot be deleted."],
@@ -478,12 +520,14 @@ describe("Contacts.remove", () => {
       ] as const
       for (const [has, detail] of cases) {
         yield* activity.set(tenant.id, created.id, has)
-        expect(yield* Effect.flip(contacts.remove(owner, TENANT, "BUSY"))).toEqual(new Conflict({ detail }))
+        expect(yield* Effect.flip(contacts.remove("BUSY").pipe(asMember(owner, TENANT)))).toEqual(
+          new Conflict({ detail })
+        )
       }
-      expect(yield* contacts.get(owner, TENANT, "BUSY")).toEqual(created)
+      expect(yield* contacts.get("BUSY").pipe(asMember(owner, TENANT))).toEqual(created)
       expect((yield* events).map((e) => e.type)).toEqual(["contact.created"])
       yield* activity.set(tenant.id, created.id, {})
-      yield* contacts.remove(owner, TENANT, "BUSY")
+      yield* contacts.remove("BUSY").pipe(asMember(owner, TENANT))
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -493,19 +537,19 @@ describe("Contacts.list", () => {
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
       for (let i = 0; i < 55; i++)
-        yield* contacts.create(owner, TENANT, { name: `Contact ${String(54 - i).padStart(2, "0")}` })
-      const first = yield* contacts.list(owner, TENANT, {})
+        yield* contacts.create({ name: `Contact ${String(54 - i).padStart(2, "0")}` }).pipe(asMember(owner, TENANT))
+      const first = yield* contacts.list({}).pipe(asMember(owner, TENANT))
       expect({ ...first, items: first.items.map((c) => c.name) }).toEqual({
         items: Array.from({ length: 10 }, (_, i) => `Contact ${String(i).padStart(2, "0")}`),
         totalCount: 55,
         offset: 0,
         limit: 10
       })
-      const big = yield* contacts.list(owner, TENANT, { limit: 500, offset: 3 })
+      const big = yield* contacts.list({ limit: 500, offset: 3 }).pipe(asMember(owner, TENANT))
       expect(big).toMatchObject({ totalCount: 55, offset: 3, limit: 50 })
       expect(big.items).toHaveLength(50)
       expect(big.items[0]?.name).toBe("Contact 03")
-      const past = yield* contacts.list(owner, TENANT, { offset: 100 })
+      const past = yield* contacts.list({ offset: 100 }).pipe(asMember(owner, TENANT))
       expect(past).toEqual({ items: [], totalCount: 55, offset: 100, limit: 10 })
     }).pipe(Effect.provide(testApp()))
   )
@@ -513,10 +557,10 @@ describe("Contacts.list", () => {
   it.effect("refuses a limit below 1 and a negative offset, naming each", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      const error = yield* Effect.flip(contacts.list(owner, TENANT, { limit: 0, offset: -1 }))
+      const error = yield* Effect.flip(contacts.list({ limit: 0, offset: -1 }).pipe(asMember(owner, TENANT)))
       assert(error instanceof ValidationFailed)
       expect(Object.keys(error.errors).sort()).toEqual(["limit", "offset"])
-      const fraction = yield* Effect.flip(contacts.list(owner, TENANT, { limit: 1.5 }))
+      const fraction = yield* Effect.flip(contacts.list({ limit: 1.5 }).pipe(asMember(owner, TENANT)))
       assert(fraction instanceof ValidationFailed)
       expect(Object.keys(fraction.errors)).toEqual(["limit"])
     }).pipe(Effect.provide(testApp()))
@@ -525,10 +569,10 @@ describe("Contacts.list", () => {
   it.effect("searches with the terms of 3 characters or more, and filters by role and verification status", () =>
     Effect.gen(function* () {
       const { contacts, owner } = yield* setUp
-      yield* contacts.create(owner, TENANT, { name: "Acme Builders", isCustomer: true })
-      yield* contacts.create(owner, TENANT, subcontractor)
-      const names = (request: Parameters<typeof contacts.list>[2]) =>
-        Effect.map(contacts.list(owner, TENANT, request), (page) => page.items.map((c) => c.name))
+      yield* contacts.create({ name: "Acme Builders", isCustomer: true }).pipe(asMember(owner, TENANT))
+      yield* contacts.create(subcontractor).pipe(asMember(owner, TENANT))
+      const names = (request: Parameters<typeof contacts.list>[0]) =>
+        Effect.map(contacts.list(request).pipe(asMember(owner, TENANT)), (page) => page.items.map((c) => c.name))
       expect(yield* names({ search: "ACME" })).toEqual(["Acme Builders"])
       expect(yield* names({ search: "ac me" })).toEqual(["Acme Builders", "John Smith Groundworks"])
       expect(yield* names({ search: "smith 2234567890" })).toEqual(["John Smith Groundworks"])

@@ -17,7 +17,7 @@ import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
-import { aUser, plainCis, testApp } from "../TestApp.js"
+import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
 
 const TENANT = "lovelace-builders"
 const OTHER = "babbage-builds"
@@ -36,19 +36,25 @@ const contractor = (code: string, email: string) =>
       email: null
     })
     const settings = yield* TenantSettings
-    yield* settings.setCisDetails(owner, code, { type: "Company", tradingName: "Builders Ltd", utr: "8456789123" })
-    yield* settings.setCisScheme(owner, code, {
-      employerReference: "123/AB45678",
-      accountsOfficeReference: "123PW12345678"
-    })
+    yield* settings
+      .setCisDetails({ type: "Company", tradingName: "Builders Ltd", utr: "8456789123" })
+      .pipe(asMember(owner, code))
+    yield* settings
+      .setCisScheme({
+        employerReference: "123/AB45678",
+        accountsOfficeReference: "123PW12345678"
+      })
+      .pipe(asMember(owner, code))
     const contacts = yield* Contacts
     const subcontractor = (name: string, utr: string) =>
-      contacts.create(owner, code, {
-        name,
-        isSupplier: true,
-        isCisSubcontractor: true,
-        cisDetails: plainCis({ type: "Company", tradingName: name, utr })
-      })
+      contacts
+        .create({
+          name,
+          isSupplier: true,
+          isCisSubcontractor: true,
+          cisDetails: plainCis({ type: "Company", tradingName: name, utr })
+        })
+        .pipe(asMember(owner, code))
     const bricks = yield* subcontractor("Bricks", "2234567890")
     yield* (yield* ContactRepo).update(
       new Contact({
@@ -85,12 +91,14 @@ describe("HMRC credentials", () => {
   it.effect("a return or verification asked for without them is refused naming hmrcCredentials", () =>
     Effect.gen(function* () {
       const { owner } = yield* contractor(TENANT, "owner@example.com")
-      const refused = yield* Effect.flip((yield* MonthlyReturns).file(owner, TENANT, aReturn("2026-06-05")))
+      const refused = yield* Effect.flip(
+        (yield* MonthlyReturns).file(aReturn("2026-06-05")).pipe(asMember(owner, TENANT))
+      )
       expect(refused).toBeInstanceOf(ValidationFailed)
       expect(Object.keys((refused as ValidationFailed).errors)).toEqual(["hmrcCredentials"])
-      const verification = yield* Effect.flip((yield* Verifications).request(owner, TENANT, "STONES"))
+      const verification = yield* Effect.flip((yield* Verifications).request("STONES").pipe(asMember(owner, TENANT)))
       expect(Object.keys((verification as ValidationFailed).errors)).toEqual(["hmrcCredentials"])
-      expect(yield* (yield* MonthlyReturns).list(owner, TENANT)).toEqual([])
+      expect(yield* (yield* MonthlyReturns).list().pipe(asMember(owner, TENANT))).toEqual([])
     }).pipe(Effect.provide(app))
   )
 
@@ -98,20 +106,22 @@ describe("HMRC credentials", () => {
     Effect.gen(function* () {
       const { owner, tenant } = yield* contractor(TENANT, "owner@example.com")
       const member = yield* aUser("member@example.com")
-      yield* (yield* Tenants).addMember(owner, TENANT, { email: member.email, role: "Member" })
+      yield* (yield* Tenants).addMember({ email: member.email, role: "Member" }).pipe(asMember(owner, TENANT))
       const settings = yield* HmrcCredentialsSettings
-      const view = yield* settings.set(owner, TENANT, {
-        gatewayUserId: "123456789012",
-        password: SECRET,
-        filer: "Agent"
-      })
+      const view = yield* settings
+        .set({
+          gatewayUserId: "123456789012",
+          password: SECRET,
+          filer: "Agent"
+        })
+        .pipe(asMember(owner, TENANT))
       expect(view).toMatchObject({ gatewayUserId: "123456789012", filer: "Agent", status: "Unchecked" })
       expect(JSON.stringify(view)).not.toContain(SECRET)
-      expect(yield* Effect.flip(settings.get(member, TENANT))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(settings.set(member, TENANT, { gatewayUserId: "x", password: "y" }))).toBeInstanceOf(
-        Forbidden
-      )
-      expect(yield* Effect.flip(settings.remove(member, TENANT))).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(settings.get().pipe(asMember(member, TENANT)))).toBeInstanceOf(Forbidden)
+      expect(
+        yield* Effect.flip(settings.set({ gatewayUserId: "x", password: "y" }).pipe(asMember(member, TENANT)))
+      ).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(settings.remove().pipe(asMember(member, TENANT)))).toBeInstanceOf(Forbidden)
       // The stored credentials print redacted, whatever logs or traces them.
       const stored = yield* (yield* HmrcCredentialsRepo).find(tenant.id)
       expect(String(Option.getOrThrow(stored).credentials.password)).not.toContain(SECRET)
@@ -131,32 +141,36 @@ describe("HMRC credentials", () => {
         const work = yield* VerificationWork
         const fake = yield* TaxAuthorityFake
         const clock = yield* ManualClock
-        yield* settings.set(owner, TENANT, { gatewayUserId: "WRONG1", password: "refused" })
-        yield* settings.set(other.owner, OTHER, { gatewayUserId: "BABBAGE", password: "good" })
+        yield* settings.set({ gatewayUserId: "WRONG1", password: "refused" }).pipe(asMember(owner, TENANT))
+        yield* settings.set({ gatewayUserId: "BABBAGE", password: "good" }).pipe(asMember(other.owner, OTHER))
 
-        const june = yield* returns.file(owner, TENANT, aReturn("2026-06-05"))
-        const theirs = yield* returns.file(other.owner, OTHER, aReturn("2026-06-05"))
+        const june = yield* returns.file(aReturn("2026-06-05")).pipe(asMember(owner, TENANT))
+        const theirs = yield* returns.file(aReturn("2026-06-05")).pipe(asMember(other.owner, OTHER))
         expect(yield* filing.fileDue(10, LEASE)).toBe(2)
-        const held = yield* returns.get(owner, TENANT, june.id)
+        const held = yield* returns.get(june.id).pipe(asMember(owner, TENANT))
         expect(held).toMatchObject({ status: "Held", rejectionReason: null, acceptedAt: null })
         expect(held.heldReason).toContain("1046")
-        expect((yield* returns.get(other.owner, OTHER, theirs.id)).status).toBe("Accepted")
-        expect(Option.map(yield* settings.get(owner, TENANT), (c) => c.status)).toEqual(Option.some("Refused"))
-        expect(Option.map(yield* settings.get(other.owner, OTHER), (c) => c.status)).toEqual(Option.some("Accepted"))
+        expect((yield* returns.get(theirs.id).pipe(asMember(other.owner, OTHER))).status).toBe("Accepted")
+        expect(Option.map(yield* settings.get().pipe(asMember(owner, TENANT)), (c) => c.status)).toEqual(
+          Option.some("Refused")
+        )
+        expect(Option.map(yield* settings.get().pipe(asMember(other.owner, OTHER)), (c) => c.status)).toEqual(
+          Option.some("Accepted")
+        )
         // Each tenant's messages went with its own credentials: the refused ones were tried once.
         expect(yield* fake.sentBy).toEqual(["BABBAGE"])
         // A Held return is still the month's live return.
-        expect(yield* Effect.flip(returns.file(owner, TENANT, aReturn("2026-06-05")))).toMatchObject({
+        expect(yield* Effect.flip(returns.file(aReturn("2026-06-05")).pipe(asMember(owner, TENANT)))).toMatchObject({
           _tag: "Conflict"
         })
 
         // Nothing else of the tenant is sent while they stand refused: the next return and a verification wait.
-        const july = yield* returns.file(owner, TENANT, aReturn("2026-07-05"))
-        yield* (yield* Verifications).request(owner, TENANT, "STONES")
+        const july = yield* returns.file(aReturn("2026-07-05")).pipe(asMember(owner, TENANT))
+        yield* (yield* Verifications).request("STONES").pipe(asMember(owner, TENANT))
         expect(yield* filing.fileDue(10, LEASE)).toBe(1)
         expect(yield* work.workDue(10, LEASE)).toBe(1)
-        expect((yield* returns.get(owner, TENANT, july.id)).status).toBe("Held")
-        const waiting = yield* (yield* Contacts).get(owner, TENANT, "STONES")
+        expect((yield* returns.get(july.id).pipe(asMember(owner, TENANT))).status).toBe("Held")
+        const waiting = yield* (yield* Contacts).get("STONES").pipe(asMember(owner, TENANT))
         expect(waiting.verification).toMatchObject({ status: "NotVerified", source: "Hmrc" })
         expect(waiting.verification?.message).toContain("credentials")
         expect(yield* fake.sentBy).toEqual(["BABBAGE"])
@@ -166,18 +180,24 @@ describe("HMRC credentials", () => {
 
         // New credentials: everything held is sent again with them, once.
         yield* clock.advance(1000)
-        const replaced = yield* settings.set(owner, TENANT, { gatewayUserId: "RIGHT1", password: SECRET })
+        const replaced = yield* settings
+          .set({ gatewayUserId: "RIGHT1", password: SECRET })
+          .pipe(asMember(owner, TENANT))
         expect(replaced.status).toBe("Unchecked")
-        expect((yield* returns.get(owner, TENANT, june.id)).status).toBe("Submitted")
-        expect((yield* (yield* Contacts).get(owner, TENANT, "STONES")).verification?.message).toBe(
+        expect((yield* returns.get(june.id).pipe(asMember(owner, TENANT))).status).toBe("Submitted")
+        expect((yield* (yield* Contacts).get("STONES").pipe(asMember(owner, TENANT))).verification?.message).toBe(
           "Verification requested"
         )
         expect(yield* filing.fileDue(10, LEASE)).toBe(2)
         expect(yield* work.workDue(10, LEASE)).toBe(1)
-        expect((yield* returns.get(owner, TENANT, june.id)).status).toBe("Accepted")
-        expect((yield* returns.get(owner, TENANT, july.id)).heldReason).toBeNull()
-        expect((yield* (yield* Contacts).get(owner, TENANT, "STONES")).verification?.status).toBe("Verified")
-        expect(Option.map(yield* settings.get(owner, TENANT), (c) => c.status)).toEqual(Option.some("Accepted"))
+        expect((yield* returns.get(june.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
+        expect((yield* returns.get(july.id).pipe(asMember(owner, TENANT))).heldReason).toBeNull()
+        expect((yield* (yield* Contacts).get("STONES").pipe(asMember(owner, TENANT))).verification?.status).toBe(
+          "Verified"
+        )
+        expect(Option.map(yield* settings.get().pipe(asMember(owner, TENANT)), (c) => c.status)).toEqual(
+          Option.some("Accepted")
+        )
         expect([...(yield* fake.sentBy)].sort()).toEqual(["BABBAGE", "RIGHT1", "RIGHT1", "RIGHT1"])
         // No event carries a password, nor any log line (the refusal was logged, with HMRC's words).
         const events = yield* Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id))
@@ -200,16 +220,16 @@ describe("HMRC credentials", () => {
         const clock = yield* ManualClock
         yield* fake.authenticateAtPoll
         const status = Effect.map(
-          settings.get(owner, TENANT),
+          settings.get().pipe(asMember(owner, TENANT)),
           Option.map((c) => c.status)
         )
-        yield* settings.set(owner, TENANT, { gatewayUserId: "WRONG1", password: "refused" })
-        const june = yield* returns.file(owner, TENANT, aReturn("2026-06-05"))
+        yield* settings.set({ gatewayUserId: "WRONG1", password: "refused" }).pipe(asMember(owner, TENANT))
+        const june = yield* returns.file(aReturn("2026-06-05")).pipe(asMember(owner, TENANT))
 
         // Acknowledged; its poll answered 1046: held, neither rejected nor polled again while they stand refused.
         expect(yield* filing.fileDue(10, LEASE)).toBe(1)
         expect(yield* fake.sentBy).toEqual(["WRONG1"])
-        const held = yield* returns.get(owner, TENANT, june.id)
+        const held = yield* returns.get(june.id).pipe(asMember(owner, TENANT))
         expect(held).toMatchObject({ status: "Held", rejectionReason: null, hmrcReceipt: null })
         expect(held.heldReason).toContain("1046")
         expect(yield* status).toEqual(Option.some("Refused"))
@@ -217,28 +237,30 @@ describe("HMRC credentials", () => {
         expect(yield* filing.fileDue(10, LEASE)).toBe(0)
 
         // Replaced: HMRC took nothing of it, so it is sent once more, with the new credentials, and accepted.
-        yield* settings.set(owner, TENANT, { gatewayUserId: "RIGHT1", password: SECRET })
+        yield* settings.set({ gatewayUserId: "RIGHT1", password: SECRET }).pipe(asMember(owner, TENANT))
         expect(yield* filing.fileDue(10, LEASE)).toBe(1)
         expect(yield* fake.sentBy).toEqual(["WRONG1", "RIGHT1"])
-        const accepted = yield* returns.get(owner, TENANT, june.id)
+        const accepted = yield* returns.get(june.id).pipe(asMember(owner, TENANT))
         expect(accepted).toMatchObject({ status: "Accepted", heldReason: null })
         expect(accepted.hmrcReceipt?.irmark).not.toBe("")
         expect(yield* status).toEqual(Option.some("Accepted"))
 
         // The same for a verification: held at its poll, the contact NotVerified saying why; sent afresh once replaced.
         yield* clock.advance(1000)
-        yield* settings.set(owner, TENANT, { gatewayUserId: "WRONG2", password: "refused" })
-        yield* (yield* Verifications).request(owner, TENANT, "STONES")
+        yield* settings.set({ gatewayUserId: "WRONG2", password: "refused" }).pipe(asMember(owner, TENANT))
+        yield* (yield* Verifications).request("STONES").pipe(asMember(owner, TENANT))
         expect(yield* work.workDue(10, LEASE)).toBe(1)
-        const waiting = yield* (yield* Contacts).get(owner, TENANT, "STONES")
+        const waiting = yield* (yield* Contacts).get("STONES").pipe(asMember(owner, TENANT))
         expect(waiting.verification).toMatchObject({ status: "NotVerified", source: "Hmrc" })
         expect(waiting.verification?.message).toContain("1046")
         expect(yield* status).toEqual(Option.some("Refused"))
         yield* clock.advance(Duration.toMillis(Duration.days(1)))
         expect(yield* work.workDue(10, LEASE)).toBe(0)
-        yield* settings.set(owner, TENANT, { gatewayUserId: "RIGHT2", password: SECRET })
+        yield* settings.set({ gatewayUserId: "RIGHT2", password: SECRET }).pipe(asMember(owner, TENANT))
         expect(yield* work.workDue(10, LEASE)).toBe(1)
-        expect((yield* (yield* Contacts).get(owner, TENANT, "STONES")).verification?.status).toBe("Verified")
+        expect((yield* (yield* Contacts).get("STONES").pipe(asMember(owner, TENANT))).verification?.status).toBe(
+          "Verified"
+        )
         expect(yield* fake.sentBy).toEqual(["WRONG1", "RIGHT1", "WRONG2", "RIGHT2"])
         expect(yield* status).toEqual(Option.some("Accepted"))
       }).pipe(Effect.provide(app))
@@ -247,7 +269,7 @@ describe("HMRC credentials", () => {
   it.effect("a verification started by taking a subcontractor on without them ends Error saying to set them", () =>
     Effect.gen(function* () {
       const { owner, tenant } = yield* contractor(TENANT, "owner@example.com")
-      const stones = yield* (yield* Contacts).get(owner, TENANT, "STONES")
+      const stones = yield* (yield* Contacts).get("STONES").pipe(asMember(owner, TENANT))
       const started = yield* (yield* Verifications).start(tenant, stones)
       expect(started.verification).toMatchObject({ status: "Error", source: "Hmrc" })
       expect(started.verification?.message).toContain("HMRC credentials")

@@ -1,14 +1,15 @@
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
-import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/Errors.js"
+import { Conflict, NotFound, ValidationFailed } from "../../src/Errors.js"
 import type { NewSalesInvoice } from "../../src/invoices/InvoiceInput.js"
 import { salesInvoiceDto, salesInvoiceJson } from "../../src/invoices/SalesInvoiceView.js"
+import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { SalesInvoices } from "../../src/invoices/SalesInvoices.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { aUser, testApp } from "../TestApp.js"
+import { asMember, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -19,8 +20,8 @@ const setUp = Effect.gen(function* () {
   const invoices = yield* SalesInvoices
   const owner = yield* aUser("owner@example.com")
   const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
-  yield* contacts.create(owner, TENANT, { name: "Acme", isCustomer: true })
-  yield* contacts.create(owner, TENANT, { name: "Bricks", isSupplier: true })
+  yield* contacts.create({ name: "Acme", isCustomer: true }).pipe(asMember(owner, TENANT))
+  yield* contacts.create({ name: "Bricks", isSupplier: true }).pipe(asMember(owner, TENANT))
   const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
     Effect.map((all) =>
       all.filter((e) => e.type.startsWith("sales-invoice")).map((e) => ({ type: e.type, data: e.data }))
@@ -44,7 +45,7 @@ describe("SalesInvoices.create", () => {
   it.effect("makes the invoice with the next number and records sales-invoice.created with its DTO", () =>
     Effect.gen(function* () {
       const { events, invoices, owner } = yield* setUp
-      const created = yield* invoices.create(owner, TENANT, invoice)
+      const created = yield* invoices.create(invoice).pipe(asMember(owner, TENANT))
       expect(salesInvoiceDto(created, [])).toEqual({
         id: created.id,
         number: "INV-000001",
@@ -72,7 +73,8 @@ describe("SalesInvoices.create", () => {
       const { events, invoices, owner } = yield* setUp
       const number = (asked?: string) =>
         invoices
-          .create(owner, TENANT, { ...invoice, ...(asked ? { number: asked } : {}) })
+          .create({ ...invoice, ...(asked ? { number: asked } : {}) })
+          .pipe(asMember(owner, TENANT))
           .pipe(Effect.map((i) => i.number))
       expect(yield* number()).toBe("INV-000001")
       expect(yield* number("INV-000007")).toBe("INV-000007")
@@ -95,7 +97,7 @@ describe("SalesInvoices.create", () => {
   it.effect("refuses a contact that is not a customer or does not exist, and the rules between members", () =>
     Effect.gen(function* () {
       const { events, invoices, owner } = yield* setUp
-      const refusal = (input: NewSalesInvoice) => Effect.flip(invoices.create(owner, TENANT, input))
+      const refusal = (input: NewSalesInvoice) => Effect.flip(invoices.create(input).pipe(asMember(owner, TENANT)))
       expect(yield* refusal({ ...invoice, contact: "bricks" })).toEqual(
         ValidationFailed.one("contact", "BRICKS is not a customer: give it the Customer role before invoicing it.")
       )
@@ -107,7 +109,9 @@ describe("SalesInvoices.create", () => {
       assert(rules instanceof ValidationFailed)
       expect(Object.keys(rules.errors).sort()).toEqual(["cisDeduction", "dueDate"])
       expect(
-        yield* invoices.create(owner, TENANT, { ...invoice, dueDate: invoice.issueDate, cisDeduction: 100000 })
+        yield* invoices
+          .create({ ...invoice, dueDate: invoice.issueDate, cisDeduction: 100000 })
+          .pipe(asMember(owner, TENANT))
       ).toMatchObject({
         number: "INV-000001"
       })
@@ -115,16 +119,18 @@ describe("SalesInvoices.create", () => {
     }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("is Forbidden for a caller who is not a member, NotFound for an unknown tenant", () =>
+  it.effect("is refused to a caller who is not a member (NotAMember), NotFound for an unknown tenant", () =>
     Effect.gen(function* () {
       const { invoices } = yield* setUp
       const stranger = yield* aUser("stranger@example.com")
-      expect(yield* Effect.flip(invoices.create(stranger, TENANT, invoice))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(invoices.list(stranger, TENANT, {}))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(invoices.paymentsReport(stranger, TENANT, "2026-01-01", "2026-12-31"))).toBeInstanceOf(
-        Forbidden
+      expect(yield* Effect.flip(invoices.create(invoice).pipe(asMember(stranger, TENANT)))).toBeInstanceOf(NotAMember)
+      expect(yield* Effect.flip(invoices.list({}).pipe(asMember(stranger, TENANT)))).toBeInstanceOf(NotAMember)
+      expect(
+        yield* Effect.flip(invoices.paymentsReport("2026-01-01", "2026-12-31").pipe(asMember(stranger, TENANT)))
+      ).toBeInstanceOf(NotAMember)
+      expect(yield* Effect.flip(invoices.create(invoice).pipe(asMember(stranger, "no-such-tenant")))).toBeInstanceOf(
+        NotFound
       )
-      expect(yield* Effect.flip(invoices.create(stranger, "no-such-tenant", invoice))).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -135,9 +141,9 @@ describe("SalesInvoices.addPayment", () => {
     () =>
       Effect.gen(function* () {
         const { events, invoices, owner } = yield* setUp
-        const created = yield* invoices.create(owner, TENANT, invoice)
+        const created = yield* invoices.create(invoice).pipe(asMember(owner, TENANT))
         const pay = (amount: number, date = "2026-05-01") =>
-          invoices.addPayment(owner, TENANT, created.id, { date, amount })
+          invoices.addPayment(created.id, { date, amount }).pipe(asMember(owner, TENANT))
         const first = yield* pay(30000)
         expect(first).toMatchObject({ amount: 30000, cisDeduction: 6000, reference: null, date: "2026-05-01" })
         const over = yield* Effect.flip(pay(70001))
@@ -147,7 +153,7 @@ describe("SalesInvoices.addPayment", () => {
         expect((yield* events).map((e) => e.type)).toEqual(["sales-invoice.created"])
         const last = yield* pay(36667, "2026-04-30")
         expect(last.cisDeduction).toBe(20000 - 6000 - 6667)
-        const { invoice: paid, payments } = yield* invoices.get(owner, TENANT, created.id)
+        const { invoice: paid, payments } = yield* invoices.get(created.id).pipe(asMember(owner, TENANT))
         expect(paid).toMatchObject({ amountPaid: 100000, amountDue: 0, status: "Paid" })
         expect(payments).toEqual([first, second, last])
         expect(yield* events).toEqual([
@@ -163,7 +169,7 @@ describe("SalesInvoices.addPayment", () => {
   it.effect("is NotFound for a malformed id, an unknown invoice or another tenant's", () =>
     Effect.gen(function* () {
       const { invoices, owner, tenants } = yield* setUp
-      const created = yield* invoices.create(owner, TENANT, invoice)
+      const created = yield* invoices.create(invoice).pipe(asMember(owner, TENANT))
       yield* tenants.create(owner, { code: TenantCode.make("other-tenant"), name: "Other", email: null })
       const payment = { date: "2026-05-01", amount: 1 }
       for (const [tenant, id] of [
@@ -171,10 +177,12 @@ describe("SalesInvoices.addPayment", () => {
         [TENANT, "00000000-0000-4000-8000-0000000000ff"],
         ["other-tenant", created.id]
       ] as const) {
-        expect(yield* Effect.flip(invoices.addPayment(owner, tenant, id, payment))).toBeInstanceOf(NotFound)
-        expect(yield* Effect.flip(invoices.get(owner, tenant, id))).toBeInstanceOf(NotFound)
+        expect(yield* Effect.flip(invoices.addPayment(id, payment).pipe(asMember(owner, tenant)))).toBeInstanceOf(
+          NotFound
+        )
+        expect(yield* Effect.flip(invoices.get(id).pipe(asMember(owner, tenant)))).toBeInstanceOf(NotFound)
       }
-      expect((yield* invoices.get(owner, TENANT, created.id)).payments).toEqual([])
+      expect((yield* invoices.get(created.id).pipe(asMember(owner, TENANT))).payments).toEqual([])
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -183,27 +191,30 @@ describe("SalesInvoices.list", () => {
   it.effect("pages newest issue date first, filters by contact code in any case, and refuses bad paging", () =>
     Effect.gen(function* () {
       const { contacts, invoices, owner } = yield* setUp
-      yield* contacts.create(owner, TENANT, { name: "Beta", isCustomer: true })
+      yield* contacts.create({ name: "Beta", isCustomer: true }).pipe(asMember(owner, TENANT))
       for (const [contact, issueDate] of [
         ["ACME", "2026-02-01"],
         ["BETA", "2026-03-01"],
         ["ACME", "2026-03-01"],
         ["ACME", "2026-01-01"]
       ] as const) {
-        yield* invoices.create(owner, TENANT, { ...invoice, contact, issueDate, dueDate: "2026-12-31" })
+        yield* invoices.create({ ...invoice, contact, issueDate, dueDate: "2026-12-31" }).pipe(asMember(owner, TENANT))
       }
-      const numbers = (request: Parameters<typeof invoices.list>[2]) =>
-        Effect.map(invoices.list(owner, TENANT, request), (page) => page.items.map((i) => i.number))
+      const numbers = (request: Parameters<typeof invoices.list>[0]) =>
+        Effect.map(invoices.list(request).pipe(asMember(owner, TENANT)), (page) => page.items.map((i) => i.number))
       expect(yield* numbers({})).toEqual(["INV-000003", "INV-000002", "INV-000001", "INV-000004"])
       expect(yield* numbers({ contact: "acme", offset: 1, limit: 5 })).toEqual(["INV-000001", "INV-000004"])
-      expect(yield* invoices.list(owner, TENANT, { contact: "nobody" })).toEqual({
+      expect(yield* invoices.list({ contact: "nobody" }).pipe(asMember(owner, TENANT))).toEqual({
         items: [],
         totalCount: 0,
         offset: 0,
         limit: 10
       })
-      expect(yield* invoices.list(owner, TENANT, { limit: 99 })).toMatchObject({ totalCount: 4, limit: 50 })
-      const bad = yield* Effect.flip(invoices.list(owner, TENANT, { limit: 0, offset: -2 }))
+      expect(yield* invoices.list({ limit: 99 }).pipe(asMember(owner, TENANT))).toMatchObject({
+        totalCount: 4,
+        limit: 50
+      })
+      const bad = yield* Effect.flip(invoices.list({ limit: 0, offset: -2 }).pipe(asMember(owner, TENANT)))
       assert(bad instanceof ValidationFailed)
       expect(Object.keys(bad.errors).sort()).toEqual(["limit", "offset"])
     }).pipe(Effect.provide(testApp()))
@@ -214,11 +225,13 @@ describe("SalesInvoices.paymentsReport", () => {
   it.effect("refuses malformed bounds and from after to", () =>
     Effect.gen(function* () {
       const { invoices, owner } = yield* setUp
-      const error = yield* Effect.flip(invoices.paymentsReport(owner, TENANT, "2026-05-02", "2026-05-01"))
-      expect(error).toEqual(ValidationFailed.one("from", "Must not be after to"))
-      expect(yield* Effect.flip(invoices.paymentsReport(owner, TENANT, "", "2026-05-01"))).toBeInstanceOf(
-        ValidationFailed
+      const error = yield* Effect.flip(
+        invoices.paymentsReport("2026-05-02", "2026-05-01").pipe(asMember(owner, TENANT))
       )
+      expect(error).toEqual(ValidationFailed.one("from", "Must not be after to"))
+      expect(
+        yield* Effect.flip(invoices.paymentsReport("", "2026-05-01").pipe(asMember(owner, TENANT)))
+      ).toBeInstanceOf(ValidationFailed)
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -235,25 +248,28 @@ describe("SalesInvoices.paymentsReport", () => {
     ({ bounds: [from, to], payments }) =>
       Effect.gen(function* () {
         const { contacts, invoices, owner } = yield* setUp
-        yield* contacts.create(owner, TENANT, { name: "Beta Ltd", isCustomer: true })
+        yield* contacts.create({ name: "Beta Ltd", isCustomer: true }).pipe(asMember(owner, TENANT))
         const made = yield* Effect.all([
-          invoices.create(owner, TENANT, { ...invoice, reference: "First" }),
-          invoices.create(owner, TENANT, { ...unreferenced, contact: "BETALTD" }),
-          invoices.create(owner, TENANT, { ...invoice, subtotal: 5000, vat: 0, cisDeduction: 1000 })
+          invoices.create({ ...invoice, reference: "First" }).pipe(asMember(owner, TENANT)),
+          invoices.create({ ...unreferenced, contact: "BETALTD" }).pipe(asMember(owner, TENANT)),
+          invoices.create({ ...invoice, subtotal: 5000, vat: 0, cisDeduction: 1000 }).pipe(asMember(owner, TENANT))
         ])
         const recorded = []
         for (const [which, date, amount] of payments) {
           const target = made[which]!
           recorded.push(
             yield* invoices
-              .addPayment(owner, TENANT, target.id, { date, amount })
+              .addPayment(target.id, { date, amount })
+              .pipe(asMember(owner, TENANT))
               .pipe(Effect.orElseSucceed(() => null))
           )
         }
         const expected = recorded
           .filter((p) => p !== null && p.date >= from && p.date <= to)
           .sort((a, b) => (a!.date === b!.date ? (a!.id < b!.id ? -1 : 1) : a!.date < b!.date ? -1 : 1))
-        const report = yield* invoices.paymentsReport(owner, TENANT, `${from}T00:00:00Z`, `${to}T23:59:59Z`)
+        const report = yield* invoices
+          .paymentsReport(`${from}T00:00:00Z`, `${to}T23:59:59Z`)
+          .pipe(asMember(owner, TENANT))
         expect(report).toMatchObject({ from, to })
         expect(report.payments.map((r) => r.payment)).toEqual(expected)
         for (const { contactName, invoice: of, payment } of report.payments) {
@@ -269,25 +285,27 @@ describe("contacts with sales invoices", () => {
   it.effect("keep the customer role and cannot be deleted; a contact without them can", () =>
     Effect.gen(function* () {
       const { contacts, invoices, owner } = yield* setUp
-      yield* invoices.create(owner, TENANT, invoice)
-      const acme = yield* contacts.get(owner, TENANT, "ACME")
+      yield* invoices.create(invoice).pipe(asMember(owner, TENANT))
+      const acme = yield* contacts.get("ACME").pipe(asMember(owner, TENANT))
       const conflict = yield* Effect.flip(
-        contacts.update(owner, TENANT, "ACME", {
-          name: "Acme",
-          isCustomer: false,
-          isSupplier: false,
-          isCisSubcontractor: false,
-          vatRegistered: false
-        })
+        contacts
+          .update("ACME", {
+            name: "Acme",
+            isCustomer: false,
+            isSupplier: false,
+            isCisSubcontractor: false,
+            vatRegistered: false
+          })
+          .pipe(asMember(owner, TENANT))
       )
       expect(conflict).toEqual(
         new Conflict({ detail: "ACME cannot lose the role: it has sales invoices, so it stays a customer." })
       )
-      expect(yield* Effect.flip(contacts.remove(owner, TENANT, "acme"))).toEqual(
+      expect(yield* Effect.flip(contacts.remove("acme").pipe(asMember(owner, TENANT)))).toEqual(
         new Conflict({ detail: "ACME has sales invoices, so it cannot be deleted." })
       )
-      expect(yield* contacts.get(owner, TENANT, "ACME")).toEqual(acme)
-      yield* contacts.remove(owner, TENANT, "BRICKS")
+      expect(yield* contacts.get("ACME").pipe(asMember(owner, TENANT))).toEqual(acme)
+      yield* contacts.remove("BRICKS").pipe(asMember(owner, TENANT))
     }).pipe(Effect.provide(testApp()))
   )
 })

@@ -9,7 +9,7 @@ import { Transactor } from "../../src/system/Transactor.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { TenantEmailSettings } from "../../src/mail/TenantEmailSettings.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { aUser, testApp } from "../TestApp.js"
+import { asMember, aUser, testApp } from "../TestApp.js"
 
 const statement: TemplateValues["CisStatement"] = {
   tenantName: "Acme Builders",
@@ -76,11 +76,13 @@ it.effect("renders the tenant's customised template with its signature, replying
   Effect.gen(function* () {
     const { owner, tenant } = yield* acme(null)
     const settings = yield* TenantEmailSettings
-    yield* settings.setSettings(owner, "acme-builders", { signature: "Ada", autoEmailStatements: true })
-    yield* settings.setTemplate(owner, "acme-builders", "CisStatement", {
-      subject: "Statement to {{taxMonthEnd}}",
-      body: "{{contactName}}: {{deducted}} deducted."
-    })
+    yield* settings.setSettings({ signature: "Ada", autoEmailStatements: true }).pipe(asMember(owner, "acme-builders"))
+    yield* settings
+      .setTemplate("CisStatement", {
+        subject: "Statement to {{taxMonthEnd}}",
+        body: "{{contactName}}: {{deducted}} deducted."
+      })
+      .pipe(asMember(owner, "acme-builders"))
     yield* queue(tenant.id, owner.email)
     const [mail] = yield* outboxMails
     expect(mail).toMatchObject({

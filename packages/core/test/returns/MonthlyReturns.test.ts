@@ -9,20 +9,22 @@ import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { Duration, Effect, Layer, Option } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
-import { Conflict, Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { Conflict, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { Email } from "../../src/Email.js"
 import { EmailSettings } from "../../src/mail/EmailSettings.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { EmailSettingsRepo } from "../../src/mail/EmailSettingsRepo.js"
 import { TaxAuthority, TaxAuthorityUnavailable } from "../../src/taxauthority/TaxAuthority.js"
 import type { ReturnSubmission } from "../../src/taxauthority/ReturnSubmission.js"
+import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { MonthlyReturns } from "../../src/returns/MonthlyReturns.js"
 import { ReturnFiling } from "../../src/returns/ReturnFiling.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
-import { aUser, testApp } from "../TestApp.js"
+import type { User } from "../../src/users/User.js"
+import { asMember, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "lovelace-builders"
 const identity = {
@@ -129,19 +131,16 @@ const app = (authority = taxAuthority(() => "Accepted"), autoEmailStatements = f
   ).pipe(Layer.provide(DocumentRendererFake))
 
 /** A subcontractor made verified as the tax authority's answer would leave it. */
-const verifiedSubcontractor = (
-  owner: Parameters<Contacts["create"]>[0],
-  name: string,
-  utr: string,
-  treatment: "Net" | "Unmatched"
-) =>
+const verifiedSubcontractor = (owner: User, name: string, utr: string, treatment: "Net" | "Unmatched") =>
   Effect.gen(function* () {
-    const created = yield* (yield* Contacts).create(owner, TENANT, {
-      name,
-      isSupplier: true,
-      isCisSubcontractor: true,
-      cisDetails: { ...identity, lastName: name, utr }
-    })
+    const created = yield* (yield* Contacts)
+      .create({
+        name,
+        isSupplier: true,
+        isCisSubcontractor: true,
+        cisDetails: { ...identity, lastName: name, utr }
+      })
+      .pipe(asMember(owner, TENANT))
     const verification = new Verification({
       ...notVerified,
       status: "Verified",
@@ -161,13 +160,15 @@ const setUp = Effect.gen(function* () {
     name: "Lovelace Builders Ltd",
     email: null
   })
-  yield* (yield* TenantSettings).setCisDetails(owner, TENANT, {
-    type: "Company",
-    tradingName: "Lovelace Builders Ltd",
-    utr: "8456789123"
-  })
-  yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
-  yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
+  yield* (yield* TenantSettings)
+    .setCisDetails({
+      type: "Company",
+      tradingName: "Lovelace Builders Ltd",
+      utr: "8456789123"
+    })
+    .pipe(asMember(owner, TENANT))
+  yield* (yield* TenantSettings).setCisScheme(scheme).pipe(asMember(owner, TENANT))
+  yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(asMember(owner, TENANT))
   const net = yield* verifiedSubcontractor(owner, "Bricks", "2234567890", "Net")
   const high = yield* verifiedSubcontractor(owner, "Stones", "4345678912", "Unmatched")
   // The clock stands at 2026-11-21: the current tax month ends on 2026-12-05.
@@ -186,7 +187,7 @@ describe("MonthlyReturns", () => {
   it.effect("files a return Submitted, copying each subcontractor's details and the contractor's identity", () =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       expect(filed).toMatchObject({
         periodEnd: "2026-06-05",
         status: "Submitted",
@@ -204,30 +205,37 @@ describe("MonthlyReturns", () => {
         [net, "Bricks", "2234567890", "V1234567890", "Net"],
         [high, "Stones", "4345678912", "V1234567890/A", "Unmatched"]
       ])
-      expect(yield* returns.get(owner, TENANT, filed.id)).toEqual(filed)
-      expect(yield* returns.list(owner, TENANT)).toEqual([filed])
+      expect(yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).toEqual(filed)
+      expect(yield* returns.list().pipe(asMember(owner, TENANT))).toEqual([filed])
     }).pipe(Effect.provide(app()))
   )
 
   it.effect("refuses a tax month that has not started, a second live return for a month, and bad lines", () =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      const future = yield* Effect.flip(returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2027-01-05" }))
+      const future = yield* Effect.flip(
+        returns.file({ ...june(net, high), periodEnd: "2027-01-05" }).pipe(asMember(owner, TENANT))
+      )
       assert(future instanceof ValidationFailed)
       expect(Object.keys(future.errors)).toEqual(["periodEnd"])
       // The current tax month may be filed.
-      yield* returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-12-05" })
-      yield* returns.file(owner, TENANT, june(net, high))
-      expect(yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))).toBeInstanceOf(Conflict)
+      yield* returns.file({ ...june(net, high), periodEnd: "2026-12-05" }).pipe(asMember(owner, TENANT))
+      yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
+      expect(yield* Effect.flip(returns.file(june(net, high)).pipe(asMember(owner, TENANT)))).toBeInstanceOf(Conflict)
       const bad = yield* Effect.flip(
-        returns.file(owner, TENANT, {
-          periodEnd: "2026-05-05",
-          lines: [{ contact: net, grossAmount: 100, materials: 0, deducted: 21 }]
-        })
+        returns
+          .file({
+            periodEnd: "2026-05-05",
+            lines: [{ contact: net, grossAmount: 100, materials: 0, deducted: 21 }]
+          })
+          .pipe(asMember(owner, TENANT))
       )
       assert(bad instanceof ValidationFailed)
       expect(Object.keys(bad.errors)).toEqual(["lines[0].deducted"])
-      expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-12-05", "2026-06-05"])
+      expect((yield* returns.list().pipe(asMember(owner, TENANT))).map((r) => r.periodEnd)).toEqual([
+        "2026-12-05",
+        "2026-06-05"
+      ])
     }).pipe(Effect.provide(app()))
   )
 
@@ -238,15 +246,15 @@ describe("MonthlyReturns", () => {
         const { owner, returns, net, high } = yield* setUp
         // A name stored before HMRC's forms were enforced at entry.
         const repo = yield* ContactRepo
-        const stones = yield* (yield* Contacts).get(owner, TENANT, high)
+        const stones = yield* (yield* Contacts).get(high).pipe(asMember(owner, TENANT))
         yield* repo.update(
           new Contact({ ...stones, cisDetails: new CisDetails({ ...stones.cisDetails!, lastName: "S".repeat(36) }) })
         )
-        const refused = yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))
+        const refused = yield* Effect.flip(returns.file(june(net, high)).pipe(asMember(owner, TENANT)))
         assert(refused instanceof ValidationFailed)
         expect(Object.keys(refused.errors)).toEqual(["lines[1].contact"])
         expect(refused.errors["lines[1].contact"]?.[0]).toMatch(/^HMRC's schema refuses it: HMRC takes a surname/)
-        expect(yield* returns.list(owner, TENANT)).toEqual([])
+        expect(yield* returns.list().pipe(asMember(owner, TENANT))).toEqual([])
       }).pipe(Effect.provide(app()))
   )
 
@@ -254,17 +262,21 @@ describe("MonthlyReturns", () => {
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
       yield* (yield* Tenants).create(owner, { code: TenantCode.make("no-scheme"), name: "No Scheme", email: null })
-      yield* (yield* TenantSettings).setCisDetails(owner, "no-scheme", {
-        type: "Company",
-        tradingName: "N",
-        utr: "8456789123"
-      })
-      const refused = yield* Effect.flip(returns.file(owner, "no-scheme", { periodEnd: "2026-06-05", nilReturn: true }))
+      yield* (yield* TenantSettings)
+        .setCisDetails({
+          type: "Company",
+          tradingName: "N",
+          utr: "8456789123"
+        })
+        .pipe(asMember(owner, "no-scheme"))
+      const refused = yield* Effect.flip(
+        returns.file({ periodEnd: "2026-06-05", nilReturn: true }).pipe(asMember(owner, "no-scheme"))
+      )
       assert(refused instanceof ValidationFailed)
       expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
-      expect(yield* returns.list(owner, "no-scheme")).toEqual([])
+      expect(yield* returns.list().pipe(asMember(owner, "no-scheme"))).toEqual([])
       // The tenant that has one files (its subcontractors are its own).
-      expect((yield* returns.file(owner, TENANT, june(net, high))).status).toBe("Submitted")
+      expect((yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))).status).toBe("Submitted")
     }).pipe(Effect.provide(app()))
   )
 
@@ -273,35 +285,46 @@ describe("MonthlyReturns", () => {
     () =>
       Effect.gen(function* () {
         const { owner, returns, net, high } = yield* setUp
-        const nil = yield* returns.file(owner, TENANT, { periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+        const nil = yield* returns
+          .file({ periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+          .pipe(asMember(owner, TENANT))
         expect(nil).toMatchObject({ status: "Submitted", nilReturn: true, inactive: true, lines: [] })
         expect(nil.contractor.scheme?.employerReference).toBe("123/AB45678")
-        const withEmpty = yield* returns.file(owner, TENANT, { periodEnd: "2026-07-05", nilReturn: true, lines: [] })
+        const withEmpty = yield* returns
+          .file({ periodEnd: "2026-07-05", nilReturn: true, lines: [] })
+          .pipe(asMember(owner, TENANT))
         expect(withEmpty).toMatchObject({ nilReturn: true, inactive: false, lines: [] })
         const nilWithLines = yield* Effect.flip(
-          returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-08-05", nilReturn: true })
+          returns.file({ ...june(net, high), periodEnd: "2026-08-05", nilReturn: true }).pipe(asMember(owner, TENANT))
         )
         assert(nilWithLines instanceof ValidationFailed)
         expect(Object.keys(nilWithLines.errors)).toEqual(["lines"])
-        const noLines = yield* Effect.flip(returns.file(owner, TENANT, { periodEnd: "2026-08-05", lines: [] }))
+        const noLines = yield* Effect.flip(
+          returns.file({ periodEnd: "2026-08-05", lines: [] }).pipe(asMember(owner, TENANT))
+        )
         assert(noLines instanceof ValidationFailed)
         expect(noLines.errors.lines?.[0]).toContain("nil return")
         const inactiveOnly = yield* Effect.flip(
-          returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-08-05", inactive: true })
+          returns.file({ ...june(net, high), periodEnd: "2026-08-05", inactive: true }).pipe(asMember(owner, TENANT))
         )
         assert(inactiveOnly instanceof ValidationFailed)
         expect(Object.keys(inactiveOnly.errors)).toEqual(["inactive"])
-        expect((yield* returns.list(owner, TENANT)).map((r) => r.periodEnd)).toEqual(["2026-07-05", "2026-06-05"])
+        expect((yield* returns.list().pipe(asMember(owner, TENANT))).map((r) => r.periodEnd)).toEqual([
+          "2026-07-05",
+          "2026-06-05"
+        ])
         // A nil month is a month: a second live return for it is a conflict.
-        expect(yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))).toBeInstanceOf(Conflict)
+        expect(yield* Effect.flip(returns.file(june(net, high)).pipe(asMember(owner, TENANT)))).toBeInstanceOf(Conflict)
       }).pipe(Effect.provide(app()))
   )
 
   it.effect("needs the tenant's own CIS details complete, and keeps returns to the tenant's members", () =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      yield* (yield* TenantSettings).setCisDetails(owner, TENANT, { type: "Company", tradingName: "Lovelace" })
-      const refused = yield* Effect.flip(returns.file(owner, TENANT, june(net, high)))
+      yield* (yield* TenantSettings)
+        .setCisDetails({ type: "Company", tradingName: "Lovelace" })
+        .pipe(asMember(owner, TENANT))
+      const refused = yield* Effect.flip(returns.file(june(net, high)).pipe(asMember(owner, TENANT)))
       expect(refused).toBeInstanceOf(Refused)
       expect(refused.detail).toContain("utr")
       // The domain's words; the HTTP layer names the request that completes them.
@@ -310,8 +333,8 @@ describe("MonthlyReturns", () => {
         remedy: { _tag: "CompleteCisDetails", tenant: TENANT }
       })
       const stranger = yield* aUser("stranger@example.com")
-      expect(yield* Effect.flip(returns.list(stranger, TENANT))).toBeInstanceOf(Forbidden)
-      expect(yield* Effect.flip(returns.get(owner, TENANT, "not-a-uuid"))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip(returns.list().pipe(asMember(stranger, TENANT)))).toBeInstanceOf(NotAMember)
+      expect(yield* Effect.flip(returns.get("not-a-uuid").pipe(asMember(owner, TENANT)))).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(app()))
   )
 })
@@ -325,23 +348,28 @@ describe("ReturnFiling", () => {
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
       const filing = yield* ReturnFiling
-      const accepted = yield* returns.file(owner, TENANT, june(net, high))
-      const rejected = yield* returns.file(owner, TENANT, {
-        periodEnd: "2026-07-05",
-        lines: [{ contact: high, grossAmount: 500000, materials: 0, deducted: 99999 }]
-      })
+      const accepted = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
+      const rejected = yield* returns
+        .file({
+          periodEnd: "2026-07-05",
+          lines: [{ contact: high, grossAmount: 500000, materials: 0, deducted: 99999 }]
+        })
+        .pipe(asMember(owner, TENANT))
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(2)
       expect(authority.submitted.map((s) => s.id).sort()).toEqual([accepted.id, rejected.id].sort())
       const now = yield* (yield* ManualClock).now
-      expect(yield* returns.get(owner, TENANT, accepted.id)).toMatchObject({ status: "Accepted", acceptedAt: now })
-      expect(yield* returns.get(owner, TENANT, rejected.id)).toMatchObject({
+      expect(yield* returns.get(accepted.id).pipe(asMember(owner, TENANT))).toMatchObject({
+        status: "Accepted",
+        acceptedAt: now
+      })
+      expect(yield* returns.get(rejected.id).pipe(asMember(owner, TENANT))).toMatchObject({
         status: "Rejected",
         rejectionReason: "Deductions do not add up"
       })
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
       // Both answers, once recorded, are deleted at the tax authority.
       expect([...authority.deleted].sort()).toEqual([`C-${accepted.id}`, `C-${rejected.id}`].sort())
-      const tenantId = (yield* returns.get(owner, TENANT, accepted.id)).tenantId
+      const tenantId = (yield* returns.get(accepted.id).pipe(asMember(owner, TENANT))).tenantId
       const events = (yield* Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenantId))).filter((e) =>
         e.type.startsWith("monthly-return.")
       )
@@ -354,7 +382,7 @@ describe("ReturnFiling", () => {
         ["monthly-return.rejected", rejected.id, "Rejected"]
       ])
       // A rejected month may be filed again.
-      yield* returns.file(owner, TENANT, { ...june(net, high), periodEnd: "2026-07-05" })
+      yield* returns.file({ ...june(net, high), periodEnd: "2026-07-05" }).pipe(asMember(owner, TENANT))
     }).pipe(Effect.provide(app(authority)))
   )
 
@@ -364,7 +392,9 @@ describe("ReturnFiling", () => {
       const authority = taxAuthority(() => "Accepted")
       return Effect.gen(function* () {
         const { owner, returns } = yield* setUp
-        const nil = yield* returns.file(owner, TENANT, { periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+        const nil = yield* returns
+          .file({ periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+          .pipe(asMember(owner, TENANT))
         expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
         expect(authority.submitted).toHaveLength(1)
         expect(authority.submitted[0]).toMatchObject({
@@ -374,7 +404,7 @@ describe("ReturnFiling", () => {
           lines: [],
           contractor: { scheme: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" } }
         })
-        expect((yield* returns.get(owner, TENANT, nil.id)).status).toBe("Accepted")
+        expect((yield* returns.get(nil.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
         expect(yield* yield* QueuedMailRequests).toEqual([])
       }).pipe(Effect.provide(app(authority, true)))
     }
@@ -387,14 +417,14 @@ describe("ReturnFiling", () => {
       const { owner, returns, net, high } = yield* setUp
       const filing = yield* ReturnFiling
       const clock = yield* ManualClock
-      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
-      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+      expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Submitted")
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
       up = true
       yield* clock.advance(30_000)
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
-      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
       // Taken once: when the authority was up again.
       expect(flaky.submitted).toHaveLength(1)
     }).pipe(Effect.provide(app(flaky)))
@@ -404,7 +434,7 @@ describe("ReturnFiling", () => {
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
       const filing = yield* ReturnFiling
-      yield* returns.file(owner, TENANT, june(net, high))
+      yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       yield* filing.fileDue(10, Duration.minutes(1))
       const mails = yield* QueuedMailRequests
       const [only, ...rest] = yield* mails
@@ -445,9 +475,9 @@ describe("ReturnFiling", () => {
   const noStatements = (answer: "Accepted" | "UTR unknown", autoEmailStatements: boolean) =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      yield* returns.file(owner, TENANT, june(net, high))
+      yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
-      expect((yield* returns.list(owner, TENANT)).map((r) => r.status)).toEqual([
+      expect((yield* returns.list().pipe(asMember(owner, TENANT))).map((r) => r.status)).toEqual([
         answer === "Accepted" ? "Accepted" : "Rejected"
       ])
       expect(yield* yield* QueuedMailRequests).toEqual([])
@@ -471,13 +501,13 @@ describe("ReturnFiling", () => {
     return Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
       const filing = yield* ReturnFiling
-      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       const submitted = yield* Effect.forEach(yield* filing.claim(10, Duration.minutes(1)), filing.attempt)
       expect(submitted.map((s) => s.outcome._tag)).toEqual(["Accepted"])
       // Answered, not yet recorded: a filer dying now must find the answer at the tax authority.
       expect(deleting.deleted).toEqual([])
       yield* filing.record(submitted)
-      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
       expect(deleting.deleted).toEqual([`C-${filed.id}`])
     }).pipe(Effect.provide(app(deleting)))
   })
@@ -485,9 +515,9 @@ describe("ReturnFiling", () => {
   it.effect("records the answer although the tax authority would not delete it", () =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
-      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
     }).pipe(Effect.provide(app(taxAuthority(() => "Accepted", undefined, true))))
   )
 
@@ -500,9 +530,9 @@ describe("ReturnFiling", () => {
         const { owner, returns, net, high } = yield* setUp
         const filing = yield* ReturnFiling
         const clock = yield* ManualClock
-        const filed = yield* returns.file(owner, TENANT, june(net, high))
+        const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
         expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
-        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+        expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Submitted")
         // Due again only when the poll interval the authority gave has passed.
         yield* clock.advance(9_999)
         expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(0)
@@ -510,7 +540,7 @@ describe("ReturnFiling", () => {
         yield* clock.advance(1)
         said = "Accepted"
         expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
-        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+        expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
         expect(slow.submitted).toHaveLength(1)
       }).pipe(Effect.provide(app(slow)))
     }
@@ -522,13 +552,13 @@ describe("ReturnFiling", () => {
       const authority = taxAuthority(() => "Accepted")
       return Effect.gen(function* () {
         const { owner, returns, net, high } = yield* setUp
-        const filed = yield* returns.file(owner, TENANT, june(net, high))
+        const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
         // Sent by a filer that died before it could record the acknowledgement.
         yield* Effect.flatMap(TaxAuthority, (hmrc) => hmrc.sendReturn(filed, sandboxCredentials)).pipe(
           Effect.provide(authority.layer)
         )
         expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
-        expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+        expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
         expect(authority.submitted.map((s) => s.id)).toEqual([filed.id])
       }).pipe(Effect.provide(app(authority)))
     }
@@ -540,13 +570,13 @@ describe("ReturnFiling", () => {
     return Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
       const filing = yield* ReturnFiling
-      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       // The first call is the send's own check, the second the poll, which fails.
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
-      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Submitted")
+      expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Submitted")
       yield* (yield* ManualClock).advance(30_000)
       expect(yield* filing.fileDue(10, Duration.minutes(1))).toBe(1)
-      expect((yield* returns.get(owner, TENANT, filed.id)).status).toBe("Accepted")
+      expect((yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
       expect(authority.submitted).toHaveLength(1)
     }).pipe(Effect.provide(app(authority)))
   })
@@ -554,9 +584,9 @@ describe("ReturnFiling", () => {
   it.effect("records as Rejected, with the reason, a return the tax authority refuses at sending", () =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      const filed = yield* returns.file(owner, TENANT, june(net, high))
+      const filed = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))
-      expect(yield* returns.get(owner, TENANT, filed.id)).toMatchObject({
+      expect(yield* returns.get(filed.id).pipe(asMember(owner, TENANT))).toMatchObject({
         status: "Rejected",
         rejectionReason: "The contractor's Accounts Office reference is not valid."
       })

@@ -1,11 +1,12 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
-import { Forbidden, NotFound, ValidationFailed } from "../../src/Errors.js"
+import { NotFound, ValidationFailed } from "../../src/Errors.js"
+import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
-import { aUser, testApp } from "../TestApp.js"
+import { asMember, aUser, testApp } from "../TestApp.js"
 
 const acme = { code: TenantCode.make("acme-builders"), name: "Acme Builders", email: null }
 
@@ -44,10 +45,10 @@ describe("TenantSettings CIS details", () => {
   it.effect("are none until set; then the normalised details, as stored", () =>
     Effect.gen(function* () {
       const { owner, settings } = yield* setUp
-      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.none())
-      const saved = yield* settings.setCisDetails(owner, "acme-builders", typed)
+      expect(yield* settings.cisDetails().pipe(asMember(owner, "acme-builders"))).toEqual(Option.none())
+      const saved = yield* settings.setCisDetails(typed).pipe(asMember(owner, "acme-builders"))
       expect(saved).toEqual(stored)
-      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(stored))
+      expect(yield* settings.cisDetails().pipe(asMember(owner, "acme-builders"))).toEqual(Option.some(stored))
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -55,13 +56,15 @@ describe("TenantSettings CIS details", () => {
     Effect.gen(function* () {
       const { owner, settings, tenants } = yield* setUp
       const member = yield* aUser("member@example.com")
-      yield* tenants.addMember(owner, "acme-builders", { email: member.email, role: "Member" })
-      yield* settings.setCisDetails(owner, "acme-builders", typed)
-      const company = yield* settings.setCisDetails(member, "acme-builders", {
-        type: "Company",
-        tradingName: "Acme Builders Ltd",
-        companyNumber: "sc 1234"
-      })
+      yield* tenants.addMember({ email: member.email, role: "Member" }).pipe(asMember(owner, "acme-builders"))
+      yield* settings.setCisDetails(typed).pipe(asMember(owner, "acme-builders"))
+      const company = yield* settings
+        .setCisDetails({
+          type: "Company",
+          tradingName: "Acme Builders Ltd",
+          companyNumber: "sc 1234"
+        })
+        .pipe(asMember(member, "acme-builders"))
       expect(Schema.encodeSync(CisDetails)(company)).toEqual({
         type: "Company",
         title: null,
@@ -74,57 +77,66 @@ describe("TenantSettings CIS details", () => {
         companyNumber: "SC001234",
         partnerUtr: null
       })
-      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(company))
+      expect(yield* settings.cisDetails().pipe(asMember(owner, "acme-builders"))).toEqual(Option.some(company))
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("refuse invalid codes naming each member, and keep the details as they were", () =>
     Effect.gen(function* () {
       const { owner, settings } = yield* setUp
-      yield* settings.setCisDetails(owner, "acme-builders", typed)
+      yield* settings.setCisDetails(typed).pipe(asMember(owner, "acme-builders"))
       const error = yield* Effect.flip(
-        settings.setCisDetails(owner, "acme-builders", {
-          type: "Company",
-          utr: "1234567890",
-          niNumber: "TN123456A",
-          companyNumber: "123456789"
-        })
+        settings
+          .setCisDetails({
+            type: "Company",
+            utr: "1234567890",
+            niNumber: "TN123456A",
+            companyNumber: "123456789"
+          })
+          .pipe(asMember(owner, "acme-builders"))
       )
       assert(error instanceof ValidationFailed)
       expect(Object.keys(error.errors).sort()).toEqual(["companyNumber", "niNumber", "utr"])
       expect(error.detail).toBe("3 members are invalid: utr, niNumber, companyNumber. See errors for each one.")
-      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(stored))
+      expect(yield* settings.cisDetails().pipe(asMember(owner, "acme-builders"))).toEqual(Option.some(stored))
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("refuse a name HMRC's forms cannot take, naming the member with HMRC's rule, and keep the details", () =>
     Effect.gen(function* () {
       const { owner, settings } = yield* setUp
-      yield* settings.setCisDetails(owner, "acme-builders", typed)
+      yield* settings.setCisDetails(typed).pipe(asMember(owner, "acme-builders"))
       const error = yield* Effect.flip(
-        settings.setCisDetails(owner, "acme-builders", { type: "Company", tradingName: "T".repeat(57) })
+        settings.setCisDetails({ type: "Company", tradingName: "T".repeat(57) }).pipe(asMember(owner, "acme-builders"))
       )
       assert(error instanceof ValidationFailed)
       expect(Object.keys(error.errors)).toEqual(["tradingName"])
       expect(error.errors.tradingName?.[0]).toMatch(/^HMRC takes a name of 1–56 characters/)
-      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.some(stored))
+      expect(yield* settings.cisDetails().pipe(asMember(owner, "acme-builders"))).toEqual(Option.some(stored))
     }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("are Forbidden to a non-member, whatever they send, and NotFound for an unknown tenant", () =>
+  it.effect("are refused to a non-member (NotAMember), whatever they send, and NotFound for an unknown tenant", () =>
     Effect.gen(function* () {
       const { owner, settings } = yield* setUp
       const stranger = yield* aUser("stranger@example.com")
-      const notMember = new Forbidden({ detail: "You are not a member of the tenant acme-builders." })
-      expect(yield* Effect.flip(settings.cisDetails(stranger, "acme-builders"))).toEqual(notMember)
-      expect(yield* Effect.flip(settings.setCisDetails(stranger, "acme-builders", typed))).toEqual(notMember)
+      const notMember = new NotAMember({
+        tenantCode: TenantCode.make("acme-builders"),
+        detail: "You are not a member of the tenant acme-builders."
+      })
+      expect(yield* Effect.flip(settings.cisDetails().pipe(asMember(stranger, "acme-builders")))).toEqual(notMember)
+      expect(yield* Effect.flip(settings.setCisDetails(typed).pipe(asMember(stranger, "acme-builders")))).toEqual(
+        notMember
+      )
       expect(
-        yield* Effect.flip(settings.setCisDetails(stranger, "acme-builders", { type: "Trust", utr: "nonsense" }))
+        yield* Effect.flip(
+          settings.setCisDetails({ type: "Trust", utr: "nonsense" }).pipe(asMember(stranger, "acme-builders"))
+        )
       ).toEqual(notMember)
-      expect(yield* settings.cisDetails(owner, "acme-builders")).toEqual(Option.none())
+      expect(yield* settings.cisDetails().pipe(asMember(owner, "acme-builders"))).toEqual(Option.none())
       const unknown = new NotFound({ detail: "There is no tenant with the code no-such-tenant." })
-      expect(yield* Effect.flip(settings.cisDetails(owner, "no-such-tenant"))).toEqual(unknown)
-      expect(yield* Effect.flip(settings.setCisDetails(owner, "no-such-tenant", typed))).toEqual(unknown)
+      expect(yield* Effect.flip(settings.cisDetails().pipe(asMember(owner, "no-such-tenant")))).toEqual(unknown)
+      expect(yield* Effect.flip(settings.setCisDetails(typed).pipe(asMember(owner, "no-such-tenant")))).toEqual(unknown)
     }).pipe(Effect.provide(testApp()))
   )
 })

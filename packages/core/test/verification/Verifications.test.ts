@@ -9,8 +9,9 @@ import { CisDetails } from "../../src/cis/CisDetails.js"
 import { CisScheme } from "../../src/cis/CisScheme.js"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
 import { contactJson } from "../../src/contacts/ContactView.js"
-import { Forbidden, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
+import { NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
+import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { VerificationQueue } from "../../src/verification/VerificationQueue.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
@@ -19,7 +20,7 @@ import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
 import { FilingCheck } from "../../src/taxauthority/FilingCheck.js"
-import { aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
+import { asMember, aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -48,15 +49,17 @@ const setUpWith = (options: { readonly scheme: boolean; readonly utr?: boolean }
       email: null
     })
     const contacts = yield* Contacts
-    const contact = yield* contacts.create(owner, TENANT, {
-      name: "John Smith",
-      isSupplier: true,
-      isCisSubcontractor: true,
-      cisDetails: john
-    })
-    if (options.scheme) yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
-    if (options.scheme) yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
-    if (options.utr ?? true) yield* (yield* TenantSettings).setCisDetails(owner, TENANT, acme)
+    const contact = yield* contacts
+      .create({
+        name: "John Smith",
+        isSupplier: true,
+        isCisSubcontractor: true,
+        cisDetails: john
+      })
+      .pipe(asMember(owner, TENANT))
+    if (options.scheme) yield* (yield* TenantSettings).setCisScheme(scheme).pipe(asMember(owner, TENANT))
+    if (options.scheme) yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(asMember(owner, TENANT))
+    if (options.utr ?? true) yield* (yield* TenantSettings).setCisDetails(acme).pipe(asMember(owner, TENANT))
     const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
       Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
     )
@@ -82,14 +85,16 @@ describe("Verifications", () => {
     () =>
       Effect.gen(function* () {
         const { contact, events, owner, queue, tenant, verifications } = yield* setUp
-        yield* (yield* TenantSettings).setCisDetails(owner, TENANT, {
-          type: "Company",
-          tradingName: "Acme Ltd",
-          utr: "1097172564"
-        })
-        const answer = yield* verifications.request(owner, TENANT, "johnsmit")
+        yield* (yield* TenantSettings)
+          .setCisDetails({
+            type: "Company",
+            tradingName: "Acme Ltd",
+            utr: "1097172564"
+          })
+          .pipe(asMember(owner, TENANT))
+        const answer = yield* verifications.request("johnsmit").pipe(asMember(owner, TENANT))
         expect(answer.verification).toMatchObject({ ...requested, verificationNumber: null, taxTreatment: null })
-        expect(yield* (yield* Contacts).get(owner, TENANT, contact.code)).toEqual(answer)
+        expect(yield* (yield* Contacts).get(contact.code).pipe(asMember(owner, TENANT))).toEqual(answer)
         expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(answer) })
         const queued = yield* queue.find(tenant.id, contact.id)
         assert(Option.isSome(queued))
@@ -108,16 +113,20 @@ describe("Verifications", () => {
       Effect.gen(function* () {
         const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUpWith({ scheme: false })
         const before = yield* events
-        const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+        const refused = yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT)))
         assert(refused instanceof ValidationFailed)
         expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
         expect(refused.errors.accountsOfficeReference?.[0]).toContain("123PW12345678")
         expect(yield* events).toEqual(before)
         expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
-        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
-        yield* (yield* TenantSettings).setCisScheme(owner, TENANT, scheme)
-        yield* (yield* HmrcCredentialsSettings).set(owner, TENANT, sandboxGateway)
-        expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toEqual(
+          contact.verification
+        )
+        yield* (yield* TenantSettings).setCisScheme(scheme).pipe(asMember(owner, TENANT))
+        yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(asMember(owner, TENANT))
+        expect((yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject(
+          requested
+        )
         expect(Option.isSome(yield* queue.find(tenant.id, contact.id))).toBe(true)
       }).pipe(Effect.provide(testApp()))
   )
@@ -129,15 +138,17 @@ describe("Verifications", () => {
         utr: false
       })
       const before = yield* events
-      const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+      const refused = yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT)))
       assert(refused instanceof ValidationFailed)
       expect(Object.keys(refused.errors)).toEqual(["utr"])
       expect(refused.errors.utr?.[0]).toContain("tenant's CIS details")
       expect(yield* events).toEqual(before)
       expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
-      yield* (yield* TenantSettings).setCisDetails(owner, TENANT, acme)
-      expect((yield* verifications.request(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toEqual(contact.verification)
+      yield* (yield* TenantSettings).setCisDetails(acme).pipe(asMember(owner, TENANT))
+      expect((yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject(
+        requested
+      )
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -145,14 +156,14 @@ describe("Verifications", () => {
     Effect.gen(function* () {
       const { contact, contacts, events, owner, queue, tenant, verifications } = yield* setUp
       const before = yield* events
-      const refused = yield* Effect.flip(verifications.request(owner, TENANT, "JOHNSMIT"))
+      const refused = yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT)))
       assert(refused instanceof ValidationFailed)
       expect(refused.errors).toEqual({
         "cisDetails.lastName": ["HMRC's schema refuses it: the surname is not HMRC's"]
       })
       expect(yield* events).toEqual(before)
       expect(yield* queue.find(tenant.id, contact.id)).toEqual(Option.none())
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toEqual(contact.verification)
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toEqual(contact.verification)
     }).pipe(
       Effect.provide(
         testAppWith(FilingCheck, (check) =>
@@ -171,43 +182,49 @@ describe("Verifications", () => {
     () =>
       Effect.gen(function* () {
         const { contacts, events, owner, queue, tenant, verifications } = yield* setUp
-        const customer = yield* contacts.create(owner, TENANT, { name: "Bo Customer", isCustomer: true })
+        const customer = yield* contacts.create({ name: "Bo Customer", isCustomer: true }).pipe(asMember(owner, TENANT))
         const before = yield* events
-        const notSub = yield* Effect.flip(verifications.request(owner, TENANT, customer.code))
+        const notSub = yield* Effect.flip(verifications.request(customer.code).pipe(asMember(owner, TENANT)))
         assert(notSub instanceof Refused)
         expect(notSub.detail).toBe("BOCUSTOM is not a CIS subcontractor: only a CIS subcontractor can be verified.")
-        const bare = yield* contacts.create(owner, TENANT, { name: "Bare", isSupplier: true, isCisSubcontractor: true })
-        const incomplete = yield* Effect.flip(verifications.request(owner, TENANT, bare.code))
+        const bare = yield* contacts
+          .create({ name: "Bare", isSupplier: true, isCisSubcontractor: true })
+          .pipe(asMember(owner, TENANT))
+        const incomplete = yield* Effect.flip(verifications.request(bare.code).pipe(asMember(owner, TENANT)))
         assert(incomplete instanceof ValidationFailed)
         expect(incomplete.errors).toEqual({
           "cisDetails.firstName": ["Required for a SoleTrader to be verified"],
           "cisDetails.lastName": ["Required for a SoleTrader to be verified"],
           "cisDetails.utr": ["Required (or niNumber) for a SoleTrader to be verified"]
         })
-        const company = yield* contacts.create(owner, TENANT, {
-          name: "Co",
-          isSupplier: true,
-          isCisSubcontractor: true,
-          cisDetails: cis({ type: "Company", companyNumber: "SC123456" })
-        })
-        const noName = yield* Effect.flip(verifications.request(owner, TENANT, company.code))
+        const company = yield* contacts
+          .create({
+            name: "Co",
+            isSupplier: true,
+            isCisSubcontractor: true,
+            cisDetails: cis({ type: "Company", companyNumber: "SC123456" })
+          })
+          .pipe(asMember(owner, TENANT))
+        const noName = yield* Effect.flip(verifications.request(company.code).pipe(asMember(owner, TENANT)))
         assert(noName instanceof ValidationFailed)
         expect(noName.errors).toEqual({ "cisDetails.tradingName": ["Required for a Company to be verified"] })
         expect(yield* events).toHaveLength(before.length + 4)
         expect(yield* queue.find(tenant.id, bare.id)).toEqual(Option.none())
-        expect((yield* contacts.get(owner, TENANT, bare.code)).verification?.status).toBe("NotVerified")
-        expect((yield* contacts.get(owner, TENANT, bare.code)).verification?.source).toBe(null)
+        expect((yield* contacts.get(bare.code).pipe(asMember(owner, TENANT))).verification?.status).toBe("NotVerified")
+        expect((yield* contacts.get(bare.code).pipe(asMember(owner, TENANT))).verification?.source).toBe(null)
       }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("an unknown contact is 404; a tenant the caller is not a member of is 403", () =>
+  it.effect("an unknown contact is NotFound; a tenant the caller is not a member of refuses them (NotAMember)", () =>
     Effect.gen(function* () {
       const { verifications } = yield* setUp
       const stranger = yield* aUser("stranger@example.com")
       const owner = yield* aUser("other@example.com")
-      expect(yield* Effect.flip(verifications.request(stranger, TENANT, "JOHNSMIT"))).toBeInstanceOf(Forbidden)
+      expect(yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(stranger, TENANT)))).toBeInstanceOf(
+        NotAMember
+      )
       yield* (yield* Tenants).create(owner, { code: TenantCode.make("other-co"), name: "Other", email: null })
-      const notHere = yield* Effect.flip(verifications.request(owner, "other-co", "JOHNSMIT"))
+      const notHere = yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(owner, "other-co")))
       assert(notHere instanceof NotFound)
       expect(notHere.detail).toBe("There is no contact with the code JOHNSMIT in other-co.")
     }).pipe(Effect.provide(testApp()))
@@ -216,11 +233,11 @@ describe("Verifications", () => {
   it.effect("the worker sends the request and records the answer with contact.updated, once", () =>
     Effect.gen(function* () {
       const { authority, clock, contacts, events, owner, verifications, work } = yield* setUp
-      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
       yield* clock.advance(5_000)
       yield* authority.answerWith(() => ({ _tag: "Matched", verificationNumber: "V0000000042", taxTreatment: "Gross" }))
       expect(yield* work.workDue(10, LEASE)).toBe(1)
-      const verified = yield* contacts.get(owner, TENANT, "JOHNSMIT")
+      const verified = yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))
       expect(verified.verification).toEqual(
         new Verification({
           status: "Verified",
@@ -248,12 +265,12 @@ describe("Verifications", () => {
         source: "Manual",
         message: null
       })
-      const contact = yield* contacts.get(owner, TENANT, "JOHNSMIT")
+      const contact = yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))
       yield* Effect.flatMap(ContactRepo, (repo) => repo.update(new Contact({ ...contact, verification: manual })))
-      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
       yield* authority.answerWith(() => ({ _tag: "Refused", message: "No match for these details" }))
       yield* work.workDue(10, LEASE)
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject({
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject({
         status: "Error",
         verificationNumber: null,
         taxTreatment: null,
@@ -266,7 +283,7 @@ describe("Verifications", () => {
   it.effect("an authority that cannot be reached leaves the request waiting, tried again after a growing delay", () =>
     Effect.gen(function* () {
       const { authority, clock, contacts, owner, verifications, work } = yield* setUp
-      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
       yield* authority.unavailable("connect ECONNREFUSED")
       expect(yield* work.workDue(10, LEASE)).toBe(1)
       yield* clock.advance(29_999)
@@ -275,11 +292,11 @@ describe("Verifications", () => {
       expect(yield* work.workDue(10, LEASE)).toBe(1)
       yield* clock.advance(59_999)
       expect(yield* work.workDue(10, LEASE)).toBe(0)
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject(requested)
       yield* authority.answerWith(() => ({ _tag: "Matched", verificationNumber: "V2", taxTreatment: "Net" }))
       yield* clock.advance(1)
       expect(yield* work.workDue(10, LEASE)).toBe(1)
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification?.status).toBe("Verified")
       expect(yield* authority.asked).toHaveLength(3)
     }).pipe(Effect.provide(testApp()))
   )
@@ -287,14 +304,14 @@ describe("Verifications", () => {
   it.effect("a worker that dies after claiming loses nothing: once the lease runs out another sends it", () =>
     Effect.gen(function* () {
       const { authority, clock, contacts, owner, verifications, work } = yield* setUp
-      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
       // The first worker claims and dies before it asks or records anything.
       expect(yield* work.claim(10, LEASE)).toHaveLength(1)
       yield* clock.advance(Duration.toMillis(LEASE) - 1)
       expect(yield* work.workDue(10, LEASE)).toBe(0)
       yield* clock.advance(1)
       expect(yield* work.workDue(10, LEASE)).toBe(1)
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification?.status).toBe("Verified")
       expect(yield* authority.asked).toHaveLength(1)
     }).pipe(Effect.provide(testApp()))
   )
@@ -302,17 +319,17 @@ describe("Verifications", () => {
   it.effect("an answer to a request replaced meanwhile, or for a deleted contact, is dropped", () =>
     Effect.gen(function* () {
       const { authority, clock, contacts, owner, verifications, work } = yield* setUp
-      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
       const [first] = yield* work.claim(10, LEASE)
       assert(first !== undefined)
       // A request of its own (a later one): not the one the authority holds for the first.
       yield* clock.advance(1)
-      yield* verifications.request(owner, TENANT, "JOHNSMIT")
+      yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
       expect(yield* work.settle(first)).toBe("Dropped")
-      expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+      expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject(requested)
       const [second] = yield* work.claim(10, LEASE)
       assert(second !== undefined)
-      yield* contacts.remove(owner, TENANT, "JOHNSMIT")
+      yield* contacts.remove("JOHNSMIT").pipe(asMember(owner, TENANT))
       expect(yield* work.settle(second)).toBe("Dropped")
       expect(yield* authority.asked).toHaveLength(2)
     }).pipe(Effect.provide(testApp()))
@@ -324,17 +341,17 @@ describe("Verifications", () => {
       Effect.gen(function* () {
         const { authority, clock, contacts, owner, verifications, work } = yield* setUp
         yield* authority.answerAfter(30)
-        yield* verifications.request(owner, TENANT, "JOHNSMIT")
+        yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
         // Sent and acknowledged: not polled at once.
         expect(yield* work.workDue(10, LEASE)).toBe(1)
         expect(yield* authority.asked).toHaveLength(1)
         expect(yield* authority.polledAt).toEqual([])
-        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification).toMatchObject(requested)
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject(requested)
         yield* clock.advance(29_999)
         expect(yield* work.workDue(10, LEASE)).toBe(0)
         yield* clock.advance(1)
         expect(yield* work.workDue(10, LEASE)).toBe(1)
-        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification?.status).toBe("Verified")
         // Polled, then the answer deleted, at the endpoint HMRC named; sent once.
         expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
         expect(yield* authority.asked).toHaveLength(1)
@@ -347,7 +364,7 @@ describe("Verifications", () => {
       Effect.gen(function* () {
         const { authority, clock, contacts, owner, verifications, work } = yield* setUp
         yield* authority.answerAfter(30)
-        yield* verifications.request(owner, TENANT, "JOHNSMIT")
+        yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
         const [claimed] = yield* work.claim(10, LEASE)
         assert(claimed !== undefined)
         // The worker sends and records the acknowledgement, then dies before settling its lease.
@@ -357,7 +374,7 @@ describe("Verifications", () => {
         yield* clock.advance(1)
         // Another worker (another process, after a restart) takes it over: it polls, it does not send.
         expect(yield* work.workDue(10, LEASE)).toBe(1)
-        expect((yield* contacts.get(owner, TENANT, "JOHNSMIT")).verification?.status).toBe("Verified")
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification?.status).toBe("Verified")
         expect(yield* authority.asked).toHaveLength(1)
         expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
       }).pipe(Effect.provide(testApp()))

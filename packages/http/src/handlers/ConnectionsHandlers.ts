@@ -11,30 +11,30 @@ export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections
   Effect.gen(function* () {
     const connections = yield* Connections
     return handlers
-      .handle("listConnections", ({ path, urlParams }) =>
+      .handle("listConnections", ({ urlParams }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => connections.list(user, path.tenant, urlParams)),
+          Effect.flatMap((user) => connections.list(user, urlParams)),
           Effect.map((all) => all.map(seenDto))
         )
       )
-      .handle("createConnection", ({ path, payload }) =>
+      .handle("createConnection", ({ payload }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => connections.create(user, path.tenant, payload)),
+          Effect.flatMap((user) => connections.create(user, payload)),
           Effect.map(seenDto)
         )
       )
       .handle("getConnection", ({ path }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => connections.get(user, path.tenant, path.connection)),
+          Effect.flatMap((user) => connections.get(user, path.connection)),
           Effect.map(seenDto)
         )
       )
       .handle("deleteConnection", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.tenant, path.connection)))
+        CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.connection)))
       )
       .handle("setConnectionCounterparty", ({ path, payload }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => connections.setCounterparty(user, path.tenant, path.connection, payload)),
+          Effect.flatMap((user) => connections.setCounterparty(user, path.connection, payload)),
           Effect.map(seenDto)
         )
       )

@@ -1,6 +1,5 @@
 import { csvImportFile } from "@cisbook/adapters/csv/CsvImportFile"
 import { importTemplateFileName } from "@cisbook/core/contacts/import/ImportTemplate"
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { ContactImportResultDto, ContactImportRowDto } from "@cisbook/sdk/ContactImportDtos"
@@ -17,9 +16,8 @@ export const ContactImportHandlers = HttpApiBuilder.group(CisbookApi, "contactIm
   Effect.gen(function* () {
     const imports = yield* ContactImport
     return handlers
-      .handle("getContactImportTemplate", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => imports.template(user, path.tenant)),
+      .handle("getContactImportTemplate", () =>
+        imports.template().pipe(
           Effect.map((csv) =>
             HttpServerResponse.text(csv, {
               contentType: "text/csv; charset=utf-8",
@@ -28,21 +26,15 @@ export const ContactImportHandlers = HttpApiBuilder.group(CisbookApi, "contactIm
           )
         )
       )
-      .handle("analyzeContactImport", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) =>
-            imports.analyse(user, path.tenant, csvImportFile(payload.file.path, payload.file.name))
-          ),
-          Effect.map((rows) => jsonArrayResponse(rows, encodeRow))
-        )
+      .handle("analyzeContactImport", ({ payload }) =>
+        imports
+          .analyse(csvImportFile(payload.file.path, payload.file.name))
+          .pipe(Effect.map((rows) => jsonArrayResponse(rows, encodeRow)))
       )
-      .handle("importContacts", ({ path, payload, request }) =>
+      .handle("importContacts", ({ payload, request }) =>
         Effect.gen(function* () {
-          const user = yield* CurrentUser
           const imported = imports
             .importRows(
-              user,
-              path.tenant,
               csvImportFile(payload.file.path, payload.file.name),
               payload.selections.map((selection) => selection.rowId)
             )

@@ -1,4 +1,3 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { TenantEmailSettings } from "@cisbook/core/mail/TenantEmailSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
@@ -9,41 +8,13 @@ export const EmailSettingsHandlers = HttpApiBuilder.group(CisbookApi, "emailSett
   Effect.gen(function* () {
     const email = yield* TenantEmailSettings
     return handlers
-      .handle("getEmailSettings", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.settings(user, path.tenant)),
-          Effect.map(emailSettingsDto)
-        )
-      )
-      .handle("updateEmailSettings", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.setSettings(user, path.tenant, payload)),
-          Effect.map(emailSettingsDto)
-        )
-      )
-      .handle("listEmailTemplates", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.templates(user, path.tenant)),
-          Effect.map((all) => all.map(emailTemplateDto))
-        )
-      )
-      .handle("getEmailTemplate", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.template(user, path.tenant, path.type)),
-          Effect.map(emailTemplateDto)
-        )
-      )
+      .handle("getEmailSettings", () => email.settings().pipe(Effect.map(emailSettingsDto)))
+      .handle("updateEmailSettings", ({ payload }) => email.setSettings(payload).pipe(Effect.map(emailSettingsDto)))
+      .handle("listEmailTemplates", () => email.templates().pipe(Effect.map((all) => all.map(emailTemplateDto))))
+      .handle("getEmailTemplate", ({ path }) => email.template(path.type).pipe(Effect.map(emailTemplateDto)))
       .handle("updateEmailTemplate", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.setTemplate(user, path.tenant, path.type, payload)),
-          Effect.map(emailTemplateDto)
-        )
+        email.setTemplate(path.type, payload).pipe(Effect.map(emailTemplateDto))
       )
-      .handle("resetEmailTemplate", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => email.resetTemplate(user, path.tenant, path.type)),
-          Effect.map(emailTemplateDto)
-        )
-      )
+      .handle("resetEmailTemplate", ({ path }) => email.resetTemplate(path.type).pipe(Effect.map(emailTemplateDto)))
   })
 )

@@ -1,4 +1,3 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
@@ -9,23 +8,8 @@ export const MonthlyReturnsHandlers = HttpApiBuilder.group(CisbookApi, "monthlyR
   Effect.gen(function* () {
     const returns = yield* MonthlyReturns
     return handlers
-      .handle("createMonthlyReturn", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => returns.file(user, path.tenant, payload)),
-          Effect.map(monthlyReturnDto)
-        )
-      )
-      .handle("listMonthlyReturns", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => returns.list(user, path.tenant)),
-          Effect.map((all) => all.map(monthlyReturnDto))
-        )
-      )
-      .handle("getMonthlyReturn", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => returns.get(user, path.tenant, path.id)),
-          Effect.map(monthlyReturnDto)
-        )
-      )
+      .handle("createMonthlyReturn", ({ payload }) => returns.file(payload).pipe(Effect.map(monthlyReturnDto)))
+      .handle("listMonthlyReturns", () => returns.list().pipe(Effect.map((all) => all.map(monthlyReturnDto))))
+      .handle("getMonthlyReturn", ({ path }) => returns.get(path.id).pipe(Effect.map(monthlyReturnDto)))
   })
 )

@@ -16,19 +16,18 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
     return handlers
       .handle("emailSalesInvoice", ({ path, payload }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => mail.send(user, path.tenant, path.invoice, payload)),
+          Effect.flatMap((user) => mail.send(user, path.invoice, payload)),
           Effect.map(queuedMailDto)
         )
       )
       .handle("sendPaymentReminder", ({ path, payload }) =>
         CurrentUser.pipe(
-          Effect.flatMap((user) => mail.remind(user, path.tenant, path.invoice, payload)),
+          Effect.flatMap((user) => mail.remind(user, path.invoice, payload)),
           Effect.map(queuedMailDto)
         )
       )
-      .handle("listSalesInvoicePayments", ({ headers, path, urlParams }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => invoices.paymentsReport(user, path.tenant, urlParams.from, urlParams.to)),
+      .handle("listSalesInvoicePayments", ({ headers, urlParams }) =>
+        invoices.paymentsReport(urlParams.from, urlParams.to).pipe(
           Effect.map((report) => {
             const items = report.payments.map(paymentsReportItem)
             if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json")
@@ -42,29 +41,17 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
           })
         )
       )
-      .handle("createSalesInvoice", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => invoices.create(user, path.tenant, payload)),
-          Effect.map((invoice) => salesInvoiceDto(invoice))
-        )
+      .handle("createSalesInvoice", ({ payload }) =>
+        invoices.create(payload).pipe(Effect.map((invoice) => salesInvoiceDto(invoice)))
       )
-      .handle("listSalesInvoices", ({ path, urlParams }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => invoices.list(user, path.tenant, urlParams)),
-          Effect.map((page) => invoicePageDto(page, salesInvoiceDto))
-        )
+      .handle("listSalesInvoices", ({ urlParams }) =>
+        invoices.list(urlParams).pipe(Effect.map((page) => invoicePageDto(page, salesInvoiceDto)))
       )
       .handle("getSalesInvoice", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => invoices.get(user, path.tenant, path.invoice)),
-          Effect.map(({ invoice, payments }) => salesInvoiceDto(invoice, payments))
-        )
+        invoices.get(path.invoice).pipe(Effect.map(({ invoice, payments }) => salesInvoiceDto(invoice, payments)))
       )
       .handle("createSalesInvoicePayment", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => invoices.addPayment(user, path.tenant, path.invoice, payload)),
-          Effect.map(salesInvoicePaymentDto)
-        )
+        invoices.addPayment(path.invoice, payload).pipe(Effect.map(salesInvoicePaymentDto))
       )
   })
 )

@@ -1,5 +1,4 @@
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
@@ -18,44 +17,12 @@ export const SettingsHandlers = HttpApiBuilder.group(CisbookApi, "settings", (ha
     const settings = yield* TenantSettings
     const credentials = yield* HmrcCredentialsSettings
     return handlers
-      .handle("getCisDetails", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.cisDetails(user, path.tenant)),
-          Effect.map(cisDetailsOrUnsetDto)
-        )
-      )
-      .handle("updateCisDetails", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.setCisDetails(user, path.tenant, payload)),
-          Effect.map(cisDetailsDto)
-        )
-      )
-      .handle("getCisScheme", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.cisScheme(user, path.tenant)),
-          Effect.map(cisSchemeOrNoneDto)
-        )
-      )
-      .handle("updateCisScheme", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => settings.setCisScheme(user, path.tenant, payload)),
-          Effect.map(cisSchemeDto)
-        )
-      )
-      .handle("getHmrcCredentials", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => credentials.get(user, path.tenant)),
-          Effect.map(hmrcCredentialsOrNullDto)
-        )
-      )
-      .handle("updateHmrcCredentials", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => credentials.set(user, path.tenant, payload)),
-          Effect.map(hmrcCredentialsDto)
-        )
-      )
-      .handle("deleteHmrcCredentials", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => credentials.remove(user, path.tenant)))
-      )
+      .handle("getCisDetails", () => settings.cisDetails().pipe(Effect.map(cisDetailsOrUnsetDto)))
+      .handle("updateCisDetails", ({ payload }) => settings.setCisDetails(payload).pipe(Effect.map(cisDetailsDto)))
+      .handle("getCisScheme", () => settings.cisScheme().pipe(Effect.map(cisSchemeOrNoneDto)))
+      .handle("updateCisScheme", ({ payload }) => settings.setCisScheme(payload).pipe(Effect.map(cisSchemeDto)))
+      .handle("getHmrcCredentials", () => credentials.get().pipe(Effect.map(hmrcCredentialsOrNullDto)))
+      .handle("updateHmrcCredentials", ({ payload }) => credentials.set(payload).pipe(Effect.map(hmrcCredentialsDto)))
+      .handle("deleteHmrcCredentials", () => credentials.remove())
   })
 )

@@ -1,4 +1,5 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
+import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
 import { Email } from "@cisbook/core/Email"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
@@ -23,25 +24,10 @@ export const TenantsHandlers = HttpApiBuilder.group(CisbookApi, "tenants", (hand
           Effect.map(tenantDto)
         )
       )
-      .handle("getTenant", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => tenants.access(user, path.tenant)),
-          Effect.map(tenantDto)
-        )
-      )
-      .handle("listMembers", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => tenants.members(user, path.tenant)),
-          Effect.map(Array.map(memberDto))
-        )
-      )
-      .handle("addMember", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) =>
-            tenants.addMember(user, path.tenant, { email: Email.make(payload.email), role: payload.role })
-          ),
-          Effect.map(memberDto)
-        )
+      .handle("getTenant", () => CurrentTenant.pipe(Effect.map(tenantDto)))
+      .handle("listMembers", () => tenants.members().pipe(Effect.map(Array.map(memberDto))))
+      .handle("addMember", ({ payload }) =>
+        tenants.addMember({ email: Email.make(payload.email), role: payload.role }).pipe(Effect.map(memberDto))
       )
   })
 )

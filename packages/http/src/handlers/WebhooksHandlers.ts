@@ -1,4 +1,3 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { WebhookDeliveries } from "@cisbook/core/webhooks/WebhookDeliveries"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { CisbookApi } from "@cisbook/sdk/Api"
@@ -11,59 +10,23 @@ export const WebhooksHandlers = HttpApiBuilder.group(CisbookApi, "webhooks", (ha
     const webhooks = yield* Webhooks
     const deliveries = yield* WebhookDeliveries
     return handlers
-      .handle("listWebhooks", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => webhooks.list(user, path.tenant)),
-          Effect.map(Array.map(webhookDto))
-        )
-      )
-      .handle("createWebhook", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => webhooks.create(user, path.tenant, payload)),
-          Effect.map(createdWebhookDto)
-        )
-      )
-      .handle("getWebhook", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => webhooks.get(user, path.tenant, path.webhook)),
-          Effect.map(webhookDto)
-        )
-      )
+      .handle("listWebhooks", () => webhooks.list().pipe(Effect.map(Array.map(webhookDto))))
+      .handle("createWebhook", ({ payload }) => webhooks.create(payload).pipe(Effect.map(createdWebhookDto)))
+      .handle("getWebhook", ({ path }) => webhooks.get(path.webhook).pipe(Effect.map(webhookDto)))
       .handle("replaceWebhook", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => webhooks.replace(user, path.tenant, path.webhook, payload)),
-          Effect.map(webhookDto)
-        )
+        webhooks.replace(path.webhook, payload).pipe(Effect.map(webhookDto))
       )
-      .handle("deleteWebhook", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => webhooks.remove(user, path.tenant, path.webhook)))
-      )
+      .handle("deleteWebhook", ({ path }) => webhooks.remove(path.webhook))
       .handle("rotateWebhookSecret", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => webhooks.rotateSecret(user, path.tenant, path.webhook)),
-          Effect.map(webhookSecretDto)
-        )
+        webhooks.rotateSecret(path.webhook).pipe(Effect.map(webhookSecretDto))
       )
-      .handle("testWebhook", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => webhooks.test(user, path.tenant, path.webhook)),
-          Effect.map(deliveryDto)
-        )
-      )
+      .handle("testWebhook", ({ path }) => webhooks.test(path.webhook).pipe(Effect.map(deliveryDto)))
       .handle("listWebhookDeliveries", ({ path, urlParams }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => deliveries.list(user, path.tenant, path.webhook, urlParams)),
-          Effect.map((page) => ({ ...page, items: page.items.map(deliveryDto) }))
-        )
+        deliveries
+          .list(path.webhook, urlParams)
+          .pipe(Effect.map((page) => ({ ...page, items: page.items.map(deliveryDto) })))
       )
-      .handle("getWebhookDelivery", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => deliveries.get(user, path.tenant, path.delivery)),
-          Effect.map(deliveryDetailDto)
-        )
-      )
-      .handle("retryWebhookDelivery", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => deliveries.retry(user, path.tenant, path.delivery)))
-      )
+      .handle("getWebhookDelivery", ({ path }) => deliveries.get(path.delivery).pipe(Effect.map(deliveryDetailDto)))
+      .handle("retryWebhookDelivery", ({ path }) => deliveries.retry(path.delivery))
   })
 )

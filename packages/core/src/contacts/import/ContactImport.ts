@@ -1,4 +1,5 @@
 import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
+import { CurrentTenant } from "../../tenants/CurrentTenant.js"
 import { Contact } from "../Contact.js"
 import { contactCodeBase, contactCodeIssuer } from "../ContactCode.js"
 import { creationEvents, draftContact } from "../ContactDraft.js"
@@ -9,7 +10,7 @@ import type { ImportFile } from "./ImportFile.js"
 import { analysedImportRows, checkImportFile } from "./ImportFileCheck.js"
 import { IMPORT_BATCH_ROWS } from "./ImportLimits.js"
 import { importTemplateCsv } from "./ImportTemplate.js"
-import { type Forbidden, type NotFound, ValidationFailed } from "../../Errors.js"
+import { type NotFound, ValidationFailed } from "../../Errors.js"
 import { ContactId, type TenantId } from "../../Ids.js"
 import { trustedInstance } from "../../TrustedInstance.js"
 import { Clock } from "../../system/Clock.js"
@@ -19,8 +20,6 @@ import { EventOutbox } from "../../events/EventOutbox.js"
 import { IdGenerator } from "../../system/IdGenerator.js"
 import { Transactor } from "../../system/Transactor.js"
 import type { Tenant } from "../../tenants/Tenant.js"
-import type { User } from "../../users/User.js"
-import { Tenants } from "../../tenants/Tenants.js"
 
 export interface ImportRowResult {
   readonly rowId: number
@@ -62,7 +61,6 @@ interface Draft {
 
 export class ContactImport extends Effect.Service<ContactImport>()("core/ContactImport", {
   effect: Effect.gen(function* () {
-    const tenants = yield* Tenants
     const repo = yield* ContactRepo
     const outbox = yield* EventOutbox
     const { transaction } = yield* Transactor
@@ -235,16 +233,14 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
     const noProgress: ImportProgress = () => Effect.void
 
     /** The template CSV, for a member of the tenant. */
-    const template = (user: User, tenantCode: string): Effect.Effect<string, Forbidden | NotFound> =>
-      Effect.as(tenants.access(user, tenantCode), importTemplateCsv)
+    const template = (): Effect.Effect<string, NotFound, CurrentTenant> => Effect.as(CurrentTenant, importTemplateCsv)
 
     /**
      * Analyses every data row of the file and creates nothing. The file is checked whole first
      * (CSV, at least one and at most 10,000 data rows); the rows then stream out as they are
      * analysed, so a large file is never held in memory.
      */
-    const analyse = (user: User, tenantCode: string, file: ImportFile) =>
-      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => analyseFor(tenant, file)))
+    const analyse = (file: ImportFile) => CurrentTenant.pipe(Effect.flatMap(({ tenant }) => analyseFor(tenant, file)))
 
     /**
      * Analyses the file again and imports the selected rows, each one a supplier and CIS
@@ -253,26 +249,12 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
      * the others are imported all the same.
      */
     const importRows = (
-      user: User,
-      tenantCode: string,
-      file: ImportFile,
-      rowIds: Iterable<number>
-    ): Effect.Effect<ContactImportResult, Forbidden | NotFound | ValidationFailed> =>
-      tenants.access(user, tenantCode).pipe(Effect.flatMap(({ tenant }) => importFor(tenant, file, rowIds, noProgress)))
-
-    /** {@link analyse} for support staff. */
-    const analyseAsSupport = (tenantCode: string, file: ImportFile) =>
-      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => analyseFor(tenant, file)))
-
-    /** {@link importRows} for support staff, telling `progress` after each batch. */
-    const importAsSupport = (
-      tenantCode: string,
       file: ImportFile,
       rowIds: Iterable<number>,
       progress: ImportProgress = noProgress
-    ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed> =>
-      tenants.forSupport(tenantCode).pipe(Effect.flatMap((tenant) => importFor(tenant, file, rowIds, progress)))
+    ): Effect.Effect<ContactImportResult, NotFound | ValidationFailed, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => importFor(tenant, file, rowIds, progress)))
 
-    return { template, analyse, importRows, analyseAsSupport, importAsSupport } as const
+    return { template, analyse, importRows } as const
   })
 }) {}

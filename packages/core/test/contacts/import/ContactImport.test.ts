@@ -17,7 +17,7 @@ import { IMPORT_BATCH_ROWS } from "../../../src/contacts/import/ImportLimits.js"
 import { ContactImport } from "../../../src/contacts/import/ContactImport.js"
 import { Contacts } from "../../../src/contacts/Contacts.js"
 import { Tenants } from "../../../src/tenants/Tenants.js"
-import { aUser, testApp } from "../../TestApp.js"
+import { asMember, asSupport, aUser, testApp } from "../../TestApp.js"
 
 const header = importColumns.join(",")
 
@@ -73,10 +73,12 @@ describe("ContactImport", () => {
   it.effect("offers the template to members only", () =>
     Effect.gen(function* () {
       const { imports, owner } = yield* setUp
-      expect(yield* imports.template(owner, "acme")).toBe(importTemplateCsv)
+      expect(yield* imports.template().pipe(asMember(owner, "acme"))).toBe(importTemplateCsv)
       const stranger = yield* aUser("stranger@example.com")
-      expect(yield* Effect.flip(imports.template(stranger, "acme"))).toMatchObject({ _tag: "Forbidden" })
-      expect(yield* Effect.flip(imports.template(owner, "nope"))).toMatchObject({ _tag: "NotFound" })
+      expect(yield* Effect.flip(imports.template().pipe(asMember(stranger, "acme")))).toMatchObject({
+        _tag: "NotAMember"
+      })
+      expect(yield* Effect.flip(imports.template().pipe(asMember(owner, "nope")))).toMatchObject({ _tag: "NotFound" })
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -84,44 +86,48 @@ describe("ContactImport", () => {
     it.effect("gives one entry per data row, flags the tenant's existing UTRs, and creates nothing", () =>
       Effect.gen(function* () {
         const { contacts, events, imports, owner, stored } = yield* setUp
-        const existing = yield* contacts.create(owner, "acme", {
-          name: "Already Here",
-          isSupplier: true,
-          isCisSubcontractor: true,
-          cisDetails: {
-            type: "SoleTrader",
-            title: null,
-            firstName: null,
-            secondName: null,
-            lastName: null,
-            tradingName: null,
-            utr: "2234567890",
-            niNumber: null,
-            companyNumber: null
-          }
-        })
+        const existing = yield* contacts
+          .create({
+            name: "Already Here",
+            isSupplier: true,
+            isCisSubcontractor: true,
+            cisDetails: {
+              type: "SoleTrader",
+              title: null,
+              firstName: null,
+              secondName: null,
+              lastName: null,
+              tradingName: null,
+              utr: "2234567890",
+              niNumber: null,
+              companyNumber: null
+            }
+          })
+          .pipe(asMember(owner, "acme"))
         // Another tenant's contact with a UTR of the file is nobody's duplicate here.
         const other = yield* aUser("other@example.com")
         yield* (yield* Tenants).create(other, { code: TenantCode.make("other"), name: "Other", email: null })
-        yield* contacts.create(other, "other", {
-          name: "Theirs",
-          isSupplier: true,
-          isCisSubcontractor: true,
-          cisDetails: { ...existing.cisDetails!, utr: "1097172564" }
-        })
+        yield* contacts
+          .create({
+            name: "Theirs",
+            isSupplier: true,
+            isCisSubcontractor: true,
+            cisDetails: { ...existing.cisDetails!, utr: "1097172564" }
+          })
+          .pipe(asMember(other, "other"))
         const before = { contacts: (yield* stored).length, events: (yield* events).length }
 
         const rows = yield* analysed(
-          yield* imports.analyse(
-            owner,
-            "acme",
-            fileOf(
-              header,
-              soleTrader("Twin Of Here", "2234 567 890"),
-              soleTrader("New One", "1097172564"),
-              line({ Name: "", UTR: "2234567890" })
+          yield* imports
+            .analyse(
+              fileOf(
+                header,
+                soleTrader("Twin Of Here", "2234 567 890"),
+                soleTrader("New One", "1097172564"),
+                line({ Name: "", UTR: "2234567890" })
+              )
             )
-          )
+            .pipe(asMember(owner, "acme"))
         )
         expect(rows.map((r) => [r.rowId, r.subcontractor?.name ?? null, r.duplicateOf, r.skipReason])).toEqual([
           [1, "Twin Of Here", existing.code, null],
@@ -136,7 +142,7 @@ describe("ContactImport", () => {
       Effect.gen(function* () {
         const { imports, owner } = yield* setUp
         const refusal = (file: ImportFile) =>
-          Effect.flip(imports.analyse(owner, "acme", file)).pipe(
+          Effect.flip(imports.analyse(file).pipe(asMember(owner, "acme"))).pipe(
             Effect.map((e) => {
               assert.instanceOf(e, ValidationFailed)
               expect(Object.keys(e.errors)).toEqual(["file"])
@@ -160,7 +166,9 @@ describe("ContactImport", () => {
         }
         expect(yield* refusal(broken)).toBe("The file cannot be read as CSV: a quoted cell is never closed.")
         // Exactly the limit is fine.
-        expect((yield* analysed(yield* imports.analyse(owner, "acme", manyRows(10_000)))).length).toBe(10_000)
+        expect((yield* analysed(yield* imports.analyse(manyRows(10_000)).pipe(asMember(owner, "acme")))).length).toBe(
+          10_000
+        )
       }).pipe(Effect.provide(testApp()))
     )
 
@@ -168,7 +176,9 @@ describe("ContactImport", () => {
       Effect.gen(function* () {
         const { imports } = yield* setUp
         const stranger = yield* aUser("stranger@example.com")
-        expect(yield* Effect.flip(imports.analyse(stranger, "acme", manyRows(1)))).toMatchObject({ _tag: "Forbidden" })
+        expect(yield* Effect.flip(imports.analyse(manyRows(1)).pipe(asMember(stranger, "acme")))).toMatchObject({
+          _tag: "NotAMember"
+        })
       }).pipe(Effect.provide(testApp()))
     )
   })
@@ -190,7 +200,7 @@ describe("ContactImport", () => {
             line({ Name: "Skipped Row", Type: "Corporation" }),
             soleTrader("Not Selected", "1123456789")
           )
-          const result = yield* imports.importRows(owner, "acme", file, [1, 2, 3, 9, 2])
+          const result = yield* imports.importRows(file, [1, 2, 3, 9, 2]).pipe(asMember(owner, "acme"))
           expect(result).toEqual({
             imported: 2,
             failed: 2,
@@ -246,15 +256,15 @@ describe("ContactImport", () => {
     it.effect("issues codes after those ever issued, deleted contacts' included", () =>
       Effect.gen(function* () {
         const { contacts, imports, owner } = yield* setUp
-        yield* contacts.create(owner, "acme", { name: "Acme Builders" })
-        const second = yield* contacts.create(owner, "acme", { name: "Acme Builders" })
-        yield* contacts.remove(owner, "acme", second.code)
-        const result = yield* imports.importRows(
-          owner,
-          "acme",
-          fileOf(header, soleTrader("Acme Builders", "2234567890"), soleTrader("ACME builders!", "1097172564")),
-          [1, 2]
-        )
+        yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, "acme"))
+        const second = yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, "acme"))
+        yield* contacts.remove(second.code).pipe(asMember(owner, "acme"))
+        const result = yield* imports
+          .importRows(
+            fileOf(header, soleTrader("Acme Builders", "2234567890"), soleTrader("ACME builders!", "1097172564")),
+            [1, 2]
+          )
+          .pipe(asMember(owner, "acme"))
         expect(result.rows.map((r) => r.contactCode)).toEqual(["ACMEBUI3", "ACMEBUI4"])
       }).pipe(Effect.provide(testApp()))
     )
@@ -262,9 +272,9 @@ describe("ContactImport", () => {
     it.effect("refuses an empty selection and a bad file before importing anything", () =>
       Effect.gen(function* () {
         const { imports, owner, stored } = yield* setUp
-        const noSelection = yield* Effect.flip(imports.importRows(owner, "acme", manyRows(2), []))
+        const noSelection = yield* Effect.flip(imports.importRows(manyRows(2), []).pipe(asMember(owner, "acme")))
         expect(noSelection).toMatchObject({ _tag: "ValidationFailed", errors: { selections: expect.any(Array) } })
-        const noRows = yield* Effect.flip(imports.importRows(owner, "acme", fileOf(header), [1]))
+        const noRows = yield* Effect.flip(imports.importRows(fileOf(header), [1]).pipe(asMember(owner, "acme")))
         expect(noRows).toMatchObject({ _tag: "ValidationFailed", errors: { file: expect.any(Array) } })
         // A file that breaks after its good rows imports none of them.
         const breaking: ImportFile = {
@@ -274,9 +284,11 @@ describe("ContactImport", () => {
             Stream.fail(new CsvUnreadable({ reason: "it is not UTF-8 text" }))
           )
         }
-        expect(yield* Effect.flip(imports.importRows(owner, "acme", breaking, [1, 2, 3]))).toMatchObject({
-          _tag: "ValidationFailed"
-        })
+        expect(yield* Effect.flip(imports.importRows(breaking, [1, 2, 3]).pipe(asMember(owner, "acme")))).toMatchObject(
+          {
+            _tag: "ValidationFailed"
+          }
+        )
         expect(yield* stored).toEqual([])
       }).pipe(Effect.provide(testApp()))
     )
@@ -285,12 +297,13 @@ describe("ContactImport", () => {
       Effect.gen(function* () {
         const { events, imports, stored } = yield* setUp
         const progress = yield* Ref.make<ReadonlyArray<readonly [number, number]>>([])
-        const result = yield* imports.importAsSupport(
-          "acme",
-          manyRows(10_000),
-          Array.from({ length: 10_000 }, (_, i) => i + 1),
-          (done, total) => Ref.update(progress, (all) => [...all, [done, total] as const])
-        )
+        const result = yield* imports
+          .importRows(
+            manyRows(10_000),
+            Array.from({ length: 10_000 }, (_, i) => i + 1),
+            (done, total) => Ref.update(progress, (all) => [...all, [done, total] as const])
+          )
+          .pipe(asSupport("acme"))
         expect(result.imported).toBe(10_000)
         expect(result.failed).toBe(0)
         const codes = result.rows.map((r) => r.contactCode)
@@ -307,11 +320,11 @@ describe("ContactImport", () => {
     it.effect("support staff import into any tenant by its code", () =>
       Effect.gen(function* () {
         const { imports } = yield* setUp
-        expect((yield* imports.importAsSupport("acme", manyRows(1), [1])).imported).toBe(1)
-        expect(yield* Effect.flip(imports.importAsSupport("missing", manyRows(1), [1]))).toMatchObject({
+        expect((yield* imports.importRows(manyRows(1), [1]).pipe(asSupport("acme"))).imported).toBe(1)
+        expect(yield* Effect.flip(imports.importRows(manyRows(1), [1]).pipe(asSupport("missing")))).toMatchObject({
           _tag: "NotFound"
         })
-        const rows = yield* analysed(yield* imports.analyseAsSupport("acme", manyRows(2)))
+        const rows = yield* analysed(yield* imports.analyse(manyRows(2)).pipe(asSupport("acme")))
         expect(rows.map((r) => r.rowId)).toEqual([1, 2])
       }).pipe(Effect.provide(testApp()))
     )
@@ -321,17 +334,17 @@ describe("ContactImport", () => {
     it.effect("a row that cannot be written fails alone; the rest of its batch is imported", () =>
       Effect.gen(function* () {
         const { events, imports, owner, stored } = yield* setUp
-        const result = yield* imports.importRows(
-          owner,
-          "acme",
-          fileOf(
-            header,
-            soleTrader("Good One", "2234567890"),
-            soleTrader("Poison Row", "1097172564"),
-            soleTrader("Good Two", "1123456789")
-          ),
-          [1, 2, 3]
-        )
+        const result = yield* imports
+          .importRows(
+            fileOf(
+              header,
+              soleTrader("Good One", "2234567890"),
+              soleTrader("Poison Row", "1097172564"),
+              soleTrader("Good Two", "1123456789")
+            ),
+            [1, 2, 3]
+          )
+          .pipe(asMember(owner, "acme"))
         expect(result.rows.map((r) => [r.rowId, r.status, r.reason])).toEqual([
           [1, "Imported", null],
           [2, "Failed", "It could not be saved because of an error on our side; import the row again."],
@@ -357,7 +370,7 @@ describe("ContactImport", () => {
     it.effect("a code taken by a racing writer is issued again", () =>
       Effect.gen(function* () {
         const { imports, owner } = yield* setUp
-        const result = yield* imports.importRows(owner, "acme", manyRows(3), [1, 2, 3])
+        const result = yield* imports.importRows(manyRows(3), [1, 2, 3]).pipe(asMember(owner, "acme"))
         expect(result.imported).toBe(3)
         expect(result.rows.map((r) => r.contactCode)).toEqual(["BULKBUIL", "BULKBUI2", "BULKBUI3"])
       }).pipe(
@@ -382,11 +395,12 @@ describe("ContactImport", () => {
         const { events, imports, stored } = yield* setUp
         // The second batch's events never get written: the process stops there.
         const fiber = yield* Effect.fork(
-          imports.importAsSupport(
-            "acme",
-            manyRows(IMPORT_BATCH_ROWS + 300),
-            Array.from({ length: IMPORT_BATCH_ROWS + 300 }, (_, i) => i + 1)
-          )
+          imports
+            .importRows(
+              manyRows(IMPORT_BATCH_ROWS + 300),
+              Array.from({ length: IMPORT_BATCH_ROWS + 300 }, (_, i) => i + 1)
+            )
+            .pipe(asSupport("acme"))
         )
         const exit = yield* Fiber.await(fiber)
         assert.isTrue(Exit.isInterrupted(exit))
@@ -428,7 +442,7 @@ describe("ContactImport", () => {
     it.effect("a store that fails every write fails every row, leaving nothing half-written", () =>
       Effect.gen(function* () {
         const { events, imports, stored } = yield* setUp
-        const result = yield* imports.importAsSupport("acme", manyRows(4), [1, 2, 3, 4])
+        const result = yield* imports.importRows(manyRows(4), [1, 2, 3, 4]).pipe(asSupport("acme"))
         expect(result).toMatchObject({ imported: 0, failed: 4 })
         expect(yield* stored).toEqual([])
         expect(yield* events).toEqual([])
