@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Layer } from "effect"
 
 /** A port every member of which is an operation that answers an Effect (the ports onFirstCall can defer). */
 type Operations<S> = { readonly [K in keyof S]: (...args: never) => Effect.Effect<unknown, unknown> }
@@ -20,13 +20,19 @@ export const onFirstCall = <I, S extends Operations<S>, R>(
     Effect.gen(function* () {
       const context = yield* Effect.context<R>()
       const scope = yield* Effect.scope
-      const loaded = yield* Effect.cached(
+      // Loaded by a fiber of the layer's own scope, which the first call starts and every call
+      // awaits: a caller interrupted (a time-out) while it loads interrupts only its own waiting.
+      const service = yield* Deferred.make<S>()
+      const startLoading = yield* Effect.once(
         Effect.promise(load).pipe(
           Effect.flatMap((layer) => Layer.buildWithScope(layer, scope)),
           Effect.map(Context.get(tag)),
-          Effect.provide(context)
+          Effect.provide(context),
+          Effect.intoDeferred(service),
+          Effect.forkIn(scope)
         )
       )
+      const loaded = Effect.zipRight(Effect.uninterruptible(startLoading), Deferred.await(service))
       const operation =
         (name: string) =>
         (...args: ReadonlyArray<unknown>) =>
