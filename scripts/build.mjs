@@ -72,6 +72,41 @@ const thirdPartyExternal = {
   }
 }
 
+/**
+ * @effect/cli parses YAML, TOML and INI (its Options.fileParse and config files) with parsers its
+ * module of files imports at the top; no command of ours reads such a file, and the three are
+ * about 400 KB that every start of the CLI would compile. Each is replaced by a module whose
+ * `parse` requires the package's own CommonJS build, where pnpm installed it, at the first parse.
+ */
+const configFileParsersOnFirstParse = {
+  name: "config-file-parsers-on-first-parse",
+  setup(build) {
+    build.onResolve({ filter: /^(yaml|toml|ini)$/ }, async (args) => {
+      if (args.pluginData === "resolving" || !args.importer.includes(`${sep}@effect${sep}cli${sep}`)) return undefined
+      const resolved = await build.resolve(args.path, {
+        kind: "require-call",
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "resolving"
+      })
+      if (resolved.errors.length > 0) return { errors: resolved.errors }
+      return {
+        path: args.path,
+        namespace: "on-first-parse",
+        pluginData: relative(outdir, resolved.path).split(sep).join("/")
+      }
+    })
+    build.onLoad({ filter: /.*/, namespace: "on-first-parse" }, (args) => ({
+      contents: [
+        'import { createRequire } from "node:module"',
+        "const requireFromDist = createRequire(import.meta.url)",
+        `export const parse = (content) => requireFromDist(${JSON.stringify(args.pluginData)}).parse(content)`
+      ].join("\n"),
+      loader: "js"
+    }))
+  }
+}
+
 rmSync(outdir, { recursive: true, force: true })
 const result = await esbuild.build({
   absWorkingDir: root,
@@ -89,7 +124,7 @@ const result = await esbuild.build({
   target: "node20",
   conditions: ["import", "node"],
   sourcemap: "linked",
-  plugins: [thirdPartyExternal],
+  plugins: [configFileParsersOnFirstParse, thirdPartyExternal],
   logLevel: "warning",
   // The CommonJS modules bundled into these ES modules require Node's own modules by name.
   banner: {

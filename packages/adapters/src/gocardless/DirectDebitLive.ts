@@ -1,7 +1,8 @@
+import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
 import { Config, ConfigError, Duration, Effect, Either, Layer, Redacted } from "effect"
-import { goCardlessDirectDebit, type GoCardlessOptions } from "./GoCardlessDirectDebit.js"
+import type { GoCardlessOptions } from "./GoCardlessDirectDebit.js"
+import { onFirstCall } from "../OnFirstCall.js"
 import { ownCallHeaders } from "../system/OwnCalls.js"
-import { DEFAULT_TIMEOUT } from "./GoCardlessRequest.js"
 import { SANDBOX_PATH } from "./SandboxPath.js"
 
 /** GoCardless's two environments: the token's prefix says which one it belongs to. */
@@ -53,6 +54,9 @@ export const goCardlessBaseUrl = (
   return Either.right(override)
 }
 
+/** The time limit of each try of a GoCardless call unless GOCARDLESS_TIMEOUT_MS says otherwise. */
+export const DEFAULT_TIMEOUT = Duration.seconds(10)
+
 /** GOCARDLESS_TIMEOUT_MS: the time limit of each try of a GoCardless call (10000 unless set). */
 const TimeoutConfig = Config.withDefault(
   Config.integer("GOCARDLESS_TIMEOUT_MS").pipe(
@@ -101,4 +105,19 @@ export const DirectDebitConfig: Effect.Effect<
   }
 })
 
-export const DirectDebitLive = Layer.unwrapEffect(Effect.map(DirectDebitConfig, goCardlessDirectDebit))
+/**
+ * Direct debits through GoCardless's API (see DirectDebitConfig), every call measured. The
+ * configuration is read, and refused, when the layer is built; the adapter, with its HTTP client
+ * and its metrics, is imported at the first call (see onFirstCall).
+ */
+export const DirectDebitLive = Layer.unwrapEffect(
+  Effect.map(DirectDebitConfig, (options) =>
+    onFirstCall(DirectDebit, async () => {
+      const [{ goCardlessDirectDebit }, { measuredPort }] = await Promise.all([
+        import("./GoCardlessDirectDebit.js"),
+        import("../metrics/ProviderCallMetrics.js")
+      ])
+      return goCardlessDirectDebit(options).pipe(measuredPort(DirectDebit, "gocardless"))
+    })
+  )
+)

@@ -6,7 +6,9 @@ import {
   SETUP_NOT_FINISHED
 } from "@cisbook/core/billing/DirectDebit"
 import { DirectDebitFault } from "@cisbook/core/billing/DirectDebitFaults"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { type Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import {

@@ -1,7 +1,9 @@
 import { DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
-import type { HttpClient, HttpClientRequest } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Duration, Effect, Either, Option, Random } from "effect"
 import { goCardlessRetries } from "../metrics/ProviderCallMetrics.js"
+import { DEFAULT_TIMEOUT } from "./DirectDebitLive.js"
 
 /** GoCardless's answer to one call, read whole within the call's time limit. */
 export interface GoCardlessAnswer {
@@ -20,8 +22,6 @@ export interface RequestPolicy {
   /** The longest pause GoCardless may ask for (Retry-After, RateLimit-Reset) that a request still waits. */
   readonly longestWait: Duration.Duration
 }
-
-export const DEFAULT_TIMEOUT = Duration.seconds(10)
 
 export const defaultPolicy = (timeout: Duration.Duration = DEFAULT_TIMEOUT): RequestPolicy => ({
   timeout,

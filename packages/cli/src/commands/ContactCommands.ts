@@ -1,4 +1,3 @@
-import { csvImportFile } from "@cisbook/adapters/csv/CsvImportFile"
 import type { ContactImportRow } from "@cisbook/core/contacts/import/ContactImportRow"
 import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
 import { Command, Options } from "@effect/cli"
@@ -62,6 +61,8 @@ const showProgress = (done: number, total: number) =>
 const importFile = (tenant: string, filePath: string, choice: Choice) =>
   Effect.gen(function* () {
     const imports = yield* ContactImport
+    // The CSV reader (csv-parse) is imported by the one command that reads a file.
+    const { csvImportFile } = yield* Effect.promise(() => import("@cisbook/adapters/csv/CsvImportFile"))
     const file = csvImportFile(filePath, path.basename(filePath))
     const analysis = Chunk.toReadonlyArray(
       yield* Stream.runCollect(yield* imports.analyse(file).pipe(asSupport(tenant)))

@@ -15,7 +15,9 @@ import type {
   VerificationSent
 } from "@cisbook/core/taxauthority/Verification"
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Effect, Layer, Option, Ref } from "effect"
 import { createHash } from "node:crypto"
 import { cis300Return, payeScheme, transactionIdOf } from "../cis300/Cis300Return.js"

@@ -1,4 +1,5 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { TaxAuthorityUnavailable } from "@cisbook/core/taxauthority/TaxAuthority"
 import { Duration, Effect } from "effect"
 import { type GovTalkAnswer, govTalkAnswer } from "./GovTalkAnswer.js"
