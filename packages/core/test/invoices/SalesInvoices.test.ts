@@ -1,5 +1,5 @@
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
-import { assert, describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { Conflict, NotFound, ValidationFailed } from "../../src/Errors.js"
 import type { NewSalesInvoice } from "../../src/invoices/InvoiceInput.js"
@@ -13,22 +13,25 @@ import { asMember, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
-/** An owner of acme-builders with a customer ACME and a supplier BRICKS, and the use cases. */
-const setUp = Effect.gen(function* () {
-  const tenants = yield* Tenants
-  const contacts = yield* Contacts
-  const invoices = yield* SalesInvoices
-  const owner = yield* aUser("owner@example.com")
-  const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
-  yield* contacts.create({ name: "Acme", isCustomer: true }).pipe(asMember(owner, TENANT))
-  yield* contacts.create({ name: "Bricks", isSupplier: true }).pipe(asMember(owner, TENANT))
-  const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
-    Effect.map((all) =>
-      all.filter((e) => e.type.startsWith("sales-invoice")).map((e) => ({ type: e.type, data: e.data }))
+/** An owner of the tenant (acme-builders) with a customer ACME and a supplier BRICKS, and the use cases. */
+const setUpTenant = (code: string) =>
+  Effect.gen(function* () {
+    const tenants = yield* Tenants
+    const contacts = yield* Contacts
+    const invoices = yield* SalesInvoices
+    const owner = yield* aUser(`owner@${code}.example.com`)
+    const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(code), name: "Acme", email: null })
+    yield* contacts.create({ name: "Acme", isCustomer: true }).pipe(asMember(owner, code))
+    yield* contacts.create({ name: "Bricks", isSupplier: true }).pipe(asMember(owner, code))
+    const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
+      Effect.map((all) =>
+        all.filter((e) => e.type.startsWith("sales-invoice")).map((e) => ({ type: e.type, data: e.data }))
+      )
     )
-  )
-  return { tenants, contacts, invoices, owner, tenant, events } as const
-})
+    return { tenants, contacts, invoices, owner, tenant, events } as const
+  })
+
+const setUp = setUpTenant(TENANT)
 
 const unreferenced: NewSalesInvoice = {
   contact: "acme",
@@ -234,7 +237,11 @@ describe("SalesInvoices.paymentsReport", () => {
       ).toBeInstanceOf(ValidationFailed)
     }).pipe(Effect.provide(testApp()))
   )
+})
 
+// One application for all the property's runs, each run in a tenant of its own.
+layer(testApp())("SalesInvoices.paymentsReport over many payments", (it) => {
+  let run = 0
   const day = fc.integer({ min: 1, max: 20 }).map((d) => `2026-05-${String(d).padStart(2, "0")}`)
 
   it.effect.prop(
@@ -247,12 +254,13 @@ describe("SalesInvoices.paymentsReport", () => {
     },
     ({ bounds: [from, to], payments }) =>
       Effect.gen(function* () {
-        const { contacts, invoices, owner } = yield* setUp
-        yield* contacts.create({ name: "Beta Ltd", isCustomer: true }).pipe(asMember(owner, TENANT))
+        const code = `acme-${++run}`
+        const { contacts, invoices, owner } = yield* setUpTenant(code)
+        yield* contacts.create({ name: "Beta Ltd", isCustomer: true }).pipe(asMember(owner, code))
         const made = yield* Effect.all([
-          invoices.create({ ...invoice, reference: "First" }).pipe(asMember(owner, TENANT)),
-          invoices.create({ ...unreferenced, contact: "BETALTD" }).pipe(asMember(owner, TENANT)),
-          invoices.create({ ...invoice, subtotal: 5000, vat: 0, cisDeduction: 1000 }).pipe(asMember(owner, TENANT))
+          invoices.create({ ...invoice, reference: "First" }).pipe(asMember(owner, code)),
+          invoices.create({ ...unreferenced, contact: "BETALTD" }).pipe(asMember(owner, code)),
+          invoices.create({ ...invoice, subtotal: 5000, vat: 0, cisDeduction: 1000 }).pipe(asMember(owner, code))
         ])
         const recorded = []
         for (const [which, date, amount] of payments) {
@@ -260,7 +268,7 @@ describe("SalesInvoices.paymentsReport", () => {
           recorded.push(
             yield* invoices
               .addPayment(target.id, { date, amount })
-              .pipe(asMember(owner, TENANT))
+              .pipe(asMember(owner, code))
               .pipe(Effect.orElseSucceed(() => null))
           )
         }
@@ -269,14 +277,14 @@ describe("SalesInvoices.paymentsReport", () => {
           .sort((a, b) => (a!.date === b!.date ? (a!.id < b!.id ? -1 : 1) : a!.date < b!.date ? -1 : 1))
         const report = yield* invoices
           .paymentsReport(`${from}T00:00:00Z`, `${to}T23:59:59Z`)
-          .pipe(asMember(owner, TENANT))
+          .pipe(asMember(owner, code))
         expect(report).toMatchObject({ from, to })
         expect(report.payments.map((r) => r.payment)).toEqual(expected)
         for (const { contactName, invoice: of, payment } of report.payments) {
           expect(of.id).toBe(payment.invoiceId)
           expect(contactName).toBe(of.contactCode === "ACME" ? "Acme" : "Beta Ltd")
         }
-      }).pipe(Effect.provide(testApp())),
+      }),
     { fastCheck: { numRuns: 60 } }
   )
 })
