@@ -1,6 +1,6 @@
 import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
 import { NewPaymentFields, NewPurchaseInvoiceFields, NewSalesInvoiceFields } from "@cisbook/core/invoices/InvoiceInput"
-import { Pounds } from "@cisbook/core/invoices/Money"
+import { Pounds } from "@cisbook/core/Money"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { CalendarDate } from "../CalendarDate.js"
 import type { FieldErrors } from "../Errors.js"
-import { Pounds } from "./Money.js"
+import { Pounds } from "../Money.js"
 
 /** Omitted and `null` mean the same. */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ContactId, PurchaseInvoiceId, TenantId } from "../Ids.js"
-import { Pence } from "./Money.js"
+import { Pence } from "../Money.js"
 
 /** An invoice a supplier sent the tenant. Money in pence; dates as YYYY-MM-DD. */
 export class PurchaseInvoice extends Schema.Class<PurchaseInvoice>("PurchaseInvoice")({

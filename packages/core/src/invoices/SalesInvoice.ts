@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ContactId, SalesInvoiceId, SalesInvoicePaymentId, TenantId } from "../Ids.js"
-import { Pence } from "./Money.js"
+import { Pence } from "../Money.js"
 
 export const SalesInvoiceStatus = Schema.Literal("Open", "Paid")
 export type SalesInvoiceStatus = typeof SalesInvoiceStatus.Type

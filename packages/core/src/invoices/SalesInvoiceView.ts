@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Pounds } from "./Money.js"
+import { Pounds } from "../Money.js"
 import { type SalesInvoice, type SalesInvoicePayment, SalesInvoiceStatus } from "./SalesInvoice.js"
 
 const Day = Schema.String.annotations({ format: "date", examples: ["2026-04-06"] })

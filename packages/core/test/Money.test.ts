@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
-import { formatPounds, MAX_PENCE, Pounds } from "../../src/invoices/Money.js"
+import { formatPounds, MAX_PENCE, Pounds } from "../src/Money.js"
 
 const decode = Schema.decodeUnknownEither(Pounds)
 
