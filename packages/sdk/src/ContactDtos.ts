@@ -1,15 +1,8 @@
 import { ContactRole } from "@cisbook/core/contacts/Contact"
 import { ContactReplacementFields, NewContactFields } from "@cisbook/core/contacts/ContactInput"
-import {
-  ContactSortField,
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  MIN_SEARCH_TERM_LENGTH,
-  PageLimit,
-  PageOffset,
-  VerificationFilter
-} from "@cisbook/core/contacts/ContactQuery"
+import { ContactSortField, MIN_SEARCH_TERM_LENGTH, VerificationFilter } from "@cisbook/core/contacts/ContactQuery"
 import { ContactDto } from "@cisbook/core/contacts/ContactView"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { Schema } from "effect"
 import { requestBody } from "./RequestBody.js"
 

@@ -1,4 +1,4 @@
-import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
+import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { NewPaymentFields, NewPurchaseInvoiceFields, NewSalesInvoiceFields } from "@cisbook/core/invoices/InvoiceInput"
 import { Pounds } from "@cisbook/core/Money"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"

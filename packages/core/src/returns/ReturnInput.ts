@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import type { Contact } from "../contacts/Contact.js"
 import type { FieldErrors } from "../Errors.js"
-import { ContactReference } from "../invoices/InvoiceInput.js"
+import { ContactReference } from "../ContactReference.js"
 import { formatPounds, Pounds } from "../Money.js"
 import { memberPath } from "../MemberPath.js"
 import { deductionPercent, maxDeduction } from "./DeductionRate.js"
