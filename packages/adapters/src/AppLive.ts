@@ -1,6 +1,6 @@
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import type { SqlClient } from "@effect/sql"
-import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { Layer } from "effect"
 import { BillingTermsLive } from "./billing/BillingTermsLive.js"

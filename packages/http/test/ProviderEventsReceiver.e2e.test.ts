@@ -1,5 +1,5 @@
 import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { ProviderEvents } from "@cisbook/core/billing/providerevents/ProviderEvents"
 import { fieldErrors } from "@cisbook/core/Validation"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"

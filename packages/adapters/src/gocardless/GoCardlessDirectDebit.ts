@@ -4,8 +4,8 @@ import {
   type ProviderPayment,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
-} from "@cisbook/core/billing/DirectDebit"
-import { DirectDebitFault } from "@cisbook/core/billing/DirectDebitFaults"
+} from "@cisbook/core/billing/mandates/DirectDebit"
+import { DirectDebitFault } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { type Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"

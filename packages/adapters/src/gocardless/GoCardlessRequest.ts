@@ -1,4 +1,4 @@
-import { DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
+import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import type { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Either, Option, Random } from "effect"
 import { goCardlessRetries } from "../metrics/ProviderCallMetrics.js"

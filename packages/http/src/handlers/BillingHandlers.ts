@@ -1,11 +1,11 @@
-import type { BillingProfile } from "@cisbook/core/billing/BillingProfile"
-import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
-import type { BillingUsage } from "@cisbook/core/billing/BillingUsage"
-import type { Mandate } from "@cisbook/core/billing/Mandate"
+import type { BillingProfile } from "@cisbook/core/billing/mandates/BillingProfile"
+import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/invoicing/BillingInvoice"
+import type { BillingUsage } from "@cisbook/core/billing/invoicing/BillingUsage"
+import type { Mandate } from "@cisbook/core/billing/mandates/Mandate"
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
-import { BillingInvoices } from "@cisbook/core/billing/BillingInvoices"
-import { Mandates } from "@cisbook/core/billing/Mandates"
+import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
+import { BillingInvoices } from "@cisbook/core/billing/invoicing/BillingInvoices"
+import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import {
   BillingInvoiceDto,

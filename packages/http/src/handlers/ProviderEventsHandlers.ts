@@ -1,5 +1,5 @@
-import { resourceIdOf } from "@cisbook/core/billing/ProviderEvent"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { resourceIdOf } from "@cisbook/core/billing/providerevents/ProviderEvent"
+import { ProviderEvents } from "@cisbook/core/billing/providerevents/ProviderEvents"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { GoCardlessWebhookDto } from "@cisbook/sdk/ProviderEventDtos"
 import { HttpApiBuilder } from "@effect/platform"

@@ -1,4 +1,4 @@
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { ProviderEvents } from "@cisbook/core/billing/providerevents/ProviderEvents"
 import { Effect } from "effect"
 import { leasedWorker } from "./LeasedWorker.js"
 import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { MonthlyReturnId, TenantId } from "../Ids.js"
+import { MonthlyReturnId, TenantId } from "../../Ids.js"
 
 export class UsageSubcontractor extends Schema.Class<UsageSubcontractor>("UsageSubcontractor")({
   contactCode: Schema.String,

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Email } from "../Email.js"
+import { Email } from "../../Email.js"
 
 /** Where the caller's billing goes: the address of the service's invoices to them. */
 export class BillingAddress extends Schema.Class<BillingAddress>("BillingAddress")({

@@ -1,5 +1,5 @@
-import type { BillingInvoiceId, UserId } from "../Ids.js"
-import { formatDate } from "../mail/MailFormat.js"
+import type { BillingInvoiceId, UserId } from "../../Ids.js"
+import { formatDate } from "../../mail/MailFormat.js"
 import { BillingInvoice, BillingInvoiceLine, invoiceNumber } from "./BillingInvoice.js"
 
 /** The VAT rate on the service's invoices, in percent. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { BillingProfiles } from "../../src/billing/BillingProfiles.js"
-import { aUser, testApp } from "../TestApp.js"
+import { BillingProfiles } from "../../../src/billing/mandates/BillingProfiles.js"
+import { aUser, testApp } from "../../TestApp.js"
 
 const address = {
   companyName: " Lovelace Builders Ltd ",

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { BillingAddress } from "./BillingAddress.js"
-import type { UserId } from "../Ids.js"
+import type { UserId } from "../../Ids.js"
 
 /** A user's billing address: none until first set, then replaced whole. */
 export class BillingProfileRepo extends Context.Tag("core/BillingProfileRepo")<

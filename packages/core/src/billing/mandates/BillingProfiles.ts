@@ -3,12 +3,12 @@ import type { BillingAddress } from "./BillingAddress.js"
 import { BillingAddressInput } from "./BillingAddressInput.js"
 import type { BillingProfile } from "./BillingProfile.js"
 import type { MandateStatus } from "./MandateStatus.js"
-import type { ValidationFailed } from "../Errors.js"
+import type { ValidationFailed } from "../../Errors.js"
 import { BillingProfileRepo } from "./BillingProfileRepo.js"
-import { Clock } from "../system/Clock.js"
+import { Clock } from "../../system/Clock.js"
 import { MandateRepo } from "./MandateRepo.js"
-import type { User } from "../users/User.js"
-import { decodeInput } from "../Validation.js"
+import type { User } from "../../users/User.js"
+import { decodeInput } from "../../Validation.js"
 
 const decodeAddress = decodeInput(BillingAddressInput)
 

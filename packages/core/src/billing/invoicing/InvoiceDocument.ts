@@ -1,4 +1,4 @@
-import type { BillingAddress } from "./BillingAddress.js"
+import type { BillingAddress } from "../mandates/BillingAddress.js"
 import type { BillingInvoice, BillingInvoiceLine } from "./BillingInvoice.js"
 import type { Seller } from "./BillingTerms.js"
 

@@ -1,6 +1,6 @@
 import type { Option } from "effect"
 import type { PrefilledCustomer } from "./DirectDebit.js"
-import type { User } from "../users/User.js"
+import type { User } from "../../users/User.js"
 import type { BillingAddress } from "./BillingAddress.js"
 
 const splitName = (name: string) => {

@@ -3,7 +3,7 @@ import type { BillingInvoice, BillingInvoiceWithLines } from "./BillingInvoice.j
 import type { InvoicePaymentStatus } from "./InvoicePaymentStatus.js"
 import type { BillingUsage } from "./BillingUsage.js"
 import type { ClaimedUsage, InvoiceDraft } from "./InvoiceDraft.js"
-import type { BillingInvoiceId, UserId } from "../Ids.js"
+import type { BillingInvoiceId, UserId } from "../../Ids.js"
 
 /** How an invoice's collection stands after a step of it. */
 export interface Collection {

@@ -5,11 +5,11 @@ import { prefilledCustomer } from "./Prefill.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
 import { formatSessionToken, SESSION_TOKEN_BYTES, sameToken } from "./SessionToken.js"
 import { SuccessRedirectUrl } from "./SuccessRedirectUrl.js"
-import { Conflict, NotFound, Refused, type ValidationFailed } from "../Errors.js"
-import { MandateId } from "../Ids.js"
+import { Conflict, NotFound, Refused, type ValidationFailed } from "../../Errors.js"
+import { MandateId } from "../../Ids.js"
 import { BillingProfileRepo } from "./BillingProfileRepo.js"
-import { Clock } from "../system/Clock.js"
-import { Crypto } from "../system/Crypto.js"
+import { Clock } from "../../system/Clock.js"
+import { Crypto } from "../../system/Crypto.js"
 import {
   CANCELLATION_FAILED,
   DirectDebit,
@@ -17,11 +17,11 @@ import {
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
 } from "./DirectDebit.js"
-import { IdGenerator } from "../system/IdGenerator.js"
+import { IdGenerator } from "../../system/IdGenerator.js"
 import { MandateRepo } from "./MandateRepo.js"
 import { MandateCompletion } from "./MandateCompletion.js"
-import type { User } from "../users/User.js"
-import { decodeInput } from "../Validation.js"
+import type { User } from "../../users/User.js"
+import { decodeInput } from "../../Validation.js"
 
 export interface MandateSetup {
   readonly redirectFlowId: string

@@ -1,5 +1,5 @@
-import type { InvoicePaymentStatus } from "./InvoicePaymentStatus.js"
-import type { StoredMandateStatus } from "./MandateStatus.js"
+import type { InvoicePaymentStatus } from "../invoicing/InvoicePaymentStatus.js"
+import type { StoredMandateStatus } from "../mandates/MandateStatus.js"
 
 /** The status a `mandates` event's action sets (contract.md, Provider events); others change nothing. */
 const mandateByAction: Readonly<Record<string, StoredMandateStatus>> = {

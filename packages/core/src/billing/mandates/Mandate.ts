@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { MandateId, UserId } from "../Ids.js"
+import { MandateId, UserId } from "../../Ids.js"
 import { StoredMandateStatus } from "./MandateStatus.js"
 
 /**

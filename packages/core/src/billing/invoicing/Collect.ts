@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DirectDebit } from "./DirectDebit.js"
+import type { DirectDebit } from "../mandates/DirectDebit.js"
 import type { BillingInvoice } from "./BillingInvoice.js"
 import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
 

@@ -1,8 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Mandate } from "./Mandate.js"
 import type { StoredMandateStatus } from "./MandateStatus.js"
-import type { MandateId, UserId } from "../Ids.js"
-import type { DuplicateKey } from "../system/DuplicateKey.js"
+import type { MandateId, UserId } from "../../Ids.js"
+import type { DuplicateKey } from "../../system/DuplicateKey.js"
 
 /**
  * The users' mandate setups. A user holds at most one live (InProgress or Active) mandate; the

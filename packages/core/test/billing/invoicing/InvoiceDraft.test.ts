@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { invoiceNumber } from "../../src/billing/BillingInvoice.js"
-import { draftInvoice, lineDescription, vatOf } from "../../src/billing/InvoiceDraft.js"
-import { invoicePaymentStatusOf, refreshedOnListing } from "../../src/billing/InvoicePaymentStatus.js"
-import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "../../src/Ids.js"
+import { invoiceNumber } from "../../../src/billing/invoicing/BillingInvoice.js"
+import { draftInvoice, lineDescription, vatOf } from "../../../src/billing/invoicing/InvoiceDraft.js"
+import { invoicePaymentStatusOf, refreshedOnListing } from "../../../src/billing/invoicing/InvoicePaymentStatus.js"
+import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "../../../src/Ids.js"
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
 

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { UserId } from "../Ids.js"
+import type { UserId } from "../../Ids.js"
 
 /**
  * What a newly completed mandate sets going: the user's billing invoices waiting for a mandate

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "../Ids.js"
+import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "../../Ids.js"
 import { InvoicePaymentStatus } from "./InvoicePaymentStatus.js"
 
 /** One accepted return on an invoice. Money in pence. */

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { Mandate } from "./Mandate.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
-import { Clock } from "../system/Clock.js"
+import { Clock } from "../../system/Clock.js"
 import { CANCELLATION_FAILED, DirectDebit, type DirectDebitRefused } from "./DirectDebit.js"
 import { MandateRepo } from "./MandateRepo.js"
 import { WaitingInvoices } from "./WaitingInvoices.js"

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { isValidUkPostcode, normalisePostcode } from "../cis/Postcode.js"
-import { Email } from "../Email.js"
+import { isValidUkPostcode, normalisePostcode } from "../../cis/Postcode.js"
+import { Email } from "../../Email.js"
 import { BillingAddress } from "./BillingAddress.js"
 import { CountryCode } from "./CountryCode.js"
 

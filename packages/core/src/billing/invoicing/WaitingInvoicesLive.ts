@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
-import { DirectDebit } from "./DirectDebit.js"
-import { WaitingInvoices } from "./WaitingInvoices.js"
+import { DirectDebit } from "../mandates/DirectDebit.js"
+import { WaitingInvoices } from "../mandates/WaitingInvoices.js"
 import { collect } from "./Collect.js"
 
 /**
