@@ -3,7 +3,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { DatabaseLive } from "@cisbook/adapters/sql/Database"
-import { ProviderEvents } from "@cisbook/core/billing/providerevents/ProviderEvents"
+import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEventHandling"
+import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { Email } from "@cisbook/core/Email"
 import { Mandate } from "@cisbook/core/billing/mandates/Mandate"
 import { flowExpiry } from "@cisbook/core/billing/mandates/MandateFlow"
@@ -882,10 +883,11 @@ describe("cisbook admin CLI", () => {
         metadata: {}
       })
       const receivedAt = yield* Effect.gen(function* () {
-        const events = yield* ProviderEvents
+        const events = yield* ProviderEventReceiving
+        const work = yield* ProviderEventHandling
         yield* events.receive({ webhookId: "WB1", events: [event("EV1", "payments", "failed", "PM_UNKNOWN")] })
-        const claimed = yield* events.claim(10, Duration.minutes(1))
-        yield* events.record(yield* Effect.forEach(claimed, events.attempt))
+        const claimed = yield* work.claim(10, Duration.minutes(1))
+        yield* work.record(yield* Effect.forEach(claimed, work.attempt))
         yield* events.receive({ webhookId: "WB2", events: [event("EV2", "mandates", "cancelled", "MD_UNKNOWN")] })
         return (yield* events.list(10)).map((e) => e.receivedAt.toISOString())
       }).pipe(Effect.provide(AppLive), configured)

@@ -6,7 +6,10 @@ import { BillingInvoices } from "@cisbook/core/billing/invoicing/BillingInvoices
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
 import { BillingRun, type RunProgress } from "@cisbook/core/billing/invoicing/BillingRun"
 import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
-import { MAX_PROVIDER_EVENT_LIST, ProviderEvents } from "@cisbook/core/billing/providerevents/ProviderEvents"
+import {
+  MAX_PROVIDER_EVENT_LIST,
+  ProviderEventReceiving
+} from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
@@ -181,7 +184,7 @@ const events = Command.make(
   ({ limit }) =>
     admin(
       Effect.gen(function* () {
-        const list = yield* (yield* ProviderEvents).list(limit)
+        const list = yield* (yield* ProviderEventReceiving).list(limit)
         if (list.length === 0) return yield* Console.log("No provider events.")
         yield* Console.log(
           table(

@@ -1,5 +1,5 @@
 import { resourceIdOf } from "@cisbook/core/billing/providerevents/ProviderEvent"
-import { ProviderEvents } from "@cisbook/core/billing/providerevents/ProviderEvents"
+import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { GoCardlessWebhookDto } from "@cisbook/sdk/ProviderEventDtos"
 import { HttpApiBuilder } from "@effect/platform"
@@ -28,7 +28,7 @@ const batchOf = (webhook: GoCardlessWebhookDto) => ({
  * handled raw); a body that does not decode is a validation problem, as everywhere in the API.
  */
 export const ProviderEventsHandlers = HttpApiBuilder.group(CisbookApi, "providerEvents", (handlers) =>
-  Effect.map(ProviderEvents, (events) =>
+  Effect.map(ProviderEventReceiving, (events) =>
     handlers.handleRaw("receiveGoCardlessWebhook", ({ headers, request }) =>
       // A body that cannot be read (over 1 MiB, cut short) is answered by the problem middleware.
       Effect.orDie(request.text).pipe(

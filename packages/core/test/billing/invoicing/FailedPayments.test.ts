@@ -12,7 +12,8 @@ import { DirectDebit, DirectDebitRefused } from "../../../src/billing/mandates/D
 import { DirectDebitUnavailable } from "../../../src/billing/mandates/DirectDebitFaults.js"
 import { draftInvoice } from "../../../src/billing/invoicing/InvoiceDraft.js"
 import { Mandates } from "../../../src/billing/mandates/Mandates.js"
-import { ProviderEvents } from "../../../src/billing/providerevents/ProviderEvents.js"
+import { ProviderEventHandling } from "../../../src/billing/providerevents/ProviderEventHandling.js"
+import { ProviderEventReceiving } from "../../../src/billing/providerevents/ProviderEventReceiving.js"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "../../../src/Ids.js"
 import { MailOutbox } from "../../../src/mail/MailOutbox.js"
 import { UseCasesLive } from "../../../src/UseCases.js"
@@ -93,9 +94,9 @@ let events = 0
 /** The provider says, by webhook, that the payment `action`; the worker handles it. */
 const paymentEvent = (payment: string, action: string, details: Record<string, unknown> = {}) =>
   Effect.gen(function* () {
-    const work = yield* ProviderEvents
+    const work = yield* ProviderEventHandling
     const id = `EV${String(++events).padStart(6, "0")}`
-    yield* work.receive({
+    yield* (yield* ProviderEventReceiving).receive({
       webhookId: null,
       events: [
         {

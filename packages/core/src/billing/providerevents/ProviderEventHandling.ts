@@ -3,7 +3,7 @@ import type { BillingInvoice } from "../invoicing/BillingInvoice.js"
 import { type BillingNotice, mandateEndedNotice, paymentFailedNotice } from "./BillingNotice.js"
 import { invoicePaymentStatusOf } from "../invoicing/InvoicePaymentStatus.js"
 import type { StoredMandateStatus } from "../mandates/MandateStatus.js"
-import type { ProviderEventBatch, ProviderEventOutcome, ProviderEventSummary } from "./ProviderEvent.js"
+import type { ProviderEventOutcome } from "./ProviderEvent.js"
 import { mandateStatusOf } from "../mandates/ProviderMandateStatus.js"
 import { afterFailure } from "../invoicing/FailedPayments.js"
 import { DirectDebitFault, DirectDebitUnavailable } from "../mandates/DirectDebitFaults.js"
@@ -15,7 +15,6 @@ import {
   paymentProgress,
   paymentStatusOfAction
 } from "./StatusProgress.js"
-import { InvalidSignature, ValidationFailed } from "../../Errors.js"
 import { MailId, type UserId } from "../../Ids.js"
 import type { InvoicePaymentStatus } from "../invoicing/InvoicePaymentStatus.js"
 import { BillingInvoiceRepo } from "../invoicing/BillingInvoiceRepo.js"
@@ -27,11 +26,8 @@ import { MailOutbox } from "../../mail/MailOutbox.js"
 import { MandateCompletion } from "../mandates/MandateCompletion.js"
 import { MandateRepo } from "../mandates/MandateRepo.js"
 import { type ClaimedProviderEvent, ProviderEventInbox } from "./ProviderEventInbox.js"
-import { ProviderWebhookSignature } from "./ProviderWebhookSignature.js"
 import { Transactor } from "../../system/Transactor.js"
 import { UserRepo } from "../../users/UserRepo.js"
-
-export const MAX_PROVIDER_EVENT_LIST = 500
 
 /**
  * How long an event that cannot be settled yet (GoCardless down, or a setup's page not yet
@@ -46,11 +42,6 @@ const retryDelay = (attempts: number, retryAfterSeconds: number) =>
 
 /** How often a decision is made again when the resource moved between reading and writing it. */
 const RACES_TRIED = 5
-
-const badSignature = new InvalidSignature({
-  detail:
-    "The Webhook-Signature header is missing or is not the HMAC-SHA256 of the body with the webhook secret. Nothing was stored."
-})
 
 /** Another handler moved the resource between our read and our write: decide again. */
 class Raced extends Data.TaggedError("Raced") {}
@@ -72,17 +63,16 @@ export type ProviderEventAttempt =
 const settled = (outcome: ProviderEventOutcome): ProviderEventAttempt => ({ _tag: "Settled", outcome })
 
 /**
- * The direct debit provider's events (GoCardless webhooks): received into an inbox at once, then
- * handled by a worker, each once. A billing request event completes or ends the user's mandate
- * setup, a mandate event moves the user's mandate, a payment event the invoice it collects; a
- * move that would go back (an event that arrived late) is settled by
+ * The direct debit provider's events (GoCardless webhooks) handled by a worker, each once, after
+ * ProviderEventReceiving put them in the inbox. A billing request event completes or ends the
+ * user's mandate setup, a mandate event moves the user's mandate, a payment event the invoice it
+ * collects; a move that would go back (an event that arrived late) is settled by
  * asking the provider where the resource stands now. A payment that fails and a mandate that
  * ends queue a notice to the user's billing email in the transaction of the change.
  */
-export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/ProviderEvents", {
+export class ProviderEventHandling extends Effect.Service<ProviderEventHandling>()("core/ProviderEventHandling", {
   effect: Effect.gen(function* () {
     const inbox = yield* ProviderEventInbox
-    const signature = yield* ProviderWebhookSignature
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const ids = yield* IdGenerator
@@ -93,18 +83,6 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
     const outbox = yield* MailOutbox
     const provider = yield* DirectDebit
     const completion = yield* MandateCompletion
-
-    /** Refuses a body the provider did not sign with the shared secret, before it is read. */
-    const authenticate = (body: string, signed: string | undefined): Effect.Effect<void, InvalidSignature> =>
-      Effect.flatMap(signature.verify(body, signed), (valid) => (valid ? Effect.void : Effect.fail(badSignature)))
-
-    /** Stores the events in the inbox, all or none; an event stored before is left as it is. */
-    const receive = (batch: ProviderEventBatch): Effect.Effect<void> =>
-      clock.now.pipe(
-        Effect.flatMap((now) => transaction(inbox.add(batch, now))),
-        Effect.asVoid,
-        Effect.withSpan("ProviderEvents.receive", { attributes: { events: batch.events.length } })
-      )
 
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => inbox.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
@@ -373,7 +351,7 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
           LeaseLost: () => Effect.succeed<ProviderEventAttempt>({ _tag: "Lost" }),
           Raced: (error) => Effect.die(error)
         }),
-        Effect.withSpan("ProviderEvents.attempt", { attributes: { event: claimed.event.id } })
+        Effect.withSpan("ProviderEventHandling.attempt", { attributes: { event: claimed.event.id } })
       )
 
     /** Settled events were recorded with their effects; what is left is to release the postponed ones. */
@@ -382,12 +360,6 @@ export class ProviderEvents extends Effect.Service<ProviderEvents>()("core/Provi
       return postponed.length === 0 ? Effect.void : inbox.postpone(postponed)
     }
 
-    /** The newest received events, newest first: for support staff. */
-    const list = (limit: number): Effect.Effect<ReadonlyArray<ProviderEventSummary>, ValidationFailed> =>
-      Number.isInteger(limit) && limit >= 1 && limit <= MAX_PROVIDER_EVENT_LIST
-        ? inbox.list(limit)
-        : Effect.fail(ValidationFailed.one("limit", `Must be a whole number from 1 to ${MAX_PROVIDER_EVENT_LIST}`))
-
-    return { authenticate, receive, claim, attempt, record, list } as const
+    return { claim, attempt, record } as const
   })
 }) {}
