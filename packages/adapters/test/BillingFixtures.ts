@@ -13,7 +13,7 @@ import {
   type DirectDebitRefused,
   type NewPayment,
   type ProviderPayment
-} from "@cisbook/core/billing/DirectDebit"
+} from "@cisbook/core/billing/mandates/DirectDebit"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"

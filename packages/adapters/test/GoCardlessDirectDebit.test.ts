@@ -1,5 +1,5 @@
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
-import { DirectDebit, SETUP_CANCELLED, SETUP_NOT_FINISHED } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebit, SETUP_CANCELLED, SETUP_NOT_FINISHED } from "@cisbook/core/billing/mandates/DirectDebit"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Redacted } from "effect"
 import { createServer, type IncomingHttpHeaders } from "node:http"

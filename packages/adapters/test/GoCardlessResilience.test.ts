@@ -1,6 +1,6 @@
 import { goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
-import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
-import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
+import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
+import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Ref, TestClock } from "effect"

@@ -1,4 +1,4 @@
-import type { MandateSetupStarted } from "@cisbook/core/billing/DirectDebit"
+import type { MandateSetupStarted } from "@cisbook/core/billing/mandates/DirectDebit"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"

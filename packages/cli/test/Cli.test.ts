@@ -3,16 +3,17 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { AppLive } from "@cisbook/adapters/AppLive"
 import { DatabaseLive } from "@cisbook/adapters/sql/Database"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEventHandling"
+import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { Email } from "@cisbook/core/Email"
-import { Mandate } from "@cisbook/core/billing/Mandate"
-import { flowExpiry } from "@cisbook/core/billing/MandateFlow"
+import { Mandate } from "@cisbook/core/billing/mandates/Mandate"
+import { flowExpiry } from "@cisbook/core/billing/mandates/MandateFlow"
 import { ContactId, MandateId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
-import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
+import { MandateRepo } from "@cisbook/core/billing/mandates/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
-import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
+import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
 import { asMember } from "@cisbook/testkit/ActingFor"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/users/Users"
@@ -887,10 +888,11 @@ describe("cisbook admin CLI", () => {
         metadata: {}
       })
       const receivedAt = yield* Effect.gen(function* () {
-        const events = yield* ProviderEvents
+        const events = yield* ProviderEventReceiving
+        const work = yield* ProviderEventHandling
         yield* events.receive({ webhookId: "WB1", events: [event("EV1", "payments", "failed", "PM_UNKNOWN")] })
-        const claimed = yield* events.claim(10, Duration.minutes(1))
-        yield* events.record(yield* Effect.forEach(claimed, events.attempt))
+        const claimed = yield* work.claim(10, Duration.minutes(1))
+        yield* work.record(yield* Effect.forEach(claimed, work.attempt))
         yield* events.receive({ webhookId: "WB2", events: [event("EV2", "mandates", "cancelled", "MD_UNKNOWN")] })
         return (yield* events.list(10)).map((e) => e.receivedAt.toISOString())
       }).pipe(Effect.provide(AppLive), configured)

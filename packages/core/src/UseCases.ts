@@ -1,12 +1,13 @@
 import { Layer } from "effect"
 import { ApiKeys } from "./apikeys/ApiKeys.js"
-import { BillingInvoices } from "./billing/BillingInvoices.js"
-import { BillingProfiles } from "./billing/BillingProfiles.js"
-import { BillingRun } from "./billing/BillingRun.js"
-import { ProviderEvents } from "./billing/ProviderEvents.js"
-import { WaitingInvoicesLive } from "./billing/WaitingInvoicesLive.js"
-import { Mandates } from "./billing/Mandates.js"
-import { MandateCompletion } from "./billing/MandateCompletion.js"
+import { BillingInvoices } from "./billing/invoicing/BillingInvoices.js"
+import { BillingProfiles } from "./billing/mandates/BillingProfiles.js"
+import { BillingRun } from "./billing/invoicing/BillingRun.js"
+import { ProviderEventHandling } from "./billing/providerevents/ProviderEventHandling.js"
+import { ProviderEventReceiving } from "./billing/providerevents/ProviderEventReceiving.js"
+import { WaitingInvoicesLive } from "./billing/invoicing/WaitingInvoicesLive.js"
+import { Mandates } from "./billing/mandates/Mandates.js"
+import { MandateCompletion } from "./billing/mandates/MandateCompletion.js"
 import { Connections } from "./connections/Connections.js"
 import { HmrcCredentialsSettings } from "./credentials/HmrcCredentialsSettings.js"
 import { Authentication } from "./users/Authentication.js"
@@ -45,7 +46,8 @@ export const UseCasesLive = Layer.mergeAll(
   Mandates.Default,
   BillingInvoices.Default,
   BillingRun.Default,
-  ProviderEvents.Default,
+  ProviderEventReceiving.Default,
+  ProviderEventHandling.Default,
   VerificationWork.Default,
   Connections.Default
 ).pipe(

@@ -1,4 +1,4 @@
-import { formatPounds } from "@cisbook/core/invoices/Money"
+import { formatPounds } from "@cisbook/core/Money"
 import { paymentsReportColumns, type SalesInvoicePaymentsReportItem } from "@cisbook/sdk/InvoiceDtos"
 import { stringify } from "csv-stringify/sync"
 

@@ -1,4 +1,4 @@
-import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
+import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { MAX_IMPORT_FILE_BYTES } from "@cisbook/core/contacts/import/ImportLimits"
 import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"

@@ -2,7 +2,7 @@ import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDi
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
-import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { Effect, Layer, Redacted } from "effect"
 import { client, e2e, IdentityProvider, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 

@@ -1,5 +1,5 @@
 import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
-import { ProviderWebhookSignature } from "@cisbook/core/billing/ProviderWebhookSignature"
+import { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
 import { expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { verifySignature } from "gocardless-nodejs"

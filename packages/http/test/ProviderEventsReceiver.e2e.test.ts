@@ -1,5 +1,6 @@
 import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEventHandling"
+import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { fieldErrors } from "@cisbook/core/Validation"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
@@ -61,7 +62,7 @@ const post = (body: string, signature: string | undefined, contentType = "applic
 /** How the inbox holds each of these events: its handling, or undefined when it is not there. */
 const stored = (ids: ReadonlyArray<string>) =>
   Effect.map(
-    Effect.flatMap(ProviderEvents, (events) => events.list(500)),
+    Effect.flatMap(ProviderEventReceiving, (events) => events.list(500)),
     (listed) => ids.map((id) => listed.find((e) => e.id === id))
   )
 
@@ -123,7 +124,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("receiving GoCardless webhoo
       expect((yield* post(body, sign(body))).status).toBe(204)
       const first = yield* stored([event.id])
       // Handled meanwhile: a replay must not make it pending again, nor add a row.
-      const work = yield* ProviderEvents
+      const work = yield* ProviderEventHandling
       const claimed = yield* work.claim(500, Duration.minutes(1))
       yield* work.record(yield* Effect.forEach(claimed, work.attempt))
       const handled = yield* stored([event.id])
@@ -133,7 +134,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("receiving GoCardless webhoo
       const another = anEvent()
       const again = webhookOf([event, another, event])
       expect((yield* post(again, sign(again))).status).toBe(204)
-      const listed = yield* Effect.flatMap(ProviderEvents, (events) => events.list(500))
+      const listed = yield* Effect.flatMap(ProviderEventReceiving, (events) => events.list(500))
       expect(listed.filter((e) => e.id === event.id)).toEqual(handled)
       expect(listed.filter((e) => e.id === another.id)).toHaveLength(1)
       expect(first[0]?.receivedAt).toEqual(handled[0]?.receivedAt)

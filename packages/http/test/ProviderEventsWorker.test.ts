@@ -1,19 +1,20 @@
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
-import { BillingAddress } from "@cisbook/core/billing/BillingAddress"
-import { draftInvoice } from "@cisbook/core/billing/InvoiceDraft"
-import type { InvoicePaymentStatus } from "@cisbook/core/billing/InvoicePaymentStatus"
-import { Mandate } from "@cisbook/core/billing/Mandate"
-import type { StoredMandateStatus } from "@cisbook/core/billing/MandateStatus"
-import type { ProviderEvent } from "@cisbook/core/billing/ProviderEvent"
+import { BillingAddress } from "@cisbook/core/billing/mandates/BillingAddress"
+import { draftInvoice } from "@cisbook/core/billing/invoicing/InvoiceDraft"
+import type { InvoicePaymentStatus } from "@cisbook/core/billing/invoicing/InvoicePaymentStatus"
+import { Mandate } from "@cisbook/core/billing/mandates/Mandate"
+import type { StoredMandateStatus } from "@cisbook/core/billing/mandates/MandateStatus"
+import type { ProviderEvent } from "@cisbook/core/billing/providerevents/ProviderEvent"
 import type { Email } from "@cisbook/core/Email"
 import { BillingInvoiceId, MandateId, MonthlyReturnId, TenantId, type UserId } from "@cisbook/core/Ids"
-import { BillingInvoiceRepo } from "@cisbook/core/billing/BillingInvoiceRepo"
-import { BillingProfileRepo } from "@cisbook/core/billing/BillingProfileRepo"
-import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
+import { BillingInvoiceRepo } from "@cisbook/core/billing/invoicing/BillingInvoiceRepo"
+import { BillingProfileRepo } from "@cisbook/core/billing/mandates/BillingProfileRepo"
+import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { MailOutbox } from "@cisbook/core/mail/MailOutbox"
-import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
-import { Mandates } from "@cisbook/core/billing/Mandates"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { MandateRepo } from "@cisbook/core/billing/mandates/MandateRepo"
+import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
+import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEventHandling"
+import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { Users } from "@cisbook/core/users/Users"
 import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
 import { expect, layer } from "@effect/vitest"
@@ -145,8 +146,8 @@ const event = (
 /** Receives the events as one webhook, then does what the worker does with every due one, one at a time. */
 const receiveAndHandle = (...events: ReadonlyArray<ProviderEvent>) =>
   Effect.gen(function* () {
-    const work = yield* ProviderEvents
-    yield* work.receive({ webhookId: "WB1", events })
+    yield* (yield* ProviderEventReceiving).receive({ webhookId: "WB1", events })
+    const work = yield* ProviderEventHandling
     const claimed = yield* work.claim(500, Duration.minutes(1))
     const attempts = yield* Effect.forEach(claimed, work.attempt)
     yield* work.record(attempts)
@@ -156,7 +157,7 @@ const receiveAndHandle = (...events: ReadonlyArray<ProviderEvent>) =>
 /** How each event was handled, by id, as the inbox lists them. */
 const handledOf = (events: ReadonlyArray<ProviderEvent>) =>
   Effect.gen(function* () {
-    const listed = yield* (yield* ProviderEvents).list(500)
+    const listed = yield* (yield* ProviderEventReceiving).list(500)
     return events.map((e) => listed.find((l) => l.id === e.id)?.handled)
   })
 
@@ -488,7 +489,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         yield* Layer.build(
           providerEventsWorker({ pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(30) })
         )
-        yield* (yield* ProviderEvents).receive({
+        yield* (yield* ProviderEventReceiving).receive({
           webhookId: "WB2",
           events: [event("payments", "paid_out", customer.payment)]
         })

@@ -1,6 +1,6 @@
-import { InvoicePaymentStatus } from "@cisbook/core/billing/InvoicePaymentStatus"
-import { MandateStatus } from "@cisbook/core/billing/MandateStatus"
-import { Pounds } from "@cisbook/core/invoices/Money"
+import { InvoicePaymentStatus } from "@cisbook/core/billing/invoicing/InvoicePaymentStatus"
+import { MandateStatus } from "@cisbook/core/billing/mandates/MandateStatus"
+import { Pounds } from "@cisbook/core/Money"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
 

@@ -3,16 +3,9 @@ import { CisDetailsFormat } from "@cisbook/core/cis/CisDetailsFormat"
 import { ContactName, ContactRole, VatRate } from "@cisbook/core/contacts/Contact"
 import { ExternalId, PaymentTermsDays, VatNumber } from "@cisbook/core/contacts/ContactInput"
 import { EmailAddress } from "@cisbook/core/Email"
-import {
-  ContactSortField,
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  MIN_SEARCH_TERM_LENGTH,
-  PageLimit,
-  PageOffset,
-  VerificationFilter
-} from "@cisbook/core/contacts/ContactQuery"
+import { ContactSortField, MIN_SEARCH_TERM_LENGTH, VerificationFilter } from "@cisbook/core/contacts/ContactQuery"
 import { ContactDto } from "@cisbook/core/contacts/ContactView"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
 

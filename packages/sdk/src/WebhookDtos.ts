@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/contacts/ContactQuery"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { EventType } from "@cisbook/core/events/Event"
 import { DeliveryStatus } from "@cisbook/core/webhooks/WebhookDelivery"
 import { WebhookDescription } from "@cisbook/core/webhooks/WebhookInput"

@@ -1,6 +1,6 @@
-import type { BillingAddress } from "@cisbook/core/billing/BillingAddress"
+import type { BillingAddress } from "@cisbook/core/billing/mandates/BillingAddress"
 import type { UserId } from "@cisbook/core/Ids"
-import { BillingProfileRepo } from "@cisbook/core/billing/BillingProfileRepo"
+import { BillingProfileRepo } from "@cisbook/core/billing/mandates/BillingProfileRepo"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

@@ -1,4 +1,4 @@
-import type { MandateSetupStarted } from "@cisbook/core/billing/DirectDebit"
+import type { MandateSetupStarted } from "@cisbook/core/billing/mandates/DirectDebit"
 import { Context, type Effect } from "effect"
 
 /**

@@ -7,7 +7,7 @@ import {
   type ProviderPayment,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
-} from "@cisbook/core/billing/DirectDebit"
+} from "@cisbook/core/billing/mandates/DirectDebit"
 import { Effect, Layer, Ref } from "effect"
 
 interface Flow {

@@ -1,5 +1,5 @@
-import { Mandate } from "@cisbook/core/billing/Mandate"
-import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
+import { Mandate } from "@cisbook/core/billing/mandates/Mandate"
+import { MandateRepo } from "@cisbook/core/billing/mandates/MandateRepo"
 import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"

@@ -1,6 +1,6 @@
-import type { ProviderEvent, ProviderEventHandling } from "@cisbook/core/billing/ProviderEvent"
+import type { ProviderEvent, ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEvent"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import { ProviderEventInbox } from "@cisbook/core/billing/ProviderEventInbox"
+import { ProviderEventInbox } from "@cisbook/core/billing/providerevents/ProviderEventInbox"
 import { Effect, Layer, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 

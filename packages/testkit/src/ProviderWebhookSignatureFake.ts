@@ -1,4 +1,4 @@
-import { ProviderWebhookSignature } from "@cisbook/core/billing/ProviderWebhookSignature"
+import { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
 import { Effect, Layer } from "effect"
 
 /** The signature a test signs with: valid is exactly "signed:" followed by the body. */

@@ -1,5 +1,5 @@
-import { BillingTerms } from "@cisbook/core/billing/BillingTerms"
-import { Pounds } from "@cisbook/core/invoices/Money"
+import { BillingTerms } from "@cisbook/core/billing/invoicing/BillingTerms"
+import { Pounds } from "@cisbook/core/Money"
 import { Config, ConfigError, Either, Layer, Schema } from "effect"
 
 const poundsToPence = Schema.decodeUnknownEither(Schema.compose(Schema.NumberFromString, Pounds))

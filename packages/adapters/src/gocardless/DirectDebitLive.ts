@@ -1,4 +1,4 @@
-import { DirectDebit } from "@cisbook/core/billing/DirectDebit"
+import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { Config, ConfigError, Duration, Effect, Either, Layer, Redacted } from "effect"
 import type { GoCardlessOptions } from "./GoCardlessDirectDebit.js"
 import { onFirstCall } from "../OnFirstCall.js"

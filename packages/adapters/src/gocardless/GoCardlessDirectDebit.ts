@@ -4,8 +4,8 @@ import {
   type ProviderPayment,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
-} from "@cisbook/core/billing/DirectDebit"
-import { DirectDebitFault } from "@cisbook/core/billing/DirectDebitFaults"
+} from "@cisbook/core/billing/mandates/DirectDebit"
+import { DirectDebitFault } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"

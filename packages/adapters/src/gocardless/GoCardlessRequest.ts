@@ -1,4 +1,4 @@
-import { DirectDebitUnavailable } from "@cisbook/core/billing/DirectDebitFaults"
+import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Duration, Effect, Either, Option, Random } from "effect"

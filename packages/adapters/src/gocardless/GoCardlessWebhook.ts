@@ -1,4 +1,4 @@
-import { type ProviderEventBatch, resourceIdOf } from "@cisbook/core/billing/ProviderEvent"
+import { type ProviderEventBatch, resourceIdOf } from "@cisbook/core/billing/providerevents/ProviderEvent"
 import { Schema } from "effect"
 
 // GoCardless's webhook, as GoCardless sends it to the service: its body and its signature header.

@@ -1,4 +1,4 @@
-import { ProviderWebhookSignature } from "@cisbook/core/billing/ProviderWebhookSignature"
+import { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
 import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { SANDBOX_WEBHOOK_SECRET } from "./GoCardlessWebhookSecret.js"

@@ -1,5 +1,5 @@
-import { BillingAddress } from "@cisbook/core/billing/BillingAddress"
-import { BillingProfileRepo } from "@cisbook/core/billing/BillingProfileRepo"
+import { BillingAddress } from "@cisbook/core/billing/mandates/BillingAddress"
+import { BillingProfileRepo } from "@cisbook/core/billing/mandates/BillingProfileRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 

@@ -1,5 +1,5 @@
-import { Mandate } from "@cisbook/core/billing/Mandate"
-import { MandateRepo } from "@cisbook/core/billing/MandateRepo"
+import { Mandate } from "@cisbook/core/billing/mandates/Mandate"
+import { MandateRepo } from "@cisbook/core/billing/mandates/MandateRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { uniqueWrite } from "./UniqueWrite.js"

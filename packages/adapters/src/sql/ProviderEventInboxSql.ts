@@ -1,6 +1,6 @@
-import { ProviderEventHandling } from "@cisbook/core/billing/ProviderEvent"
+import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEvent"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import { type ClaimedProviderEvent, ProviderEventInbox } from "@cisbook/core/billing/ProviderEventInbox"
+import { type ClaimedProviderEvent, ProviderEventInbox } from "@cisbook/core/billing/providerevents/ProviderEventInbox"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"

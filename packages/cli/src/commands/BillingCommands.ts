@@ -2,11 +2,14 @@ import { Email } from "@cisbook/core/Email"
 import { CalendarDate } from "@cisbook/core/CalendarDate"
 import { formatMoney } from "@cisbook/core/mail/MailFormat"
 import { ukCalendarDate } from "@cisbook/core/returns/TaxMonth"
-import { BillingInvoices } from "@cisbook/core/billing/BillingInvoices"
-import { BillingProfiles } from "@cisbook/core/billing/BillingProfiles"
-import { BillingRun, type RunProgress } from "@cisbook/core/billing/BillingRun"
-import { Mandates } from "@cisbook/core/billing/Mandates"
-import { MAX_PROVIDER_EVENT_LIST, ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { BillingInvoices } from "@cisbook/core/billing/invoicing/BillingInvoices"
+import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
+import { BillingRun, type RunProgress } from "@cisbook/core/billing/invoicing/BillingRun"
+import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
+import {
+  MAX_PROVIDER_EVENT_LIST,
+  ProviderEventReceiving
+} from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
@@ -181,7 +184,7 @@ const events = Command.make(
   ({ limit }) =>
     admin(
       Effect.gen(function* () {
-        const list = yield* (yield* ProviderEvents).list(limit)
+        const list = yield* (yield* ProviderEventReceiving).list(limit)
         if (list.length === 0) return yield* Console.log("No provider events.")
         yield* Console.log(
           table(

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import type { ValidationFailed } from "../Errors.js"
-import { decodeInput } from "../Validation.js"
+import { pageAsked } from "../Paging.js"
 import type { ContactRole } from "./Contact.js"
 
 export const ContactSortField = Schema.Literal("Name", "Code", "Email", "CreatedAt", "UpdatedAt")
@@ -10,18 +10,7 @@ export type ContactSortField = typeof ContactSortField.Type
 export const VerificationFilter = Schema.Literal("All", "Verified", "NotVerified", "Error")
 export type VerificationFilter = typeof VerificationFilter.Type
 
-export const DEFAULT_PAGE_SIZE = 10
-export const MAX_PAGE_SIZE = 50
 export const MIN_SEARCH_TERM_LENGTH = 3
-
-export const PageOffset = Schema.Int.pipe(
-  Schema.greaterThanOrEqualTo(0, { message: () => "Must be a whole number, 0 or more" })
-)
-
-/** At least 1; a larger limit than the maximum is served as the maximum. */
-export const PageLimit = Schema.Int.pipe(
-  Schema.greaterThanOrEqualTo(1, { message: () => "Must be a whole number, 1 or more" })
-)
 
 /** A page of contacts as a caller asks for it; an absent member takes its default. */
 export interface ContactListRequest {
@@ -56,15 +45,11 @@ export const searchTerms = (search: string | undefined): ReadonlyArray<string> =
   )
 ]
 
-const checkPaging = decodeInput(
-  Schema.Struct({ offset: PageOffset, limit: PageLimit }).annotations({ parseOptions: { errors: "all" } })
-)
-
 export const contactQuery = (request: ContactListRequest): Effect.Effect<ContactQuery, ValidationFailed> =>
-  checkPaging({ offset: request.offset ?? 0, limit: request.limit ?? DEFAULT_PAGE_SIZE }).pipe(
+  pageAsked(request).pipe(
     Effect.map(({ limit, offset }) => ({
       offset,
-      limit: Math.min(limit, MAX_PAGE_SIZE),
+      limit,
       sortBy: request.sortBy ?? "Name",
       sortDesc: request.sortDesc ?? false,
       terms: searchTerms(request.search),

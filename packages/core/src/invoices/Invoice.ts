@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ContactId, TenantId } from "../Ids.js"
-import { Pence } from "./Money.js"
+import { Pence } from "../Money.js"
 
 /**
  * The members every invoice has, whichever side of it the tenant is on (each side adds its id

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
+import { ContactReference } from "../ContactReference.js"
 import { CalendarDate } from "../CalendarDate.js"
 import type { FieldErrors } from "../Errors.js"
-import { Pounds } from "./Money.js"
+import { Pounds } from "../Money.js"
 
 /** Omitted and `null` mean the same. */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
@@ -15,11 +16,6 @@ export const InvoiceNumberText = Schema.Trim.pipe(
 export const InvoiceReference = Schema.Trim.pipe(
   Schema.maxLength(200, { message: () => "A reference has at most 200 characters" }),
   Schema.annotations({ examples: ["PO 7781, Elm Street extension"] })
-)
-
-export const ContactReference = Schema.String.pipe(
-  Schema.minLength(1, { message: () => "A contact code is required" }),
-  Schema.annotations({ description: "The contact's code, in any case", examples: ["ACMEBUIL"] })
 )
 
 /** A payment moves money: nothing is not a payment. */

@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
 import type { ValidationFailed } from "../Errors.js"
-import { type InvoiceListQuery, type InvoiceListRequest, invoicePaging } from "./InvoiceQuery.js"
+import type { InvoiceListQuery, InvoiceListRequest } from "./InvoiceQuery.js"
 import type { InvoiceStorePage } from "./InvoiceStore.js"
+import { pageAsked } from "../Paging.js"
 import type { ContactRepo } from "../contacts/ContactRepo.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import { lookUpContact } from "../contacts/TenantContact.js"
@@ -24,7 +25,7 @@ export const invoicePage = <A>(
   list: (query: InvoiceListQuery) => Effect.Effect<InvoiceStorePage<A>>
 ): Effect.Effect<InvoiceListPage<A>, ValidationFailed> =>
   Effect.gen(function* () {
-    const paging = yield* invoicePaging(request)
+    const paging = yield* pageAsked(request)
     if (request.contact === undefined) return { ...(yield* list({ ...paging, contactId: null })), ...paging }
     const contact = yield* lookUpContact(contacts, tenant, request.contact)
     if (Option.isNone(contact)) return { items: [], totalCount: 0, ...paging }

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { InvoiceMembers } from "./Invoice.js"
-import { Pounds } from "./Money.js"
+import { Pounds } from "../Money.js"
 
 export const Day = Schema.String.annotations({ format: "date", examples: ["2026-04-06"] })
 

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { SalesInvoiceId, SalesInvoicePaymentId, TenantId } from "../Ids.js"
 import { invoiceFields, invoiceTotal } from "./Invoice.js"
-import { Pence } from "./Money.js"
+import { Pence } from "../Money.js"
 
 export const SalesInvoiceStatus = Schema.Literal("Open", "Paid")
 export type SalesInvoiceStatus = typeof SalesInvoiceStatus.Type

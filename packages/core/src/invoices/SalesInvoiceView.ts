@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Day, invoiceViewFields, invoiceViewMembers } from "./InvoiceView.js"
-import { Pounds } from "./Money.js"
+import { Pounds } from "../Money.js"
 import { type SalesInvoice, type SalesInvoicePayment, SalesInvoiceStatus } from "./SalesInvoice.js"
 
 export const SalesInvoicePaymentDto = Schema.Struct({

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { TaxTreatment } from "../contacts/Contact.js"
-import { Pounds } from "../invoices/Money.js"
+import { Pounds } from "../Money.js"
 import { type MonthlyReturn, MonthlyReturnStatus, returnTotals } from "./MonthlyReturn.js"
 
 const Day = Schema.String.annotations({ format: "date", examples: ["2026-06-05"] })

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { InvoiceDocument } from "../billing/InvoiceDocument.js"
+import type { InvoiceDocument } from "../billing/invoicing/InvoiceDocument.js"
 import type { CisStatement } from "../returns/CisStatement.js"
 
 /** Renders the service's documents as PDF files a person can read and print. */

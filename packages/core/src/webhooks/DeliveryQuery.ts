@@ -1,8 +1,7 @@
-import { Effect, Schema } from "effect"
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "../contacts/ContactQuery.js"
+import { Effect } from "effect"
 import type { ValidationFailed } from "../Errors.js"
 import type { WebhookId } from "../Ids.js"
-import { decodeInput } from "../Validation.js"
+import { pageAsked } from "../Paging.js"
 import type { DeliveryStatus } from "./WebhookDelivery.js"
 
 /** A page of deliveries as a caller asks for it; an absent member takes its default. */
@@ -21,19 +20,15 @@ export interface DeliveryQuery {
   readonly limit: number
 }
 
-const checkPaging = decodeInput(
-  Schema.Struct({ offset: PageOffset, limit: PageLimit }).annotations({ parseOptions: { errors: "all" } })
-)
-
 export const deliveryQuery = (
   webhookId: WebhookId | null,
   request: DeliveryListRequest
 ): Effect.Effect<DeliveryQuery, ValidationFailed> =>
-  checkPaging({ offset: request.offset ?? 0, limit: request.limit ?? DEFAULT_PAGE_SIZE }).pipe(
+  pageAsked(request).pipe(
     Effect.map(({ limit, offset }) => ({
       webhookId,
       status: request.status ?? null,
       offset,
-      limit: Math.min(limit, MAX_PAGE_SIZE)
+      limit
     }))
   )

@@ -1,4 +1,4 @@
-import type { FlowPage } from "./GoCardlessSandbox.js"
+import type { FlowPage } from "./resources/BillingRequestFlows.js"
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)

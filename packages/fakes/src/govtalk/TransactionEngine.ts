@@ -2,24 +2,12 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import { XMLParser } from "fast-xml-parser"
 import { randomUUID } from "node:crypto"
-import {
-  acknowledgement,
-  deleteAnswer,
-  type EngineError,
-  errorAnswer,
-  escapeXml,
-  listAnswer,
-  successAnswer
-} from "./EngineDocuments.js"
+import { acknowledgement, deleteAnswer, type EngineError, errorAnswer, listAnswer } from "./EngineDocuments.js"
 import { expectedIrMark } from "./EngineIrMark.js"
-import { BUSINESS_FAILURE, returnErrors, verifyAnswer } from "./EngineRules.js"
-
-type Xml = Record<string, unknown>
-const record = (value: unknown): Xml => (value !== null && typeof value === "object" ? (value as Xml) : {})
-const text = (value: unknown): string => {
-  const s = typeof value === "string" || typeof value === "number" ? String(value) : record(value)["#text"]
-  return s === undefined || s === null ? "" : String(s).trim()
-}
+import { returnAnswer } from "./EngineReturns.js"
+import { BUSINESS_FAILURE } from "./EngineRules.js"
+import { verificationAnswer } from "./EngineVerifications.js"
+import { type AnswerBase, record, text, type Xml } from "./EngineMessage.js"
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -30,7 +18,14 @@ const parser = new XMLParser({
   isArray: (name) => ["Subcontractor", "Fore", "Key"].includes(name)
 })
 
-const CLASSES = new Set(["IR-CIS-CIS300MR", "IR-CIS-VERIFY"])
+/** The answer a message of a class comes to once its poll interval passed. */
+type FinalAnswer = (envelope: Xml, base: AnswerBase, irMark: string) => string
+
+/** The message classes the engine takes, each with its final answer. */
+const answers: Record<string, FinalAnswer> = {
+  "IR-CIS-CIS300MR": returnAnswer,
+  "IR-CIS-VERIFY": verificationAnswer
+}
 
 const gateway = (number: string, type: "business" | "fatal", text: string): EngineError => ({
   raisedBy: "Gateway",
@@ -101,7 +96,14 @@ export const makeTransactionEngine = (options: TransactionEngineOptions) =>
 
     const ok = (body: string): EngineReply => ({ status: 200, body })
 
-    const submit = (messageClass: string, message: Xml, xml: string, pollUrl: string, at: Date) =>
+    const submit = (
+      messageClass: string,
+      answerOf: FinalAnswer,
+      message: Xml,
+      xml: string,
+      pollUrl: string,
+      at: Date
+    ) =>
       Effect.gen(function* () {
         const details = record(record(message["Header"])["MessageDetails"])
         const transactionId = text(details["TransactionID"])
@@ -145,7 +147,7 @@ export const makeTransactionEngine = (options: TransactionEngineOptions) =>
               ]
             )
           )
-        const answer = finalAnswer(messageClass, envelope, base, irMark)
+        const answer = answerOf(envelope, base, irMark)
         const readyAt = new Date(at.getTime() + options.pollIntervalSeconds * 1000)
         yield* sql`INSERT INTO govtalk_engine_messages ${sql.insert({
           correlationId,
@@ -158,46 +160,6 @@ export const makeTransactionEngine = (options: TransactionEngineOptions) =>
         })}`
         return ok(acknowledgement({ ...base, endPoint: { url: pollUrl, pollInterval: options.pollIntervalSeconds } }))
       })
-
-    const finalAnswer = (
-      messageClass: string,
-      envelope: Xml,
-      base: { class: string; function: string; correlationId: string; transactionId: string; at: Date },
-      irMark: string
-    ) => {
-      if (messageClass === "IR-CIS-CIS300MR") {
-        const errors = returnErrors(record(envelope["CISreturn"]))
-        return errors.length > 0
-          ? errorAnswer(base, [BUSINESS_FAILURE], errors)
-          : successAnswer(base, irMark, "Monthly Return", "")
-      }
-      const request = record(envelope["CISrequest"])
-      const answers = ((request["Subcontractor"] as Array<Xml> | undefined) ?? []).map(verifyAnswer)
-      const errors = answers.flatMap((a) => (a._tag === "Errors" ? a.errors : []))
-      if (errors.length > 0) return errorAnswer(base, [BUSINESS_FAILURE], errors)
-      const contractor = record(request["Contractor"])
-      const subcontractors = answers.map((a) => {
-        if (a._tag === "Errors") return ""
-        const s = a.subcontractor
-        const name = record(s["Name"])
-        const nameXml =
-          s["Name"] === undefined
-            ? ""
-            : `<Name>${((name["Fore"] as Array<unknown> | undefined) ?? []).map((f) => `<Fore>${escapeXml(text(f))}</Fore>`).join("")}<Sur>${escapeXml(text(name["Sur"]))}</Sur></Name>`
-        const optional = (element: string) =>
-          s[element] === undefined ? "" : `<${element}>${escapeXml(text(s[element]))}</${element}>`
-        return `                        <Subcontractor>${nameXml}${optional("TradingName")}${optional("WorksRef")}${optional("UTR")}${optional("CRN")}${optional("NINO")}<Matched>${a.matched ? "Y" : "N"}</Matched><TaxTreatment>${a.taxTreatment.toLowerCase()}</TaxTreatment><VerificationNumber>${a.verificationNumber}</VerificationNumber></Subcontractor>`
-      })
-      return successAnswer(
-        base,
-        irMark,
-        "Subcontractor Verification",
-        `                <CISresponse xmlns="http://www.govtalk.gov.uk/taxation/CISresponse">
-                    <Contractor><UTR>${escapeXml(text(contractor["UTR"]))}</UTR><AOref>${escapeXml(text(contractor["AOref"]))}</AOref></Contractor>
-${subcontractors.join("\n")}
-                </CISresponse>`
-      )
-    }
 
     const held = (messageClass: string, correlationId: string) =>
       sql<Row>`
@@ -295,7 +257,8 @@ ${subcontractors.join("\n")}
         const messageClass = text(details["Class"])
         const correlationId = text(details["CorrelationID"])
         const base = { class: messageClass, function: text(details["Function"]), correlationId, at }
-        if (!CLASSES.has(messageClass))
+        const answerOf = answers[messageClass]
+        if (answerOf === undefined)
           return ok(
             errorAnswer(
               base,
@@ -328,7 +291,8 @@ ${subcontractors.join("\n")}
               []
             )
           )
-        if (qualifier === "request" && fn === "submit") return yield* submit(messageClass, message, xml, pollUrl, at)
+        if (qualifier === "request" && fn === "submit")
+          return yield* submit(messageClass, answerOf, message, xml, pollUrl, at)
         if (qualifier === "poll") return yield* poll(messageClass, correlationId, pollUrl, at)
         if (qualifier === "request" && fn === "delete") return yield* remove(messageClass, correlationId, at)
         if (qualifier === "request" && fn === "list") {

@@ -1,8 +1,8 @@
-import type { BillingProfile } from "@cisbook/core/billing/BillingProfile"
-import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/BillingInvoice"
-import type { BillingUsage } from "@cisbook/core/billing/BillingUsage"
-import type { Mandate } from "@cisbook/core/billing/Mandate"
-import type { MandateSetup } from "@cisbook/core/billing/Mandates"
+import type { BillingProfile } from "@cisbook/core/billing/mandates/BillingProfile"
+import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/invoicing/BillingInvoice"
+import type { BillingUsage } from "@cisbook/core/billing/invoicing/BillingUsage"
+import type { Mandate } from "@cisbook/core/billing/mandates/Mandate"
+import type { MandateSetup } from "@cisbook/core/billing/mandates/Mandates"
 import {
   BillingInvoiceDto,
   BillingInvoiceLineDto,

@@ -1,5 +1,5 @@
 import { GoCardlessWebhook, providerEventBatchOf } from "@cisbook/adapters/gocardless/GoCardlessWebhook"
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Schema } from "effect"
@@ -12,7 +12,7 @@ const decodeWebhook = Schema.decode(Schema.parseJson(GoCardlessWebhook), { error
  * handled raw); a body that does not decode is a validation problem, as everywhere in the API.
  */
 export const ProviderEventsHandlers = HttpApiBuilder.group(CisbookServerApi, "providerEvents", (handlers) =>
-  Effect.map(ProviderEvents, (events) =>
+  Effect.map(ProviderEventReceiving, (events) =>
     handlers.handleRaw("receiveGoCardlessWebhook", ({ headers, request }) =>
       // A body that cannot be read (over 1 MiB, cut short) is answered by the problem middleware.
       Effect.orDie(request.text).pipe(

@@ -1,4 +1,4 @@
-import { ProviderEvents } from "@cisbook/core/billing/ProviderEvents"
+import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEventHandling"
 import { Effect } from "effect"
 import { leasedWorker } from "./LeasedWorker.js"
 import { leasedWorkerConfig, leasedWorkerLive } from "./LeasedWorkerConfig.js"
@@ -12,7 +12,7 @@ export const ProviderEventsWorkerConfig = leasedWorkerConfig("PROVIDER_EVENTS", 
 })
 
 /** The use case, with a defect of an attempt said (the event is left to its lease and tried again). */
-const sayingDefects = Effect.map(ProviderEvents, (events) => ({
+const sayingDefects = Effect.map(ProviderEventHandling, (events) => ({
   ...events,
   attempt: (claimed: Parameters<typeof events.attempt>[0]) =>
     events

@@ -4,7 +4,7 @@ import {
   type NewMandateSetup,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
-} from "@cisbook/core/billing/DirectDebit"
+} from "@cisbook/core/billing/mandates/DirectDebit"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { randomUUID } from "node:crypto"

@@ -1,5 +1,5 @@
-import type { ProviderEvent } from "@cisbook/core/billing/ProviderEvent"
-import { ProviderEventInbox } from "@cisbook/core/billing/ProviderEventInbox"
+import type { ProviderEvent } from "@cisbook/core/billing/providerevents/ProviderEvent"
+import { ProviderEventInbox } from "@cisbook/core/billing/providerevents/ProviderEventInbox"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { at, type ContractIt, fresh } from "./Fixtures.js"

@@ -1,7 +1,7 @@
 import { isValidCompanyNumber } from "@cisbook/core/cis/CompanyNumber"
 import { isValidNiNumber } from "@cisbook/core/cis/NiNumber"
 import { isValidUtr } from "@cisbook/core/cis/Utr"
-import { formatPounds } from "@cisbook/core/invoices/Money"
+import { formatPounds } from "@cisbook/core/Money"
 import { deductionPercent } from "@cisbook/core/returns/DeductionRate"
 import { nilReturnBreach, paymentLimitsBroken } from "@cisbook/core/returns/ReturnRules"
 import { isValidAccountsOfficeReference } from "@cisbook/core/cis/CisScheme"

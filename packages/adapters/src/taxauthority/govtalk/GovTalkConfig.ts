@@ -2,7 +2,7 @@ import { Config, ConfigError, Effect, Either, Option } from "effect"
 import adaptersPackage from "../../../package.json" with { type: "json" }
 import { ownCallHeaders } from "../../system/OwnCalls.js"
 import type { GovTalkSoftware } from "./GovTalkMessage.js"
-import type { GovTalkOptions } from "./GovTalkTaxAuthority.js"
+import type { GovTalkOptions } from "./GovTalkProtocol.js"
 
 /** Where the server serves its local Transaction Engine (TAX_AUTHORITY=sandbox). */
 export const GOVTALK_ENGINE_PATH = "/sandbox/govtalk"

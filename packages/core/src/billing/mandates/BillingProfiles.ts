@@ -1,0 +1,42 @@
+import { Effect, Option } from "effect"
+import type { BillingAddress } from "./BillingAddress.js"
+import { BillingAddressInput } from "./BillingAddressInput.js"
+import type { BillingProfile } from "./BillingProfile.js"
+import type { MandateStatus } from "./MandateStatus.js"
+import type { ValidationFailed } from "../../Errors.js"
+import { BillingProfileRepo } from "./BillingProfileRepo.js"
+import { Clock } from "../../system/Clock.js"
+import { MandateRepo } from "./MandateRepo.js"
+import type { User } from "../../users/User.js"
+import { decodeInput } from "../../Validation.js"
+
+const decodeAddress = decodeInput(BillingAddressInput)
+
+/** The calling user's billing profile: their address, and their mandate's status. */
+export class BillingProfiles extends Effect.Service<BillingProfiles>()("core/BillingProfiles", {
+  effect: Effect.gen(function* () {
+    const profiles = yield* BillingProfileRepo
+    const mandates = yield* MandateRepo
+    const clock = yield* Clock
+
+    const mandateStatus = (user: User): Effect.Effect<MandateStatus> =>
+      Effect.all([mandates.latest(user.id), clock.now]).pipe(
+        Effect.map(([latest, now]) =>
+          Option.match(latest, { onNone: () => "NotStarted" as const, onSome: (m) => m.statusAt(now) })
+        )
+      )
+
+    const get = (user: User): Effect.Effect<BillingProfile> =>
+      Effect.all({ address: profiles.get(user.id), mandateStatus: mandateStatus(user) })
+
+    /** Replaces the address whole; the mandate is untouched. */
+    const put = (user: User, input: unknown): Effect.Effect<BillingProfile, ValidationFailed> =>
+      Effect.gen(function* () {
+        const address: BillingAddress = yield* decodeAddress(input)
+        yield* profiles.put(user.id, address, yield* clock.now)
+        return { address: Option.some(address), mandateStatus: yield* mandateStatus(user) }
+      }).pipe(Effect.withSpan("BillingProfiles.put"))
+
+    return { get, put } as const
+  })
+}) {}

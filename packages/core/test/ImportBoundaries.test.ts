@@ -1,0 +1,152 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+
+/**
+ * Core's folders keep to the rule in docs/architecture.md ("Import boundaries"): a file of one
+ * concept reaches another concept only through that concept's surface (the files directly in its
+ * folder), the shared place (core's root) imports no concept, and no concept comes back to itself
+ * through others.
+ */
+const source = path.resolve(import.meta.dirname, "../src")
+
+/** Folders that group concepts: each of their subfolders is a concept. */
+const GROUPS = ["billing"]
+
+/** The root file that composes every use case: the one file of the shared place that imports concepts. */
+const COMPOSITION = "UseCases.ts"
+
+/**
+ * Imports that close a circle between concepts today, to be untangled: the test fails on any
+ * other circle, and on an entry here that is gone (so that the list only shrinks).
+ */
+const KNOWN_CIRCLES = [
+  // The renderer port renders two concepts' documents, and both concepts use system's ports.
+  "system/DocumentRenderer.ts -> billing/invoicing/InvoiceDocument.ts",
+  "system/DocumentRenderer.ts -> returns/CisStatement.ts",
+  // Authentication answers for both users and API keys; API keys belong to users.
+  "users/Authentication.ts -> apikeys/ApiKeys.ts",
+  // Changing a tenant's credentials sends again what waited for them; returns and verifications read credentials.
+  "credentials/HmrcCredentialsSettings.ts -> returns/MonthlyReturnRepo.ts",
+  "credentials/HmrcCredentialsSettings.ts -> taxauthority/VerificationRecord.ts",
+  "credentials/HmrcCredentialsSettings.ts -> verification/VerificationQueue.ts",
+  // The tax authority port files a monthly return; returns file through the port.
+  "taxauthority/ReturnSubmission.ts -> returns/MonthlyReturn.ts"
+]
+
+interface Import {
+  /** Both relative to core's src, with `/` and `.ts`. */
+  readonly from: string
+  readonly to: string
+}
+
+const files = (dir: string): ReadonlyArray<string> =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? files(path.join(dir, entry.name))
+        : entry.name.endsWith(".ts")
+          ? [path.join(dir, entry.name)]
+          : []
+    )
+
+const specifiers = /\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g
+
+const relative = (file: string) => path.relative(source, file).split(path.sep).join("/")
+
+/** Every import of one of core's files by another, as written in the sources. */
+const imports = (): ReadonlyArray<Import> =>
+  files(source).flatMap((file) =>
+    Array.from(fs.readFileSync(file, "utf8").matchAll(specifiers), (m) => m[1] ?? m[2] ?? "")
+      .filter((specifier) => specifier.startsWith("."))
+      .map((specifier) => ({
+        from: relative(file),
+        to: relative(path.resolve(path.dirname(file), specifier)).replace(/\.js$/, ".ts")
+      }))
+  )
+
+/** A file's concept (its folder, or a group's subfolder); null for a file of the shared place. */
+const conceptOf = (file: string): string | null => {
+  const folders = file.split("/").slice(0, -1)
+  if (folders.length === 0) return null
+  return GROUPS.includes(folders[0]!) ? folders.slice(0, 2).join("/") : folders[0]!
+}
+
+const isSurface = (file: string, concept: string) => path.posix.dirname(file) === concept
+
+const shown = (i: Import) => `${i.from} -> ${i.to}`
+
+/** Imports that cross from one concept into another. */
+const crossings = (all: ReadonlyArray<Import>) =>
+  all.flatMap((i) => {
+    const from = conceptOf(i.from)
+    const to = conceptOf(i.to)
+    return from !== null && to !== null && from !== to ? [{ ...i, fromConcept: from, toConcept: to }] : []
+  })
+
+/** A circle of concepts, as the imports that close it; undefined when there is none. */
+const circleOf = (crossing: ReturnType<typeof crossings>): ReadonlyArray<string> | undefined => {
+  const next = new Map<string, Map<string, string>>()
+  for (const c of crossing) {
+    const out = next.get(c.fromConcept) ?? new Map<string, string>()
+    if (!out.has(c.toConcept)) out.set(c.toConcept, shown(c))
+    next.set(c.fromConcept, out)
+  }
+  const done = new Set<string>()
+  const trail: Array<string> = []
+  const onPath: Array<string> = []
+  const visit = (concept: string): ReadonlyArray<string> | undefined => {
+    const at = onPath.indexOf(concept)
+    if (at >= 0) return trail.slice(at)
+    if (done.has(concept)) return undefined
+    onPath.push(concept)
+    for (const [to, via] of next.get(concept) ?? []) {
+      trail.push(via)
+      const found = visit(to)
+      if (found) return found
+      trail.pop()
+    }
+    onPath.pop()
+    done.add(concept)
+    return undefined
+  }
+  for (const concept of next.keys()) {
+    const found = visit(concept)
+    if (found) return found
+  }
+  return undefined
+}
+
+describe("core's import boundaries", () => {
+  const all = imports()
+  const crossing = crossings(all)
+
+  it("a concept reaches another only through the files directly in its folder, never into its subfolders", () => {
+    expect(crossing.filter((c) => !isSurface(c.to, c.toConcept)).map(shown)).toEqual([])
+  })
+
+  it("the shared place (core's root) imports no concept; only UseCases.ts composes them", () => {
+    const reaching = all.filter((i) => conceptOf(i.from) === null && i.from !== COMPOSITION && conceptOf(i.to) !== null)
+    expect(reaching.map(shown)).toEqual([])
+  })
+
+  it("no concept comes back to itself through other concepts", () => {
+    expect(circleOf(crossing.filter((c) => !KNOWN_CIRCLES.includes(shown(c))))).toBeUndefined()
+  })
+
+  it("the known circles are still there (one untangled leaves the list)", () => {
+    expect(KNOWN_CIRCLES.filter((known) => !crossing.some((c) => shown(c) === known))).toEqual([])
+  })
+
+  it("sees the circle that Money in invoices/ made with returns/", () => {
+    const made = crossings([
+      { from: "returns/ReturnInput.ts", to: "invoices/Money.ts" },
+      { from: "invoices/SalesInvoiceMail.ts", to: "returns/TaxMonth.ts" }
+    ])
+    expect(circleOf(made)).toEqual([
+      "returns/ReturnInput.ts -> invoices/Money.ts",
+      "invoices/SalesInvoiceMail.ts -> returns/TaxMonth.ts"
+    ])
+  })
+})

@@ -1,0 +1,251 @@
+import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
+import { ManualClock } from "@cisbook/testkit/SystemFakes"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, Ref } from "effect"
+import { Conflict, NotFound, Refused } from "../../../src/Errors.js"
+import { BillingInvoiceRepo } from "../../../src/billing/invoicing/BillingInvoiceRepo.js"
+import { waitingForMandate } from "../../../src/billing/invoicing/Collect.js"
+import { DirectDebit } from "../../../src/billing/mandates/DirectDebit.js"
+import { draftInvoice } from "../../../src/billing/invoicing/InvoiceDraft.js"
+import { MandateRepo } from "../../../src/billing/mandates/MandateRepo.js"
+import { BillingInvoiceId, MonthlyReturnId, TenantId } from "../../../src/Ids.js"
+import type { User } from "../../../src/users/User.js"
+import { BillingProfiles } from "../../../src/billing/mandates/BillingProfiles.js"
+import { Mandates } from "../../../src/billing/mandates/Mandates.js"
+import { Users } from "../../../src/users/Users.js"
+import { aUser, claims, testApp } from "../../TestApp.js"
+
+const successRedirectUrl = "https://app.example/done"
+
+const address = {
+  companyName: "Lovelace Builders Ltd",
+  billingEmail: "accounts@lovelace.example",
+  addressLine1: "1 Analytical Row",
+  postcode: "sw1a1aa",
+  country: "GB"
+}
+
+/** A user whose setup the customer has finished on the provider's page; the completion input. */
+const finishedSetup = (email = "ada@example.com") =>
+  Effect.gen(function* () {
+    const user = yield* aUser(email)
+    const mandates = yield* Mandates
+    const setup = yield* mandates.setup(user, { successRedirectUrl })
+    yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
+    return { user, mandates, complete: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken } }
+  })
+
+/** A finished invoice of the user's, for one return of two subcontractors, waiting for a mandate. */
+const invoiceWaitingForMandate = (user: User) =>
+  Effect.gen(function* () {
+    const repo = yield* BillingInvoiceRepo
+    const id = BillingInvoiceId.make("0f9d5a4e-5b1a-4c55-9d0e-3b8a6f1c2d10")
+    const usage = {
+      returnId: MonthlyReturnId.make("7c1e2f3a-9b8d-4e6f-a1b2-c3d4e5f60718"),
+      tenantId: TenantId.make("2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"),
+      tenant: "lovelace",
+      tenantName: "Lovelace Builders Ltd",
+      periodEnd: "2026-06-05",
+      subcontractors: 2
+    }
+    const invoice = yield* repo.insert(
+      draftInvoice({ id, userId: user.id, issueDate: "2026-07-01" }, [usage], 100),
+      new Date(0)
+    )
+    yield* repo.recordCollection(user.id, id, waitingForMandate, true)
+    return invoice
+  })
+
+describe("Mandates.setup", () => {
+  it.effect("starts a setup (a billing request) prefilled from the billing profile, and is InProgress", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com", "Ada King Lovelace")
+      yield* (yield* BillingProfiles).put(user, address)
+      const setup = yield* (yield* Mandates).setup(user, { successRedirectUrl })
+      const { state } = yield* DirectDebitControl
+      const flow = (yield* Ref.get(state)).flows.get(setup.redirectFlowId)
+      expect(flow?.request).toMatchObject({
+        userId: user.id,
+        successRedirectUrl,
+        prefilledCustomer: {
+          givenName: "Ada King",
+          familyName: "Lovelace",
+          companyName: "Lovelace Builders Ltd",
+          email: "accounts@lovelace.example",
+          postalCode: "SW1A 1AA",
+          countryCode: "GB"
+        }
+      })
+      expect(setup.sessionToken).toMatch(/^sess_[A-Za-z0-9_-]{32}$/)
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("InProgress")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("is 409 while a flow is in progress, and possible again once it expired after 30 minutes", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const mandates = yield* Mandates
+      const first = yield* mandates.setup(user, { successRedirectUrl })
+      const clock = yield* ManualClock
+      yield* clock.advance(30 * 60 * 1000 - 1)
+      expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toEqual(
+        new Conflict({
+          detail:
+            "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
+          remedy: { _tag: "CancelMandate" }
+        })
+      )
+      yield* clock.advance(1)
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
+      const second = yield* mandates.setup(user, { successRedirectUrl })
+      expect(second.redirectFlowId).not.toBe(first.redirectFlowId)
+      // The expired setup was cancelled with the provider when the new one started; the new one was not.
+      const { state } = yield* DirectDebitControl
+      expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(true)
+      expect((yield* Ref.get(state)).flows.get(second.redirectFlowId)?.cancelled).toBe(false)
+      // The expired flow can no longer be completed.
+      yield* (yield* DirectDebitControl).finish(first.redirectFlowId)
+      const late = yield* Effect.flip(
+        mandates.complete(user, { redirectFlowId: first.redirectFlowId, sessionToken: first.sessionToken })
+      )
+      expect(late).toEqual(
+        new Refused({
+          detail: "This mandate setup has expired (30 minutes): start a new one.",
+          remedy: { _tag: "StartMandateSetup" }
+        })
+      )
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("is 400 for a user with no email address and no profile, and reserves nothing", () =>
+    Effect.gen(function* () {
+      const user = yield* (yield* Users).fromClaims(claims("sub-x", { email: undefined }))
+      const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl }))
+      expect(error).toBeInstanceOf(Refused)
+      expect(error).toMatchObject({ remedy: { _tag: "SetBillingEmail" } })
+      expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
+      expect(yield* (yield* DirectDebitControl).flowsCreated).toBe(0)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("passes the provider's refusal on as 400 and gives the reservation back", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("refuse@example.com")
+      const mandates = yield* Mandates
+      const error = yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))
+      expect(error).toEqual(
+        new Refused({
+          detail: "The direct debit provider refused: prefilled_customer.email has been refused by the sandbox"
+        })
+      )
+      expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("names an invalid successRedirectUrl", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl: "/relative" }))
+      expect(error).toMatchObject({ _tag: "ValidationFailed", errors: { successRedirectUrl: [expect.any(String)] } })
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Mandates.complete", () => {
+  it.effect("needs the customer to have finished the page, then stores the mandate and puts invoices forward", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const waiting = yield* invoiceWaitingForMandate(user)
+      const mandates = yield* Mandates
+      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      const complete = { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
+      expect((yield* Effect.flip(mandates.complete(user, complete))).detail).toMatch(/not finished/)
+      yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
+      const mandate = yield* mandates.complete(user, complete)
+      expect(mandate).toMatchObject({
+        status: "InProgress",
+        accountHolderName: "Ada Lovelace",
+        bankName: "BARCLAYS BANK PLC"
+      })
+      expect(mandate.reference).toMatch(/^MD/)
+      const collected = Option.getOrThrow(yield* (yield* BillingInvoiceRepo).find(user.id, waiting.id)).invoice
+      expect(collected).toMatchObject({ paymentStatus: "Pending", mandateReference: mandate.reference })
+      const { state } = yield* DirectDebitControl
+      const payments = () => Effect.map(Ref.get(state), (s) => [...s.payments.values()])
+      expect(yield* payments()).toEqual([
+        expect.objectContaining({ id: collected.paymentReference, amount: waiting.total, mandateId: mandate.reference })
+      ])
+      // Idempotent: the same mandate again, and nothing collected twice.
+      expect((yield* mandates.complete(user, complete)).reference).toBe(mandate.reference)
+      expect(yield* payments()).toHaveLength(1)
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("a setup cancelled with the provider cannot be completed: it ends Expired, a new one can start", () =>
+    Effect.gen(function* () {
+      const user = yield* aUser("ada@example.com")
+      const mandates = yield* Mandates
+      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      yield* (yield* DirectDebit).cancelMandateSetup(setup.redirectFlowId)
+      const refused = yield* Effect.flip(
+        mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+      )
+      expect(refused).toMatchObject({ _tag: "Refused", detail: expect.stringMatching(/was cancelled/) })
+      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
+      yield* mandates.setup(user, { successRedirectUrl })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("refuses a wrong session token and another user's flow", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      expect(yield* Effect.flip(mandates.complete(user, { ...complete, sessionToken: "sess_wrong" }))).toBeInstanceOf(
+        Refused
+      )
+      const other = yield* aUser("bob@example.com")
+      expect(yield* Effect.flip(mandates.complete(other, complete))).toBeInstanceOf(Refused)
+    }).pipe(Effect.provide(testApp()))
+  )
+})
+
+describe("Mandates.get and cancel", () => {
+  it.effect("get is 404 before any setup, then follows the provider's status", () =>
+    Effect.gen(function* () {
+      const stranger = yield* aUser("bob@example.com")
+      expect(yield* Effect.flip((yield* Mandates).get(stranger))).toBeInstanceOf(NotFound)
+      const { complete, mandates, user } = yield* finishedSetup()
+      const mandate = yield* mandates.complete(user, complete)
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "active")
+      expect((yield* mandates.get(user)).status).toBe("Active")
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "suspended_by_payer")
+      expect((yield* mandates.get(user)).status).toBe("Failed")
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("cancel is 404 with only a started flow; cancels a mandate with the provider; then 404 again", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      const mandate = yield* mandates.complete(user, complete)
+      yield* mandates.cancel(user)
+      const { state } = yield* DirectDebitControl
+      expect((yield* Ref.get(state)).mandates.get(mandate.reference ?? "")?.status).toBe("cancelled")
+      expect((yield* mandates.get(user)).status).toBe("Cancelled")
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      yield* mandates.setup(user, { successRedirectUrl })
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("cancelling a mandate GoCardless already cancelled (cancellation_failed) ends it Cancelled here", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      const mandate = yield* mandates.complete(user, complete)
+      // Cancelled by the payer at their bank; no event has told us yet.
+      yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "cancelled")
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).live(user.id)).status).toBe("InProgress")
+      yield* mandates.cancel(user)
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
+      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+    }).pipe(Effect.provide(testApp()))
+  )
+})
