@@ -10,7 +10,8 @@ import { Mandates } from "./billing/mandates/Mandates.js"
 import { MandateCompletion } from "./billing/mandates/MandateCompletion.js"
 import { Connections } from "./connections/Connections.js"
 import { HmrcCredentialsSettings } from "./credentials/HmrcCredentialsSettings.js"
-import { Authentication } from "./users/Authentication.js"
+import { HeldForCredentialsLive } from "./held/HeldForCredentialsLive.js"
+import { Authentication } from "./authentication/Authentication.js"
 import { ContactImport } from "./contacts/import/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
 import { MonthlyReturns } from "./returns/MonthlyReturns.js"
@@ -52,7 +53,9 @@ export const UseCasesLive = Layer.mergeAll(
   Connections.Default
 ).pipe(
   Layer.provideMerge(MandateCompletion.Default),
-  Layer.provideMerge(Layer.mergeAll(Contacts.Default, Verifications.Default, WaitingInvoicesLive)),
+  Layer.provideMerge(
+    Layer.mergeAll(Contacts.Default, Verifications.Default, WaitingInvoicesLive, HeldForCredentialsLive)
+  ),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),
   Layer.provideMerge(Users.Default)

@@ -1,7 +1,7 @@
 import { Unauthorized } from "@cisbook/core/Errors"
 import { type RateLimited, RateLimits } from "@cisbook/core/system/RateLimits"
 import { invalidApiKey } from "@cisbook/core/apikeys/ApiKeys"
-import { Authentication } from "@cisbook/core/users/Authentication"
+import { Authentication } from "@cisbook/core/authentication/Authentication"
 import { Authenticate } from "@cisbook/sdk/Authenticate"
 import { TooManyRequests } from "@cisbook/sdk/Problem"
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"

@@ -13,7 +13,8 @@ import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import type { BillingTerms } from "@cisbook/core/billing/invoicing/BillingTerms"
 import type { BillingInvoiceRepo } from "@cisbook/core/billing/invoicing/BillingInvoiceRepo"
-import type { DocumentRenderer } from "@cisbook/core/system/DocumentRenderer"
+import type { BillingInvoiceRenderer } from "@cisbook/core/billing/invoicing/BillingInvoiceRenderer"
+import type { StatementRenderer } from "@cisbook/core/returns/StatementRenderer"
 import type { ProviderEventInbox } from "@cisbook/core/billing/providerevents/ProviderEventInbox"
 import type { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
 import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
@@ -71,7 +72,8 @@ export type Ports =
   | DirectDebit
   | BillingInvoiceRepo
   | BillingTerms
-  | DocumentRenderer
+  | BillingInvoiceRenderer
+  | StatementRenderer
   | UserRepo
   | TenantRepo
   | ApiKeyRepo

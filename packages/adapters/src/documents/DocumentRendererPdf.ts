@@ -1,10 +1,11 @@
-import { DocumentRenderer } from "@cisbook/core/system/DocumentRenderer"
+import { BillingInvoiceRenderer } from "@cisbook/core/billing/invoicing/BillingInvoiceRenderer"
+import { StatementRenderer } from "@cisbook/core/returns/StatementRenderer"
 import { Layer } from "effect"
 import { billingInvoicePdf } from "./BillingInvoicePdf.js"
 import { cisStatementPdf } from "./CisStatementPdf.js"
 
 /** Documents as PDF, drawn with PDFKit's standard fonts (no font files to ship). */
-export const DocumentRendererPdf = Layer.succeed(
-  DocumentRenderer,
-  DocumentRenderer.of({ cisStatement: cisStatementPdf, billingInvoice: billingInvoicePdf })
+export const DocumentRendererPdf = Layer.mergeAll(
+  Layer.succeed(StatementRenderer, StatementRenderer.of({ cisStatement: cisStatementPdf })),
+  Layer.succeed(BillingInvoiceRenderer, BillingInvoiceRenderer.of({ billingInvoice: billingInvoicePdf }))
 )

@@ -1,19 +1,13 @@
 import { Effect, Option } from "effect"
-import { Contact } from "../contacts/Contact.js"
-import { contactEvent } from "../contacts/ContactDraft.js"
-import { ContactRepo } from "../contacts/ContactRepo.js"
 import { type Forbidden, Forbidden as ForbiddenError, type ValidationFailed } from "../Errors.js"
-import { EventOutbox } from "../events/EventOutbox.js"
 import type { TenantId } from "../Ids.js"
-import { MonthlyReturnRepo } from "../returns/MonthlyReturnRepo.js"
 import { Clock } from "../system/Clock.js"
 import { Transactor } from "../system/Transactor.js"
-import { verificationRequested } from "../taxauthority/VerificationRecord.js"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import { decodeInput } from "../Validation.js"
-import { VerificationQueue } from "../verification/VerificationQueue.js"
 import { credentialsView, type HmrcCredentialsView, SenderCredentials } from "./HmrcCredentials.js"
+import { HeldForCredentials } from "./HeldForCredentials.js"
 import { HmrcCredentialsRepo } from "./HmrcCredentialsRepo.js"
 
 const decodeCredentials = decodeInput(SenderCredentials)
@@ -26,10 +20,7 @@ const decodeCredentials = decodeInput(SenderCredentials)
 export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSettings>()("core/HmrcCredentialsSettings", {
   effect: Effect.gen(function* () {
     const repo = yield* HmrcCredentialsRepo
-    const returns = yield* MonthlyReturnRepo
-    const queue = yield* VerificationQueue
-    const contacts = yield* ContactRepo
-    const outbox = yield* EventOutbox
+    const held = yield* HeldForCredentials
     const { transaction } = yield* Transactor
     const clock = yield* Clock
 
@@ -44,22 +35,6 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
 
     const viewOf = (tenantId: TenantId) => Effect.map(repo.find(tenantId), Option.map(credentialsView))
 
-    /**
-     * The verifications held for the tenant, due again: each contact shows it requested again
-     * (with contact.updated), unless the contact was deleted or asked again meanwhile.
-     */
-    const releaseVerifications = (tenantId: TenantId, now: Date) =>
-      Effect.gen(function* () {
-        const released = yield* queue.releaseHeld(tenantId, now)
-        for (const request of released) {
-          const found = yield* contacts.findByCodeForUpdate(tenantId, request.contactCode)
-          if (Option.isNone(found) || found.value.id !== request.contactId) continue
-          const requested = new Contact({ ...found.value, verification: verificationRequested, updatedAt: now })
-          yield* contacts.update(requested)
-          yield* outbox.record(tenantId, [contactEvent("contact.updated", requested)])
-        }
-      })
-
     /** Sets or replaces them and, in the same transaction, sends again whatever was held for the tenant. */
     const setFor = (tenant: Tenant, input: unknown): Effect.Effect<HmrcCredentialsView, ValidationFailed> =>
       Effect.gen(function* () {
@@ -68,8 +43,7 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
         yield* transaction(
           Effect.gen(function* () {
             yield* repo.set(tenant.id, credentials, now)
-            yield* returns.releaseHeld(tenant.id, now)
-            yield* releaseVerifications(tenant.id, now)
+            yield* held.release(tenant.id, now)
           })
         )
         return {

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import type { Email } from "../Email.js"
 import type { MailAttachment } from "../mail/MailAttachment.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
-import { DocumentRenderer } from "../system/DocumentRenderer.js"
+import { StatementRenderer } from "./StatementRenderer.js"
 import { EmailSettingsRepo } from "../mail/EmailSettingsRepo.js"
 import { TenantMail } from "../mail/TenantMail.js"
 import { cisStatement, statementFileName } from "./CisStatement.js"
@@ -28,7 +28,7 @@ export class StatementMail extends Effect.Service<StatementMail>()("core/Stateme
   effect: Effect.gen(function* () {
     const settings = yield* EmailSettingsRepo
     const contacts = yield* ContactRepo
-    const renderer = yield* DocumentRenderer
+    const renderer = yield* StatementRenderer
     const mail = yield* TenantMail
 
     const prepare = (r: MonthlyReturn): Effect.Effect<ReadonlyArray<PreparedStatement>> =>

@@ -1,11 +1,47 @@
-import type { MonthlyReturn } from "../returns/MonthlyReturn.js"
+import type { CisDetails } from "../cis/CisDetails.js"
+import type { CisScheme } from "../cis/CisScheme.js"
+import type { TaxTreatment } from "../contacts/Contact.js"
+import type { ContactId, MonthlyReturnId } from "../Ids.js"
 import type { Acknowledgement } from "./Acknowledgement.js"
 
-/** A monthly return (CIS300) as the tax authority receives it. */
-export type ReturnSubmission = Pick<
-  MonthlyReturn,
-  "id" | "periodEnd" | "contractor" | "lines" | "nilReturn" | "inactive"
->
+/** The contractor as a return names it to the tax authority. */
+export interface SubmittedContractor {
+  readonly name: string
+  readonly utr: string | null
+  /** The PAYE scheme the return is filed under; null on a return stored before schemes were registered. */
+  readonly scheme: CisScheme | null
+}
+
+/** One subcontractor on a return, as the contact stood at submission. Money in pence. */
+export interface SubmittedLine {
+  readonly contactId: ContactId
+  readonly contactCode: string
+  readonly name: string
+  readonly utr: string | null
+  readonly verificationNumber: string | null
+  readonly taxTreatment: TaxTreatment
+  readonly grossAmount: number
+  readonly materials: number
+  readonly deducted: number
+  /** The subcontractor's CIS identity as it stood, for the parts of the CIS300 beyond `name` and `utr`. */
+  readonly cisDetails: CisDetails | null
+}
+
+/**
+ * A monthly return (CIS300) as the tax authority receives it: the tax authority's own shape,
+ * which a monthly return of `returns/` fits as it is.
+ */
+export interface ReturnSubmission {
+  readonly id: MonthlyReturnId
+  /** The tax month, by its last day: YYYY-MM-05. */
+  readonly periodEnd: string
+  readonly contractor: SubmittedContractor
+  readonly lines: ReadonlyArray<SubmittedLine>
+  /** No subcontractors were paid in the month: the return has no lines. */
+  readonly nilReturn: boolean
+  /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
+  readonly inactive: boolean
+}
 
 /** The tax authority's final answer to a return: accepted with its receipt text, or rejected with every error's text. */
 export type ReturnAnswer =

@@ -6,7 +6,7 @@ import { NotFound, Unauthorized } from "../../src/Errors.js"
 import { ApiKeyRepo } from "../../src/apikeys/ApiKeyRepo.js"
 import { Crypto } from "../../src/system/Crypto.js"
 import { ApiKeys } from "../../src/apikeys/ApiKeys.js"
-import { Authentication } from "../../src/users/Authentication.js"
+import { Authentication } from "../../src/authentication/Authentication.js"
 import { aUser, testApp } from "../TestApp.js"
 
 const invalidKey = new Unauthorized({

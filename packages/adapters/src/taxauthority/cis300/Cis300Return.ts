@@ -1,8 +1,7 @@
 import { type CisScheme, taxOfficeNumber, taxOfficeReference } from "@cisbook/core/cis/CisScheme"
 import { type HmrcPersonName, hmrcPersonName, hmrcTradingName } from "@cisbook/core/cis/HmrcNames"
 import type { TaxTreatment } from "@cisbook/core/contacts/Contact"
-import type { ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
-import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
+import type { ReturnSubmission, SubmittedLine } from "@cisbook/core/taxauthority/ReturnSubmission"
 import type { IrSender } from "../govtalk/IrHeader.js"
 
 /**
@@ -84,7 +83,7 @@ const schemaVerificationNumber = (number: string | null) => number?.replace("/",
  * trading name); a partnership, as HMRC's own return builder files it, by the firm's trading name
  * and UTR (with the nominated partner's NINO); anyone else by trading name.
  */
-const subcontractorOf = (line: ReturnLine): Cis300Subcontractor => {
+const subcontractorOf = (line: SubmittedLine): Cis300Subcontractor => {
   const details = line.cisDetails
   const name = details?.type === "SoleTrader" ? hmrcPersonName(details) : null
   return {

@@ -13,7 +13,7 @@ import { BillingInvoiceRepo, type Collection } from "./BillingInvoiceRepo.js"
 import { BillingProfileRepo } from "../mandates/BillingProfileRepo.js"
 import { Clock } from "../../system/Clock.js"
 import { DirectDebit } from "../mandates/DirectDebit.js"
-import { DocumentRenderer } from "../../system/DocumentRenderer.js"
+import { BillingInvoiceRenderer } from "./BillingInvoiceRenderer.js"
 import { IdGenerator } from "../../system/IdGenerator.js"
 import { MandateRepo } from "../mandates/MandateRepo.js"
 import { Transactor } from "../../system/Transactor.js"
@@ -77,7 +77,7 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
     const profiles = yield* BillingProfileRepo
     const users = yield* UserRepo
     const provider = yield* DirectDebit
-    const renderer = yield* DocumentRenderer
+    const renderer = yield* BillingInvoiceRenderer
     const waiting = yield* WaitingInvoices
 
     /** The user's invoice of everything they owe, or none when a racing run claimed it all. */

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { Unauthorized } from "../Errors.js"
-import { IdentityVerifier } from "./IdentityVerifier.js"
-import type { User } from "./User.js"
 import { ApiKeys } from "../apikeys/ApiKeys.js"
-import { Users } from "./Users.js"
+import { IdentityVerifier } from "../users/IdentityVerifier.js"
+import type { User } from "../users/User.js"
+import { Users } from "../users/Users.js"
 
 /** Who a request's credential belongs to: an API key, or an identity-provider token. */
 export class Authentication extends Effect.Service<Authentication>()("core/Authentication", {
