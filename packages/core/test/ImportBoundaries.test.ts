@@ -6,7 +6,8 @@ import { describe, expect, it } from "@effect/vitest"
  * Core's folders keep to the rule in docs/architecture.md ("Import boundaries"): a file of one
  * concept reaches another concept only through that concept's surface (the files directly in its
  * folder), the shared place (core's root) imports no concept, and no concept comes back to itself
- * through others.
+ * through others. Each concept uses only the concepts listed for it in USES, and no concept
+ * imports another's query module.
  */
 const source = path.resolve(import.meta.dirname, "../src")
 
@@ -15,6 +16,35 @@ const GROUPS = ["billing"]
 
 /** The root file that composes every use case: the one file of the shared place that imports concepts. */
 const COMPOSITION = "UseCases.ts"
+
+/**
+ * The concepts each concept may use: a crossing to a concept not listed for it fails, so that a new
+ * dependency between concepts is a decision seen in review (a concept reaching into another's query
+ * module for its paging, say), not an accident. The list itself has no circle.
+ */
+const USES: Record<string, ReadonlyArray<string>> = {
+  apikeys: ["system", "users"],
+  authentication: ["apikeys", "users"],
+  "billing/invoicing": ["billing/mandates", "mail", "system", "users"],
+  "billing/mandates": ["cis", "system", "users"],
+  "billing/providerevents": ["billing/invoicing", "billing/mandates", "mail", "returns", "system", "users"],
+  cis: [],
+  connections: ["cis", "contacts", "events", "mail", "system", "tenants", "users", "verification"],
+  contacts: ["cis", "events", "system", "tenants"],
+  credentials: ["contacts", "system", "tenants"],
+  events: [],
+  held: ["contacts", "credentials", "events", "returns", "taxauthority", "verification"],
+  idempotency: [],
+  invoices: ["contacts", "events", "mail", "returns", "system", "tenants", "users"],
+  mail: ["system", "tenants"],
+  returns: ["cis", "contacts", "credentials", "events", "mail", "system", "taxauthority", "tenants"],
+  system: [],
+  taxauthority: ["cis", "contacts", "credentials"],
+  tenants: ["cis", "system", "users"],
+  users: ["system"],
+  verification: ["cis", "contacts", "credentials", "events", "system", "taxauthority", "tenants"],
+  webhooks: ["events", "system", "tenants"]
+}
 
 interface Import {
   /** Both relative to core's src, with `/` and `.ts`. */
@@ -67,6 +97,17 @@ const crossings = (all: ReadonlyArray<Import>) =>
     return from !== null && to !== null && from !== to ? [{ ...i, fromConcept: from, toConcept: to }] : []
   })
 
+/** Crossings to a concept not listed among those their concept uses. */
+const unlisted = (crossing: ReturnType<typeof crossings>) =>
+  crossing.filter((c) => !(USES[c.fromConcept] ?? []).includes(c.toConcept))
+
+/**
+ * Crossings into another concept's query module (`ContactQuery.ts`, `DeliveryQuery.ts`): how a
+ * concept's own listing is asked for; the paging every listing shares is in the shared place
+ * (`Paging.ts`).
+ */
+const intoQueries = (crossing: ReturnType<typeof crossings>) => crossing.filter((c) => c.to.endsWith("Query.ts"))
+
 /** A circle of concepts, as the imports that close it; undefined when there is none. */
 const circleOf = (crossing: ReturnType<typeof crossings>): ReadonlyArray<string> | undefined => {
   const next = new Map<string, Map<string, string>>()
@@ -115,6 +156,27 @@ describe("core's import boundaries", () => {
 
   it("no concept comes back to itself through other concepts", () => {
     expect(circleOf(crossing)).toBeUndefined()
+  })
+
+  it("a concept uses only the concepts listed for it", () => {
+    expect(unlisted(crossing).map(shown)).toEqual([])
+  })
+
+  it("the concepts' list of uses has no circle", () => {
+    const listed = Object.entries(USES).flatMap(([from, uses]) =>
+      uses.map((to) => ({ from: `${from}/Listed.ts`, to: `${to}/Listed.ts` }))
+    )
+    expect(circleOf(crossings(listed))).toBeUndefined()
+  })
+
+  it("a concept never imports another concept's query module", () => {
+    expect(intoQueries(crossing).map(shown)).toEqual([])
+  })
+
+  it("sees a concept that takes its paging from another concept's query module", () => {
+    const made = crossings([{ from: "webhooks/DeliveryQuery.ts", to: "contacts/ContactQuery.ts" }])
+    expect(unlisted(made).map(shown)).toEqual(["webhooks/DeliveryQuery.ts -> contacts/ContactQuery.ts"])
+    expect(intoQueries(made).map(shown)).toEqual(["webhooks/DeliveryQuery.ts -> contacts/ContactQuery.ts"])
   })
 
   it("sees the circle that Money in invoices/ made with returns/", () => {
