@@ -1,11 +1,45 @@
+import { CalendarDate } from "@cisbook/core/CalendarDate"
+import { ContactReference } from "@cisbook/core/ContactReference"
 import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
-import { NewPaymentFields, NewPurchaseInvoiceFields, NewSalesInvoiceFields } from "@cisbook/core/invoices/InvoiceInput"
+import { InvoiceNumberText, InvoiceReference, PaymentAmount } from "@cisbook/core/invoices/InvoiceInput"
 import { Day, invoiceViewFields } from "@cisbook/core/invoices/InvoiceView"
 import { Pounds } from "@cisbook/core/Money"
 import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { requestBody } from "./RequestBody.js"
+import { optional, requestBody } from "./RequestBody.js"
+
+const invoiceFields = {
+  contact: ContactReference,
+  issueDate: CalendarDate,
+  dueDate: CalendarDate.annotations({ description: "On or after issueDate" }),
+  reference: optional(InvoiceReference),
+  subtotal: Pounds.annotations({ description: "The amount net of VAT, in pounds" }),
+  vat: Pounds.annotations({ description: "The VAT, in pounds" }),
+  cisDeduction: optional(Pounds).annotations({
+    description: "The CIS deduction, in pounds: at most the subtotal. Default 0."
+  })
+}
+
+const NewSalesInvoiceFields = {
+  ...invoiceFields,
+  contact: ContactReference.annotations({ description: "The code of a customer of the tenant" }),
+  number: optional(InvoiceNumberText).annotations({
+    description: "Unique in the tenant; omitted, the next INV-000001-style number"
+  })
+}
+
+const NewPurchaseInvoiceFields = {
+  ...invoiceFields,
+  contact: ContactReference.annotations({ description: "The code of a supplier of the tenant" }),
+  number: InvoiceNumberText.annotations({ description: "The supplier's number: unique among its invoices" })
+}
+
+const NewPaymentFields = {
+  date: CalendarDate.annotations({ description: "The day the money was received" }),
+  amount: PaymentAmount.annotations({ description: "In pounds: more than 0 and at most the invoice's amountDue" }),
+  reference: optional(InvoiceReference)
+}
 
 const money =
   "Money is a JSON number of pounds with at most 2 decimal places (a third is refused); the SDK speaks pence."

@@ -1,11 +1,6 @@
 import { Schema } from "effect"
-import { ContactReference } from "../ContactReference.js"
-import { CalendarDate } from "../CalendarDate.js"
 import type { FieldErrors } from "../Errors.js"
 import { Pounds } from "../Money.js"
-
-/** Omitted and `null` mean the same. */
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
 export const InvoiceNumberText = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "A number cannot be blank" }),
@@ -24,45 +19,38 @@ export const PaymentAmount = Pounds.pipe(
   Schema.annotations({ jsonSchema: { type: "number", exclusiveMinimum: 0, multipleOf: 0.01, examples: [600] } })
 )
 
-const invoiceFields = {
-  contact: ContactReference,
-  issueDate: CalendarDate,
-  dueDate: CalendarDate.annotations({ description: "On or after issueDate" }),
-  reference: optional(InvoiceReference),
-  subtotal: Pounds.annotations({ description: "The amount net of VAT, in pounds" }),
-  vat: Pounds.annotations({ description: "The VAT, in pounds" }),
-  cisDeduction: optional(Pounds).annotations({
-    description: "The CIS deduction, in pounds: at most the subtotal. Default 0."
-  })
+/**
+ * What a new invoice of either side says, each member checked by its own rule (money in pence);
+ * the rules between members are the use case's (invoiceErrors).
+ */
+export interface NewInvoice {
+  /** The contact's code, in any case. */
+  readonly contact: string
+  readonly issueDate: string
+  readonly dueDate: string
+  readonly reference?: string | undefined
+  readonly subtotal: number
+  readonly vat: number
+  readonly cisDeduction?: number | undefined
 }
-/** What a new invoice of either side says, decoded. */
-export type NewInvoice = Schema.Struct.Type<typeof invoiceFields>
 
-/** A new sales invoice as it comes over the wire (CreateSalesInvoiceRequest); money in pence once decoded. */
-export const NewSalesInvoiceFields = {
-  ...invoiceFields,
-  contact: ContactReference.annotations({ description: "The code of a customer of the tenant" }),
-  number: optional(InvoiceNumberText).annotations({
-    description: "Unique in the tenant; omitted, the next INV-000001-style number"
-  })
+/** A new sales invoice (the sdk's CreateSalesInvoiceRequest decodes to it); no number, the next one. */
+export interface NewSalesInvoice extends NewInvoice {
+  readonly number?: string | undefined
 }
-export type NewSalesInvoice = Schema.Struct.Type<typeof NewSalesInvoiceFields>
 
-/** A new purchase invoice as it comes over the wire (CreatePurchaseInvoiceRequest). */
-export const NewPurchaseInvoiceFields = {
-  ...invoiceFields,
-  contact: ContactReference.annotations({ description: "The code of a supplier of the tenant" }),
-  number: InvoiceNumberText.annotations({ description: "The supplier's number: unique among its invoices" })
+/** A new purchase invoice (the sdk's CreatePurchaseInvoiceRequest decodes to it): the supplier's number. */
+export interface NewPurchaseInvoice extends NewInvoice {
+  readonly number: string
 }
-export type NewPurchaseInvoice = Schema.Struct.Type<typeof NewPurchaseInvoiceFields>
 
-/** A payment towards a sales invoice (CreateSalesInvoicePaymentRequest). */
-export const NewPaymentFields = {
-  date: CalendarDate.annotations({ description: "The day the money was received" }),
-  amount: PaymentAmount.annotations({ description: "In pounds: more than 0 and at most the invoice's amountDue" }),
-  reference: optional(InvoiceReference)
+/** A payment towards a sales invoice (the sdk's CreateSalesInvoicePaymentRequest decodes to it). */
+export interface NewPayment {
+  readonly date: string
+  /** Pence, more than 0 (PaymentAmount); at most the invoice's amount due is the use case's rule. */
+  readonly amount: number
+  readonly reference?: string | undefined
 }
-export type NewPayment = Schema.Struct.Type<typeof NewPaymentFields>
 
 /** The rules between an invoice's members, each under the member it asks to change. */
 export const invoiceErrors = (input: {

@@ -16,7 +16,11 @@ import { ukCalendarDate } from "../returns/TaxMonth.js"
 import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
 
-/** Where to send an invoice: `to`, else the customer's email address. */
+/**
+ * Where to send an invoice: `to`, else the customer's email address. Its rule is core's alone: the
+ * sdk's InvoiceMailRequest decodes to the type InvoiceMailInput (this schema's encoded side),
+ * which the use case checks.
+ */
 export const InvoiceMailInput = Schema.Struct({
   to: Schema.optionalWith(Email, { nullable: true })
 })
@@ -39,7 +43,7 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
     const queue = <T extends "SalesInvoice" | "PaymentReminder", E>(
       user: User,
       invoiceId: string,
-      input: unknown,
+      input: InvoiceMailInput,
       type: T,
       check: (
         invoice: SalesInvoice,
@@ -76,11 +80,11 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
       }).pipe(Effect.withSpan(`SalesInvoiceMail.${type}`))
 
     /** Emails the invoice to `to`, else to the customer. */
-    const send = (user: User, invoiceId: string, input: unknown) =>
+    const send = (user: User, invoiceId: string, input: InvoiceMailInput) =>
       queue(user, invoiceId, input, "SalesInvoice", () => Effect.succeed({}))
 
     /** Emails a payment reminder for an overdue invoice: due before today, with an amount still due. */
-    const remind = (user: User, invoiceId: string, input: unknown) =>
+    const remind = (user: User, invoiceId: string, input: InvoiceMailInput) =>
       queue(user, invoiceId, input, "PaymentReminder", (invoice, today) =>
         invoice.dueDate < today && invoice.amountDue > 0
           ? Effect.succeed({ daysOverdue: daysBetween(invoice.dueDate, today) })

@@ -1,28 +1,27 @@
 import { Schema } from "effect"
 import type { Contact } from "../contacts/Contact.js"
 import type { FieldErrors } from "../Errors.js"
-import { ContactReference } from "../ContactReference.js"
-import { formatPounds, Pounds } from "../Money.js"
+import { formatPounds } from "../Money.js"
 import { memberPath } from "../MemberPath.js"
 import { deductionPercent } from "./DeductionRate.js"
 import { nilReturnBreach, paymentLimitsBroken } from "./ReturnRules.js"
-import { PeriodEnd } from "./TaxMonth.js"
 
 export const MAX_RETURN_LINES = 1000
 
-export const NewReturnLine = Schema.Struct({
-  contact: ContactReference.annotations({ description: "The code of a verified CIS subcontractor of the tenant" }),
-  grossAmount: Pounds.annotations({ description: "Total paid to the subcontractor in the tax month, in pounds" }),
-  materials: Pounds.annotations({ description: "The direct cost of materials, in pounds: at most grossAmount" }),
-  deducted: Pounds.annotations({
-    description: "The CIS deducted, in pounds: at most the treatment's rate of (grossAmount − materials)"
-  })
-})
-export type NewReturnLine = typeof NewReturnLine.Type
+/** A line of a new return: a payment to a subcontractor in the tax month (pence). */
+export interface NewReturnLine {
+  /** The subcontractor's code, in any case. */
+  readonly contact: string
+  readonly grossAmount: number
+  readonly materials: number
+  readonly deducted: number
+}
 
-// Optional on both sides, so that a caller of the SDK leaves out what it does not use; null is the same as omitted.
-const Flag = (description: string) =>
-  Schema.optionalWith(Schema.Boolean.annotations({ description }), { nullable: true })
+/** A return's lines, of whatever line schema: at most MAX_RETURN_LINES. */
+export const ReturnLines = <A, I, R>(line: Schema.Schema<A, I, R>) =>
+  Schema.Array(line).pipe(
+    Schema.maxItems(MAX_RETURN_LINES, { message: () => `A return has at most ${MAX_RETURN_LINES} lines` })
+  )
 
 interface ReturnMembers<Line> {
   readonly nilReturn?: boolean | undefined
@@ -57,25 +56,14 @@ export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors =>
 }
 
 /**
- * CreateMonthlyReturnRequest; money in pence once decoded. The rules between its members are
- * the use case's (returnShapeErrors), checked before anything else.
+ * A new return, each member checked by its own rule (the sdk's CreateMonthlyReturnRequest decodes
+ * to it); the rules between its members are the use case's (returnShapeErrors), checked before
+ * anything else.
  */
-export const NewMonthlyReturn = Schema.Struct({
-  periodEnd: PeriodEnd.annotations({
-    description: "The tax month, by its last day (the 5th); not after the current tax month's end"
-  }),
-  nilReturn: Flag("Default false. True for a month in which no subcontractors were paid: the return then has no lines"),
-  inactive: Flag(
-    "Default false. With a nil return only: the contractor expects to pay no subcontractors in the next six months"
-  ),
-  lines: Schema.optionalWith(
-    Schema.Array(NewReturnLine).pipe(
-      Schema.maxItems(MAX_RETURN_LINES, { message: () => `A return has at most ${MAX_RETURN_LINES} lines` })
-    ),
-    { nullable: true }
-  ).annotations({ description: `1–${MAX_RETURN_LINES} lines; none on a nil return` })
-})
-export type NewMonthlyReturn = typeof NewMonthlyReturn.Type
+export interface NewMonthlyReturn extends ReturnMembers<NewReturnLine> {
+  /** The tax month, by its last day (PeriodEnd). */
+  readonly periodEnd: string
+}
 
 /** The rules a return's lines must meet beyond their shape, given the contacts they name (by upper-case code). */
 export const lineErrors = (

@@ -1,5 +1,5 @@
 import { Data, Effect, Option, Schema } from "effect"
-import type { Email } from "../Email.js"
+import { Email } from "../Email.js"
 import { Conflict, Forbidden, NotFound } from "../Errors.js"
 import { cacheFound } from "../LookupCache.js"
 import type { TenantId } from "../Ids.js"
@@ -12,10 +12,20 @@ import { Membership, type Role, Tenant, type TenantAccess, TenantCode } from "./
 import type { User } from "../users/User.js"
 import { Users } from "../users/Users.js"
 
+/**
+ * A new tenant, each member checked by its own rule (TenantCodeFormat, TenantName, EmailAddress):
+ * the sdk's CreateTenantRequest decodes to it. No email, or null: none.
+ */
 export interface NewTenant {
-  readonly code: TenantCode
+  readonly code: string
   readonly name: string
-  readonly email: Email | null
+  readonly email?: string | null | undefined
+}
+
+/** A member to add, by a checked email address (the sdk's AddMemberRequest decodes to it). */
+export interface NewMember {
+  readonly email: string
+  readonly role: Role
 }
 
 const isTenantCode = Schema.is(TenantCode)
@@ -37,7 +47,13 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     const create = (owner: User, input: NewTenant): Effect.Effect<TenantAccess, Conflict> =>
       Effect.gen(function* () {
         const now = yield* clock.now
-        const tenant = new Tenant({ id: (yield* ids.uuid) as TenantId, ...input, createdAt: now })
+        const tenant = new Tenant({
+          id: (yield* ids.uuid) as TenantId,
+          code: TenantCode.make(input.code),
+          name: input.name,
+          email: input.email == null ? null : Email.make(input.email),
+          createdAt: now
+        })
         yield* repo.insert(
           tenant,
           new Membership({ tenantId: tenant.id, userId: owner.id, role: "Owner", addedAt: now })
@@ -66,17 +82,14 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     const members = (): Effect.Effect<ReadonlyArray<Member>, never, CurrentTenant> =>
       CurrentTenant.pipe(Effect.flatMap(({ tenant }) => repo.listMembers(tenant.id)))
 
-    const addMember = (input: {
-      readonly email: Email
-      readonly role: Role
-    }): Effect.Effect<Member, Forbidden | Conflict, CurrentTenant> =>
+    const addMember = (input: NewMember): Effect.Effect<Member, Forbidden | Conflict, CurrentTenant> =>
       Effect.gen(function* () {
         const { role, tenant } = yield* CurrentTenant
         const code = tenant.code
         if (role !== "Owner") {
           return yield* new Forbidden({ detail: `Only an Owner of ${code} can add members.` })
         }
-        const member = yield* users.ensureByEmail(input.email)
+        const member = yield* users.ensureByEmail(Email.make(input.email))
         const addedAt = yield* clock.now
         yield* repo
           .addMember(new Membership({ tenantId: tenant.id, userId: member.id, role: input.role, addedAt }))

@@ -2,7 +2,7 @@ import { PurchaseInvoices } from "@cisbook/core/invoices/PurchaseInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { invoicePageDto, purchaseInvoiceDto } from "../InvoiceViews.js"
+import { invoicePageDto, purchaseInvoiceDto } from "../dto/InvoiceDto.js"
 
 export const PurchaseInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "purchaseInvoices", (handlers) =>
   Effect.gen(function* () {

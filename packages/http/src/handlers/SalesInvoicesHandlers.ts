@@ -6,7 +6,12 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { preferredMediaType } from "../ContentNegotiation.js"
 import { queuedMailDto } from "../dto/MailDto.js"
-import { invoicePageDto, paymentsReportItem, salesInvoiceDto, salesInvoicePaymentDto } from "../InvoiceViews.js"
+import {
+  invoicePageDto,
+  salesInvoicePaymentsReportItem,
+  salesInvoiceDto,
+  salesInvoicePaymentDto
+} from "../dto/InvoiceDto.js"
 import { paymentsReportCsv } from "../PaymentsReportCsv.js"
 
 export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
@@ -29,7 +34,7 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
       .handle("listSalesInvoicePayments", ({ headers, urlParams }) =>
         invoices.paymentsReport(urlParams.from, urlParams.to).pipe(
           Effect.map((report) => {
-            const items = report.payments.map(paymentsReportItem)
+            const items = report.payments.map(salesInvoicePaymentsReportItem)
             if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json")
               return items
             return HttpServerResponse.text(paymentsReportCsv(items), {

@@ -30,6 +30,20 @@ const Fields = Schema.Struct({
   country: CountryCode
 })
 
+/**
+ * The billing address as a caller gives it, not yet checked (the sdk's UpdateBillingProfileRequest
+ * decodes to it): its rules, the members' and the GB postcode's, are BillingAddressInput's alone.
+ */
+export interface BillingAddressReplacement {
+  readonly companyName: string
+  readonly billingEmail: string
+  readonly addressLine1: string
+  readonly addressLine2?: string | null | undefined
+  readonly addressLine3?: string | null | undefined
+  readonly postcode: string
+  readonly country: string
+}
+
 const ukPostcode = "Must be a UK postcode, for example SW1A 1AA"
 
 /**

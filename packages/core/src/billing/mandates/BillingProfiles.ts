@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import type { BillingAddress } from "./BillingAddress.js"
-import { BillingAddressInput } from "./BillingAddressInput.js"
+import { BillingAddressInput, type BillingAddressReplacement } from "./BillingAddressInput.js"
 import type { BillingProfile } from "./BillingProfile.js"
 import type { MandateStatus } from "./MandateStatus.js"
 import type { ValidationFailed } from "../../Errors.js"
@@ -30,7 +30,7 @@ export class BillingProfiles extends Effect.Service<BillingProfiles>()("core/Bil
       Effect.all({ address: profiles.get(user.id), mandateStatus: mandateStatus(user) })
 
     /** Replaces the address whole; the mandate is untouched. */
-    const put = (user: User, input: unknown): Effect.Effect<BillingProfile, ValidationFailed> =>
+    const put = (user: User, input: BillingAddressReplacement): Effect.Effect<BillingProfile, ValidationFailed> =>
       Effect.gen(function* () {
         const address: BillingAddress = yield* decodeAddress(input)
         yield* profiles.put(user.id, address, yield* clock.now)

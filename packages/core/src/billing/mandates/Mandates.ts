@@ -29,6 +29,18 @@ export interface MandateSetup {
   readonly sessionToken: string
 }
 
+/** A mandate setup asked for, not yet checked (the sdk's CreateMandateSetupRequest decodes to it). */
+export interface NewMandateSetup {
+  readonly successRedirectUrl: string
+}
+
+/** A started setup to complete, not yet checked (the sdk's CompleteMandateSetupRequest decodes to it). */
+export interface MandateSetupCompletion {
+  readonly redirectFlowId: string
+  readonly sessionToken: string
+}
+
+// The two requests' rules: the sdk's schemas only describe them.
 const SetupInput = Schema.Struct({ successRedirectUrl: SuccessRedirectUrl })
 const CompleteInput = Schema.Struct({
   redirectFlowId: Schema.Trim.pipe(Schema.minLength(1, { message: () => "A redirect flow id is required" })),
@@ -57,7 +69,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
     const refreshed = (mandate: Mandate): Effect.Effect<Mandate, Refused> =>
       completion.refreshed(mandate).pipe(Effect.mapError(refusedBy))
 
-    const setup = (user: User, input: unknown): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict> =>
+    const setup = (
+      user: User,
+      input: NewMandateSetup
+    ): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict> =>
       Effect.gen(function* () {
         const { successRedirectUrl } = yield* decodeInput(SetupInput)(input)
         const customer = prefilledCustomer(user, yield* profiles.get(user.id))
@@ -110,7 +125,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         return { redirectFlowId: flow.id, redirectUrl: flow.redirectUrl, sessionToken: reserved.sessionToken }
       }).pipe(Effect.withSpan("Mandates.setup"))
 
-    const complete = (user: User, input: unknown): Effect.Effect<Mandate, ValidationFailed | Refused> =>
+    const complete = (user: User, input: MandateSetupCompletion): Effect.Effect<Mandate, ValidationFailed | Refused> =>
       Effect.gen(function* () {
         const { redirectFlowId, sessionToken } = yield* decodeInput(CompleteInput)(input)
         const found = yield* repo.findByRedirectFlow(user.id, redirectFlowId)

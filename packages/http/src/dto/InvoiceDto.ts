@@ -1,4 +1,4 @@
-// The invoices' mapping module: their models as the sdk's DTOs, for the handlers.
+// The invoices' mapping module: their models as the sdk's InvoiceDtos, for the handlers.
 import type { InvoiceListPage } from "@cisbook/core/invoices/InvoicePage"
 import { invoiceViewMembers } from "@cisbook/core/invoices/InvoiceView"
 import type { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
@@ -19,7 +19,7 @@ export const invoicePageDto = <Invoice, Dto>(page: InvoiceListPage<Invoice>, dto
   items: page.items.map((invoice) => dto(invoice))
 })
 
-export const paymentsReportItem = ({
+export const salesInvoicePaymentsReportItem = ({
   contactName,
   invoice,
   payment
