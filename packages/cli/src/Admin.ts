@@ -1,6 +1,10 @@
-import { AdminAppLive } from "@cisbook/adapters/AppLive"
+import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
+import { SharedDatabaseLive } from "@cisbook/adapters/sql/Database"
+import { MigrationsLive } from "@cisbook/adapters/sql/Migrations"
+import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
+import type { CliApp } from "@effect/cli/CliApp"
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
 
 /** What a failure says to the person at the terminal: the sentence written for them, and each invalid member. */
@@ -32,11 +36,32 @@ export const reported = <A, E, R>(command: Effect.Effect<A, E, R>) =>
   )
 
 /**
- * Runs an admin command over the configured, migrated database (a running server's embedded one
- * through its socket), which is opened only now (so
- * `--help` touches nothing).
+ * What every admin command stands on: the configured database (a running server's embedded one
+ * through its socket), migrated when built, with the system's clock, ids and crypto.
  */
-export const admin = <A, E, R>(command: Effect.Effect<A, E, R>) => reported(Effect.provide(command, AdminAppLive))
+const AdminFoundationLive = Layer.mergeAll(SystemLive, LookupCacheTtlLive).pipe(
+  Layer.provideMerge(MigrationsLive),
+  Layer.provideMerge(SharedDatabaseLive)
+)
+
+type AdminFoundation = Layer.Layer.Success<typeof AdminFoundationLive>
+
+/** A use case over its adapters, standing on the foundation. */
+type AdminUseCase = Layer.Layer<never, unknown, AdminFoundation>
+
+/**
+ * Runs an admin command with the use cases it names (AdminUseCases), built over the foundation
+ * (the database is opened only now, so `--help` touches nothing), and those alone.
+ */
+export const admin = <
+  const UseCases extends readonly [AdminUseCase, ...Array<AdminUseCase>],
+  A,
+  E,
+  R extends { [K in keyof UseCases]: Layer.Layer.Success<UseCases[K]> }[number] | AdminFoundation | CliApp.Environment
+>(
+  useCases: UseCases,
+  command: Effect.Effect<A, E, R>
+) => reported(command.pipe(Effect.provide(Layer.mergeAll(...useCases)), Effect.provide(AdminFoundationLive)))
 
 /** Runs a use case for the tenant with `code` as support staff, who act for any tenant with an Owner's rights. */
 export const asSupport =

@@ -6,6 +6,7 @@ import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Schema } from "effect"
 import { admin } from "../Admin.js"
+import { ApiKeysLive, UsersLive } from "../AdminUseCases.js"
 import { emailOption } from "./UserCommands.js"
 
 const NewKey = Schema.Struct({ email: Email, name: ApiKeyName })
@@ -21,6 +22,7 @@ const createKey = Command.make(
   },
   (flags) =>
     admin(
+      [UsersLive, ApiKeysLive],
       Effect.gen(function* () {
         const input = yield* decodeInput(NewKey)(flags)
         const user = yield* (yield* Users).byEmail(input.email)

@@ -15,6 +15,14 @@ import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
 import { Console, Data, Effect, Option, Schema } from "effect"
 import { admin } from "../Admin.js"
+import {
+  BillingInvoicesLive,
+  BillingProfilesLive,
+  BillingRunLive,
+  MandatesLive,
+  ProviderEventReceivingLive,
+  UsersLive
+} from "../AdminUseCases.js"
 import { progressBar } from "../ProgressBar.js"
 import { table } from "../Table.js"
 
@@ -24,6 +32,7 @@ const mandate = Command.make(
   { email: Options.text("email").pipe(Options.withDescription("The user's email address")) },
   ({ email }) =>
     admin(
+      [UsersLive, BillingProfilesLive, MandatesLive],
       Effect.gen(function* () {
         const user = yield* (yield* Users).byEmail(yield* decodeInput(Email)(email))
         const profile = yield* (yield* BillingProfiles).get(user)
@@ -88,6 +97,7 @@ const run = Command.make(
   },
   ({ date }) =>
     admin(
+      [BillingRunLive],
       Effect.gen(function* () {
         const issueDate = Option.isSome(date)
           ? (yield* decodeInput(Schema.Struct({ date: CalendarDate }))({ date: date.value })).date
@@ -149,6 +159,7 @@ const invoices = Command.make(
   { email: Options.text("email").pipe(Options.withDescription("The user's email address")) },
   ({ email }) =>
     admin(
+      [UsersLive, BillingInvoicesLive],
       Effect.gen(function* () {
         const user = yield* (yield* Users).byEmail(yield* decodeInput(Email)(email))
         const list = yield* (yield* BillingInvoices).listAsStored(user)
@@ -183,6 +194,7 @@ const events = Command.make(
   },
   ({ limit }) =>
     admin(
+      [ProviderEventReceivingLive],
       Effect.gen(function* () {
         const list = yield* (yield* ProviderEventReceiving).list(limit)
         if (list.length === 0) return yield* Console.log("No provider events.")

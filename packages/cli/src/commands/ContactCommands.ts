@@ -4,6 +4,7 @@ import { Command, Options } from "@effect/cli"
 import { Chunk, Console, Data, Effect, Either, Option, Stream } from "effect"
 import * as path from "node:path"
 import { admin, asSupport, reported } from "../Admin.js"
+import { ContactImportLive, TenantsLive } from "../AdminUseCases.js"
 import { progressBar } from "../ProgressBar.js"
 import { parseRowSelection } from "../RowSelection.js"
 import { table } from "../Table.js"
@@ -112,7 +113,7 @@ const importContacts = Command.make(
     Either.match(choose(flags), {
       // Refused before the database is opened.
       onLeft: (refused) => reported(Effect.fail(refused)),
-      onRight: (choice) => admin(importFile(flags.tenant, flags.file, choice))
+      onRight: (choice) => admin([TenantsLive, ContactImportLive], importFile(flags.tenant, flags.file, choice))
     })
 ).pipe(
   Command.withDescription(

@@ -2,6 +2,7 @@ import { Verifications } from "@cisbook/core/verification/Verifications"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { admin, asSupport } from "../Admin.js"
+import { TenantsLive, VerificationsLive } from "../AdminUseCases.js"
 
 export const verifyContact = Command.make(
   "verify",
@@ -11,6 +12,7 @@ export const verifyContact = Command.make(
   },
   ({ code, tenant }) =>
     admin(
+      [TenantsLive, VerificationsLive],
       Effect.gen(function* () {
         const contact = yield* (yield* Verifications).request(code).pipe(asSupport(tenant))
         yield* Console.log(

@@ -3,6 +3,7 @@ import { MailSupport } from "@cisbook/core/mail/MailSupport"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { admin } from "../Admin.js"
+import { MailSupportLive } from "../AdminUseCases.js"
 import { table } from "../Table.js"
 
 const instant = (at: Date | null) => at?.toISOString() ?? ""
@@ -18,6 +19,7 @@ const list = Command.make(
   },
   ({ limit, status }) =>
     admin(
+      [MailSupportLive],
       Effect.gen(function* () {
         const mails = yield* (yield* MailSupport).list(Option.getOrNull(status), limit)
         if (mails.length === 0) return yield* Console.log("No mail.")
@@ -50,6 +52,7 @@ const retry = Command.make(
   { id: Options.text("id").pipe(Options.withDescription("The mail's id")) },
   ({ id }) =>
     admin(
+      [MailSupportLive],
       Effect.gen(function* () {
         yield* (yield* MailSupport).retry(id)
         yield* Console.log(`Queued mail ${id} again; a running server's mail sender sends it.`)

@@ -4,6 +4,7 @@ import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { admin, asSupport } from "../Admin.js"
+import { MonthlyReturnsLive, TenantsLive } from "../AdminUseCases.js"
 import { table } from "../Table.js"
 
 const list = Command.make(
@@ -11,6 +12,7 @@ const list = Command.make(
   { tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")) },
   ({ tenant }) =>
     admin(
+      [TenantsLive, MonthlyReturnsLive],
       Effect.gen(function* () {
         const returns = yield* (yield* MonthlyReturns).list().pipe(asSupport(tenant))
         if (returns.length === 0) return yield* Console.log(`${tenant} has filed no monthly return.`)

@@ -10,6 +10,7 @@ import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Redacted, Schema } from "effect"
 import { admin, asSupport } from "../Admin.js"
+import { HmrcCredentialsSettingsLive, TenantSettingsLive, TenantsLive, UsersLive } from "../AdminUseCases.js"
 import { SecretInput } from "../SecretInput.js"
 import { table } from "../Table.js"
 import { emailOption } from "./UserCommands.js"
@@ -33,6 +34,7 @@ const createTenant = Command.make(
   },
   (flags) =>
     admin(
+      [UsersLive, TenantsLive],
       Effect.gen(function* () {
         const input = yield* decodeInput(NewTenant)({ ...flags, email: Option.getOrNull(flags.email) })
         const owner = yield* (yield* Users).byEmail(input.owner)
@@ -48,6 +50,7 @@ const createTenant = Command.make(
 
 const listTenants = Command.make("list", {}, () =>
   admin(
+    [TenantsLive],
     Effect.gen(function* () {
       const tenants = yield* (yield* Tenants).listAll()
       if (tenants.length === 0) return yield* Console.log("No tenants yet.")
@@ -82,6 +85,7 @@ const cisScheme = Command.make(
   },
   ({ accountsOfficeReference, employerReference, tenant }) =>
     admin(
+      [TenantsLive, TenantSettingsLive],
       Effect.gen(function* () {
         const settings = yield* TenantSettings
         const given = Option.all({ employerReference, accountsOfficeReference })
@@ -132,6 +136,7 @@ const hmrcCredentials = Command.make(
   },
   ({ filer, set, tenant }) =>
     admin(
+      [TenantsLive, HmrcCredentialsSettingsLive],
       Effect.gen(function* () {
         const credentials = yield* HmrcCredentialsSettings
         if (!set)
@@ -151,6 +156,7 @@ const hmrcCredentials = Command.make(
 
 const resealCredentials = Command.make("reseal-credentials", {}, () =>
   admin(
+    [HmrcCredentialsSettingsLive],
     Effect.gen(function* () {
       const resealed = yield* (yield* HmrcCredentialsSettings).reseal()
       yield* Console.log(`Re-encrypted ${resealed} tenants' HMRC passwords under the current CREDENTIALS_KEY.`)

@@ -5,6 +5,7 @@ import { decodeInput } from "@cisbook/core/Validation"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Schema } from "effect"
 import { admin } from "../Admin.js"
+import { UsersLive } from "../AdminUseCases.js"
 
 export const emailOption = (name: string, description: string) =>
   Options.text(name).pipe(Options.withDescription(description))
@@ -19,6 +20,7 @@ const createUser = Command.make(
   },
   (flags) =>
     admin(
+      [UsersLive],
       Effect.gen(function* () {
         const input = yield* decodeInput(NewUser)(flags)
         const user = yield* (yield* Users).create(input)

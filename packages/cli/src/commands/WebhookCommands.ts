@@ -4,6 +4,7 @@ import { DeliveryStatus } from "@cisbook/core/webhooks/WebhookDelivery"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { admin, asSupport } from "../Admin.js"
+import { TenantsLive, WebhookDeliveriesLive, WebhooksLive } from "../AdminUseCases.js"
 import { table } from "../Table.js"
 
 const tenantOption = Options.text("tenant").pipe(Options.withDescription("The tenant's code"))
@@ -11,6 +12,7 @@ const instant = (at: Date | null) => at?.toISOString() ?? ""
 
 const list = Command.make("list", { tenant: tenantOption }, ({ tenant }) =>
   admin(
+    [TenantsLive, WebhooksLive],
     Effect.gen(function* () {
       const webhooks = yield* (yield* Webhooks).list().pipe(asSupport(tenant))
       if (webhooks.length === 0) return yield* Console.log(`${tenant} has no webhooks.`)
@@ -35,6 +37,7 @@ const test = Command.make(
   { tenant: tenantOption, webhook: Options.text("webhook").pipe(Options.withDescription("The webhook's id")) },
   ({ tenant, webhook }) =>
     admin(
+      [TenantsLive, WebhooksLive],
       Effect.gen(function* () {
         const delivery = yield* (yield* Webhooks).test(webhook).pipe(asSupport(tenant))
         yield* Console.log(
@@ -56,6 +59,7 @@ const deliveries = Command.make(
   },
   ({ limit, status, tenant }) =>
     admin(
+      [TenantsLive, WebhookDeliveriesLive],
       Effect.gen(function* () {
         const page = yield* (yield* WebhookDeliveries)
           .listAll({ status: Option.getOrUndefined(status), limit })
@@ -86,6 +90,7 @@ const retry = Command.make(
   { tenant: tenantOption, delivery: Options.text("delivery").pipe(Options.withDescription("The delivery's id")) },
   ({ delivery, tenant }) =>
     admin(
+      [TenantsLive, WebhookDeliveriesLive],
       Effect.gen(function* () {
         yield* (yield* WebhookDeliveries).retry(delivery).pipe(asSupport(tenant))
         yield* Console.log(`Delivery ${delivery} is Pending again; a running server's dispatcher sends it at once.`)
