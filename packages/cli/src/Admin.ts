@@ -2,8 +2,6 @@ import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
 import { SharedDatabaseLive } from "@cisbook/adapters/sql/Database"
 import { MigrationsLive } from "@cisbook/adapters/sql/Migrations"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
-import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
-import { Tenants } from "@cisbook/core/tenants/Tenants"
 import type { CliApp } from "@effect/cli/CliApp"
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
 
@@ -62,13 +60,3 @@ export const admin = <
   useCases: UseCases,
   command: Effect.Effect<A, E, R>
 ) => reported(command.pipe(Effect.provide(Layer.mergeAll(...useCases)), Effect.provide(AdminFoundationLive)))
-
-/** Runs a use case for the tenant with `code` as support staff, who act for any tenant with an Owner's rights. */
-export const asSupport =
-  (code: string) =>
-  <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
-    Effect.provideServiceEffect(
-      useCase,
-      CurrentTenant,
-      Effect.flatMap(Tenants, (tenants) => tenants.supportAccess(code))
-    )

@@ -32,6 +32,7 @@ import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
 import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
+import { HeldForCredentialsLive } from "@cisbook/core/held/HeldForCredentialsLive"
 import { MailSupport } from "@cisbook/core/mail/MailSupport"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
@@ -64,10 +65,9 @@ export const HmrcCredentialsSettingsLive = HmrcCredentialsSettings.Default.pipe(
   Layer.provide(
     Layer.mergeAll(
       HmrcCredentialsRepoLive,
-      MonthlyReturnRepoSql,
-      VerificationQueueSql,
-      ContactRepoSql,
-      EventOutboxSql,
+      HeldForCredentialsLive.pipe(
+        Layer.provide(Layer.mergeAll(MonthlyReturnRepoSql, VerificationQueueSql, ContactRepoSql, EventOutboxSql))
+      ),
       TransactorSql
     )
   )

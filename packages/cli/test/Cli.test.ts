@@ -14,7 +14,7 @@ import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbo
 import { MandateRepo } from "@cisbook/core/billing/mandates/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
-import { asMember } from "@cisbook/testkit/ActingFor"
+import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/users/Users"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"

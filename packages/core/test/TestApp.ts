@@ -47,4 +47,4 @@ export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails
 })
 
 /** A use case run for a tenant: `contacts.list(request).pipe(asMember(owner, "acme-builders"))`, or `asSupport(code)`. */
-export { asMember, asSupport } from "@cisbook/testkit/ActingFor"
+export { asMember, asSupport } from "@cisbook/core/tenants/ActingFor"

@@ -1,5 +1,5 @@
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
-import { asMember } from "@cisbook/testkit/ActingFor"
+import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"

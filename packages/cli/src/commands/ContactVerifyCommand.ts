@@ -1,7 +1,8 @@
 import { Verifications } from "@cisbook/core/verification/Verifications"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { admin, asSupport } from "../Admin.js"
+import { admin } from "../Admin.js"
+import { asSupport } from "@cisbook/core/tenants/ActingFor"
 import { TenantsLive, VerificationsLive } from "../AdminUseCases.js"
 
 export const verifyContact = Command.make(

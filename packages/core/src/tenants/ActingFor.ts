@@ -1,6 +1,6 @@
-import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
-import { Tenants } from "@cisbook/core/tenants/Tenants"
-import type { User } from "@cisbook/core/users/User"
+import { CurrentTenant } from "./CurrentTenant.js"
+import { Tenants } from "./Tenants.js"
+import type { User } from "../users/User.js"
 import { Effect } from "effect"
 
 /**
@@ -16,7 +16,7 @@ export const asMember =
       Effect.flatMap(Tenants, (tenants) => tenants.access(user, code))
     )
 
-/** Runs a use case for the tenant with `code` as support staff, as the admin CLI does. */
+/** Runs a use case for the tenant with `code` as support staff (the admin CLI), who act for any tenant with an Owner's rights. */
 export const asSupport =
   (code: string) =>
   <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
