@@ -6,3 +6,20 @@ export const operationsOf = (spec: Json): ReadonlyArray<readonly [path: string, 
   (Object.entries(spec.paths ?? {}) as Array<[string, Json]>).flatMap(([path, item]) =>
     (Object.entries(item) as Array<[string, Json]>).map(([method, operation]) => [path, method, operation] as const)
   )
+
+/** An `application/problem+json` content of one status, with its example: a problem the server writes itself. */
+export const problemJsonContent = (status: number, title: string, detail: string): Json => ({
+  "application/problem+json": {
+    schema: {
+      type: "object",
+      required: ["type", "title", "status", "detail"],
+      properties: {
+        type: { type: "string" },
+        title: { type: "string" },
+        status: { type: "integer", enum: [status] },
+        detail: { type: "string" }
+      },
+      examples: [{ type: "about:blank", title, status, detail }]
+    }
+  }
+})

@@ -1,5 +1,5 @@
 import { MAX_JSON_BODY } from "./BodyLimits.js"
-import { type Json, operationsOf } from "./OpenApiPaths.js"
+import { type Json, operationsOf, problemJsonContent } from "./OpenApiPaths.js"
 
 // What the problem middleware (ProblemDetailsMiddleware) answers, in the OpenAPI document.
 
@@ -76,22 +76,6 @@ const PROVIDER_OPERATIONS: ReadonlyArray<readonly [path: string, method: string]
   ["/me/billing/mandate", "delete"]
 ]
 
-const providerProblem = (status: 502 | 503, title: string, detail: string) => ({
-  "application/problem+json": {
-    schema: {
-      type: "object",
-      required: ["type", "title", "status", "detail"],
-      properties: {
-        type: { type: "string" },
-        title: { type: "string" },
-        status: { type: "integer", enum: [status] },
-        detail: { type: "string" }
-      },
-      examples: [{ type: "about:blank", title, status, detail }]
-    }
-  }
-})
-
 /**
  * Operations that ask GoCardless answer 503 with Retry-After when it stays unavailable (after
  * the call's 3 tries), and 502 when it refuses a call for a fault of ours or its own (see the
@@ -103,7 +87,7 @@ export const withProviderFaults = (spec: Json): Json => {
     if (operation === undefined) continue
     operation.responses["502"] ??= {
       description: "The direct debit provider refused the call for a fault of ours or its own; try again later",
-      content: providerProblem(
+      content: problemJsonContent(
         502,
         "Bad Gateway",
         "The direct debit provider could not carry out the request, through no fault of yours. We have been told; try again later."
@@ -112,7 +96,7 @@ export const withProviderFaults = (spec: Json): Json => {
     operation.responses["503"] ??= {
       description: "The direct debit provider is unavailable: try again after Retry-After seconds",
       headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
-      content: providerProblem(
+      content: problemJsonContent(
         503,
         "Service Unavailable",
         "The direct debit provider is not answering just now; nothing was changed by it. Send the request again in 30 seconds."

@@ -1,4 +1,4 @@
-import type { Json } from "./OpenApiPaths.js"
+import { type Json, problemJsonContent } from "./OpenApiPaths.js"
 
 /**
  * The server answers every request 503 (with Retry-After) until the application is ready, /health
@@ -10,28 +10,11 @@ export const withStartingHealth = (spec: Json): Json => {
   health.responses["503"] = {
     description: "The server is starting: try again after Retry-After seconds",
     headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
-    content: {
-      "application/problem+json": {
-        schema: {
-          type: "object",
-          required: ["type", "title", "status", "detail"],
-          properties: {
-            type: { type: "string" },
-            title: { type: "string" },
-            status: { type: "integer", enum: [503] },
-            detail: { type: "string" }
-          },
-          examples: [
-            {
-              type: "about:blank",
-              title: "Service Unavailable",
-              status: 503,
-              detail: "The server is starting. Send the request again in a moment."
-            }
-          ]
-        }
-      }
-    }
+    content: problemJsonContent(
+      503,
+      "Service Unavailable",
+      "The server is starting. Send the request again in a moment."
+    )
   }
   return spec
 }
