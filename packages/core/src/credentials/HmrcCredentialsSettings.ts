@@ -36,8 +36,9 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
     const viewOf = (tenantId: TenantId) => Effect.map(repo.find(tenantId), Option.map(credentialsView))
 
     /** Sets or replaces them and, in the same transaction, sends again whatever was held for the tenant. */
-    const setFor = (tenant: Tenant, input: unknown): Effect.Effect<HmrcCredentialsView, ValidationFailed> =>
+    const set = (input: unknown): Effect.Effect<HmrcCredentialsView, Forbidden | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
+        const tenant = yield* ownerOf()
         const credentials = yield* decodeCredentials(input)
         const now = yield* clock.now
         yield* transaction(
@@ -49,17 +50,14 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
         return {
           gatewayUserId: credentials.gatewayUserId,
           filer: credentials.filer,
-          status: "Unchecked",
+          status: "Unchecked" as const,
           updatedAt: now
         }
-      })
+      }).pipe(Effect.withSpan("HmrcCredentialsSettings.set"))
 
     /** The tenant's credentials without the password; none until set. */
     const get = (): Effect.Effect<Option.Option<HmrcCredentialsView>, Forbidden, CurrentTenant> =>
       Effect.flatMap(ownerOf(), (tenant) => viewOf(tenant.id))
-
-    const set = (input: unknown): Effect.Effect<HmrcCredentialsView, Forbidden | ValidationFailed, CurrentTenant> =>
-      Effect.flatMap(ownerOf(), (tenant) => setFor(tenant, input)).pipe(Effect.withSpan("HmrcCredentialsSettings.set"))
 
     /** Removes them: nothing more of the tenant is sent to HMRC until new ones are set. */
     const remove = (): Effect.Effect<void, Forbidden, CurrentTenant> =>
