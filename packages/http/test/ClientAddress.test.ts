@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { clientAddress, TrustedProxiesConfig } from "../src/ClientAddress.js"
+import { clientAddress, TrustedProxiesConfig } from "../src/middleware/ClientAddress.js"
 import { refused, withEnv } from "./ConfigEnv.js"
 
 const peer = Option.some("10.0.0.2")

@@ -63,7 +63,7 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse, HttpServer } fr
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
-import { DEFAULT_SERVER_LIMITS, makeNodeServer } from "../src/NodeServer.js"
+import { DEFAULT_SERVER_LIMITS, makeNodeServer } from "../src/transport/NodeServer.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
 
 export type Ports =

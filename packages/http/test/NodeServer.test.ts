@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import type * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Net from "node:net"
-import { LINGER_MS } from "../src/LingeringClose.js"
-import { makeNodeServer, type ServerLimits } from "../src/NodeServer.js"
+import { LINGER_MS } from "../src/transport/LingeringClose.js"
+import { makeNodeServer, type ServerLimits } from "../src/transport/NodeServer.js"
 
 const limits: ServerLimits = {
   headersTimeoutMs: 300,

@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { promisify } from "node:util"
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it } from "vitest"
-import { CisbookServerApi } from "../src/ServerApi.js"
+import { CisbookServerApi } from "../src/api/ServerApi.js"
 
 interface LintProblem {
   readonly ruleId: string

@@ -4,7 +4,7 @@ import { NotReady } from "@cisbook/sdk/Problem"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { ShuttingDown, ShuttingDownLive } from "../src/ShuttingDown.js"
+import { ShuttingDown, ShuttingDownLive } from "../src/transport/ShuttingDown.js"
 import { client, e2e, raw, SqlTestPorts } from "./E2E.js"
 
 const expectNotReady = (detail: RegExp) =>

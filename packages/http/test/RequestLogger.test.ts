@@ -1,7 +1,7 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import { requestLogger } from "../src/RequestLogger.js"
+import { requestLogger } from "../src/logging/RequestLogger.js"
 
 /** The log lines one request through the middleware writes, at a minimum level. */
 const linesAt = (minimum: LogLevel.LogLevel) =>

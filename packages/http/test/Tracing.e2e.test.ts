@@ -2,7 +2,7 @@ import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import { expect, layer } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import * as Http from "node:http"
-import { TracingLive } from "../src/TracingLive.js"
+import { TracingLive } from "../src/tracing/TracingLive.js"
 import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
 
 interface ReceivedSpan {

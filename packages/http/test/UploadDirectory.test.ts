@@ -5,7 +5,7 @@ import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { uploadDirectory } from "../src/UploadDirectory.js"
+import { uploadDirectory } from "../src/uploads/UploadDirectory.js"
 
 describe("the upload directory", () => {
   it.effect("is emptied at start, holds every temporary directory, and each is removed with its request", () =>

@@ -5,9 +5,9 @@ import { CisbookApi } from "@cisbook/sdk/Api"
 import { ContactImportResultDto, ContactImportRowDto } from "@cisbook/sdk/ContactImportDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import { IDEMPOTENCY_KEY_HEADER, onceForKey } from "../IdempotencyMiddleware.js"
-import { jsonArrayResponse } from "../JsonArrayResponse.js"
-import { uploadDigest } from "../UploadDigest.js"
+import { IDEMPOTENCY_KEY_HEADER, onceForKey } from "../middleware/IdempotencyMiddleware.js"
+import { jsonArrayResponse } from "../responses/JsonArrayResponse.js"
+import { uploadDigest } from "../uploads/UploadDigest.js"
 
 const encodeRow = Schema.encodeSync(ContactImportRowDto)
 const encodeResult = Schema.encodeSync(ContactImportResultDto)

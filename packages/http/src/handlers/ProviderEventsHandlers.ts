@@ -3,7 +3,7 @@ import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/Pro
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Schema } from "effect"
-import { CisbookServerApi } from "../ServerApi.js"
+import { CisbookServerApi } from "../api/ServerApi.js"
 
 const decodeWebhook = Schema.decode(Schema.parseJson(GoCardlessWebhook), { errors: "all" })
 

@@ -4,7 +4,7 @@ import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { preferredMediaType } from "../ContentNegotiation.js"
+import { preferredMediaType } from "../responses/ContentNegotiation.js"
 import { queuedMailDto } from "../dto/MailDto.js"
 import {
   invoicePageDto,
@@ -12,7 +12,7 @@ import {
   salesInvoiceDto,
   salesInvoicePaymentDto
 } from "../dto/InvoiceDto.js"
-import { paymentsReportCsv } from "../PaymentsReportCsv.js"
+import { paymentsReportCsv } from "../responses/PaymentsReportCsv.js"
 
 export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
   Effect.gen(function* () {

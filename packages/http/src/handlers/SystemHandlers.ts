@@ -5,7 +5,7 @@ import { NotReady } from "@cisbook/sdk/Problem"
 import { Health, Readiness } from "@cisbook/sdk/SystemApi"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { ShuttingDown } from "../ShuttingDown.js"
+import { ShuttingDown } from "../transport/ShuttingDown.js"
 
 const ok = new Health({ status: "ok" })
 const ready = new Readiness({ status: "ready" })

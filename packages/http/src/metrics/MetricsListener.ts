@@ -4,7 +4,7 @@ import type { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Runtime } from "effect"
 import * as Http from "node:http"
 import * as Prometheus from "prom-client"
-import { ListenConfig } from "../ListenConfig.js"
+import { ListenConfig } from "../transport/ListenConfig.js"
 import { MetricsPortConfig } from "./MetricsConfig.js"
 
 /**

@@ -8,7 +8,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { SqlClient } from "@effect/sql"
 import { TOO_MANY_REQUESTS_TYPE } from "@cisbook/sdk/Problem"
 import { Effect, Layer, Option } from "effect"
-import { problemResponse } from "../Problems.js"
+import { problemResponse } from "../problems/ProblemResponse.js"
 import { SandboxAdmission, SandboxAdmissionLive } from "./SandboxAdmission.js"
 
 /** Seconds between an acknowledgement and the answer, as the local engine's PollInterval says. */

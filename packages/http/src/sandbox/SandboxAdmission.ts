@@ -3,7 +3,7 @@ import { SandboxRateLimitConfig } from "@cisbook/adapters/ratelimits/RateLimitSe
 import { isOwnCall, OWN_CALL_HEADER } from "@cisbook/adapters/system/OwnCalls"
 import type { HttpServerRequest } from "@effect/platform"
 import { Context, Duration, Effect, Layer } from "effect"
-import { clientAddress, TrustedProxiesConfig } from "../ClientAddress.js"
+import { clientAddress, TrustedProxiesConfig } from "../middleware/ClientAddress.js"
 
 /**
  * Whether a request to one of the sandboxes the server serves may be served: nothing when it

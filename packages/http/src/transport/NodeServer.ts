@@ -3,7 +3,7 @@ import * as Http from "node:http"
 import type * as Net from "node:net"
 import { capConnections } from "./ConnectionCap.js"
 import { lingerOnClose } from "./LingeringClose.js"
-import { typeFor } from "./Problems.js"
+import { typeFor } from "../problems/ProblemResponse.js"
 
 /** How long a connection may take over each part of a request, and how many may be open. */
 export interface ServerLimits {

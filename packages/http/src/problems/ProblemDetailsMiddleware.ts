@@ -8,9 +8,9 @@ import { Cause, Effect, Option } from "effect"
 import { unsupportedMediaType } from "./AcceptedMediaTypes.js"
 import { isMultipart, limitFor } from "./BodyLimits.js"
 import { screenInput, screenUrl } from "./InputScreen.js"
-import { overflowKeepsSocket } from "./OverflowKeepsSocket.js"
-import { problemResponse } from "./Problems.js"
-import { failTruncatedMultipart } from "./TruncatedMultipartGuard.js"
+import { overflowKeepsSocket } from "../transport/OverflowKeepsSocket.js"
+import { problemResponse } from "./ProblemResponse.js"
+import { failTruncatedMultipart } from "../transport/TruncatedMultipartGuard.js"
 
 /** The one upload the API takes is a contact import file. */
 const MAX_UPLOAD_FILE = MAX_IMPORT_FILE_BYTES

@@ -1,15 +1,15 @@
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApi, OpenApi } from "@effect/platform"
-import { withMediaTypes } from "./AcceptedMediaTypesOpenApi.js"
-import { withContentDisposition } from "./ContentDispositionOpenApi.js"
-import { withIdempotencyKeys, withIdempotentReplayed } from "./IdempotencyOpenApi.js"
+import { withMediaTypes } from "../problems/AcceptedMediaTypesOpenApi.js"
+import { withContentDisposition } from "../handlers/ContentDispositionOpenApi.js"
+import { withIdempotencyKeys, withIdempotentReplayed } from "../middleware/IdempotencyOpenApi.js"
 import type { Json } from "./OpenApiPaths.js"
 import { withOpenRequestBodies } from "./OpenRequestBodiesOpenApi.js"
-import { withBodyLimit, withProviderFaults, withValidationProblems } from "./ProblemDetailsOpenApi.js"
+import { withBodyLimit, withProviderFaults, withValidationProblems } from "../problems/ProblemDetailsOpenApi.js"
 import { ProviderEventsApi } from "./ProviderEventsApi.js"
-import { withRetryAfter } from "./RateLimitsOpenApi.js"
-import { withStartingHealth } from "./StartingOpenApi.js"
-import { withWebhooks } from "./WebhookDeliveriesOpenApi.js"
+import { withRetryAfter } from "../middleware/RateLimitsOpenApi.js"
+import { withStartingHealth } from "../transport/StartingOpenApi.js"
+import { withWebhooks } from "../workers/WebhookDeliveriesOpenApi.js"
 
 /**
  * What the server adds to the generated document: each change is written beside the part of

@@ -1,4 +1,4 @@
-import { type Json, operationsOf } from "./OpenApiPaths.js"
+import { type Json, operationsOf } from "../api/OpenApiPaths.js"
 
 const contentDisposition = {
   description: "attachment, with the file's name: sent with the file (PDF or CSV) only",

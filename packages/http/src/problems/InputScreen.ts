@@ -2,7 +2,7 @@ import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
 import type { HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { problemResponse } from "./Problems.js"
+import { problemResponse } from "./ProblemResponse.js"
 
 /** How deep a JSON body may nest; the API's own bodies need 4. */
 export const MAX_JSON_DEPTH = 32

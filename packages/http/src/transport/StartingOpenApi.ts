@@ -1,4 +1,4 @@
-import { type Json, problemJsonContent } from "./OpenApiPaths.js"
+import { type Json, problemJsonContent } from "../api/OpenApiPaths.js"
 
 /**
  * The server answers every request 503 (with Retry-After) until the application is ready, /health

@@ -1,7 +1,7 @@
 import { HttpApi, type HttpServerRequest } from "@effect/platform"
 import { Option } from "effect"
-import { problemResponse } from "./Problems.js"
-import { CisbookServerApi } from "./ServerApi.js"
+import { problemResponse } from "./ProblemResponse.js"
+import { CisbookServerApi } from "../api/ServerApi.js"
 
 interface BodyTaker {
   readonly path: RegExp

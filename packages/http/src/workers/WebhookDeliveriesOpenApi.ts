@@ -3,7 +3,7 @@ import { ATTEMPT_TIMEOUT } from "@cisbook/core/webhooks/WebhookMessage"
 import { eventPayloads } from "@cisbook/sdk/EventPayloads"
 import { OpenApiJsonSchema } from "@effect/platform"
 import { Duration } from "effect"
-import type { Json } from "./OpenApiPaths.js"
+import type { Json } from "../api/OpenApiPaths.js"
 
 // How the webhook dispatch worker delivers the events (core's WebhookDispatch, the adapters'
 // HttpWebhookSender), in the OpenAPI document.

@@ -1,4 +1,4 @@
-import type { Json } from "./OpenApiPaths.js"
+import type { Json } from "../api/OpenApiPaths.js"
 
 /**
  * The platform cannot declare a response header: every 429 (a rate limit, see AuthenticateLive)

@@ -1,5 +1,5 @@
 import { MAX_JSON_BODY } from "./BodyLimits.js"
-import { type Json, operationsOf, problemJsonContent } from "./OpenApiPaths.js"
+import { type Json, operationsOf, problemJsonContent } from "../api/OpenApiPaths.js"
 
 // What the problem middleware (ProblemDetailsMiddleware) answers, in the OpenAPI document.
 

@@ -1,4 +1,4 @@
-import { type Json, operationsOf } from "./OpenApiPaths.js"
+import { type Json, operationsOf } from "../api/OpenApiPaths.js"
 
 const UNSUPPORTED_MEDIA_TYPE = {
   type: "object",

@@ -1,7 +1,7 @@
 import { MAX_KEY_LENGTH } from "@cisbook/core/idempotency/RetryWindow"
 import { NOT_KEPT } from "./IdempotencyMiddleware.js"
-import { type Json, operationsOf } from "./OpenApiPaths.js"
-import { GOCARDLESS_WEBHOOK_PATH } from "./ProviderEventsApi.js"
+import { type Json, operationsOf } from "../api/OpenApiPaths.js"
+import { GOCARDLESS_WEBHOOK_PATH } from "../api/ProviderEventsApi.js"
 
 // What the idempotency middleware (IdempotencyMiddleware) does, in the OpenAPI document.
 
