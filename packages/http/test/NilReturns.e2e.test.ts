@@ -1,4 +1,4 @@
-import { BillingRun } from "@cisbook/core/billing/invoicing/BillingRun"
+import { BillingRun } from "@cisbook/core/billing/billinginvoices/BillingRun"
 import { ReturnFiling } from "@cisbook/core/returns/ReturnFiling"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"

@@ -1,4 +1,4 @@
-import { InvoicePaymentStatus } from "@cisbook/core/billing/invoicing/InvoicePaymentStatus"
+import { InvoicePaymentStatus } from "@cisbook/core/billing/billinginvoices/InvoicePaymentStatus"
 import { MandateStatus } from "@cisbook/core/billing/mandates/MandateStatus"
 import { Pounds } from "@cisbook/core/Money"
 import { Schema } from "effect"

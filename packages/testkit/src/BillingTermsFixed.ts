@@ -1,4 +1,4 @@
-import { BillingTerms } from "@cisbook/core/billing/invoicing/BillingTerms"
+import { BillingTerms } from "@cisbook/core/billing/billinginvoices/BillingTerms"
 import { Layer } from "effect"
 
 /** The service charges £1.00 a subcontractor, as a sample seller. */

@@ -1,4 +1,4 @@
-import { BillingTerms } from "@cisbook/core/billing/invoicing/BillingTerms"
+import { BillingTerms } from "@cisbook/core/billing/billinginvoices/BillingTerms"
 import { Pounds } from "@cisbook/core/Money"
 import { Config, ConfigError, Either, Layer, Schema } from "effect"
 

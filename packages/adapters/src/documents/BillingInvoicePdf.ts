@@ -1,5 +1,5 @@
-import type { InvoiceDocument } from "@cisbook/core/billing/invoicing/InvoiceDocument"
-import { VAT_PERCENT } from "@cisbook/core/billing/invoicing/InvoiceDraft"
+import type { InvoiceDocument } from "@cisbook/core/billing/billinginvoices/InvoiceDocument"
+import { VAT_PERCENT } from "@cisbook/core/billing/billinginvoices/InvoiceDraft"
 import { formatDate, formatMoney } from "@cisbook/core/mail/MailFormat"
 import { renderPdf } from "./PdfDocument.js"
 

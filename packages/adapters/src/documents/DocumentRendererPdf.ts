@@ -1,4 +1,4 @@
-import { BillingInvoiceRenderer } from "@cisbook/core/billing/invoicing/BillingInvoiceRenderer"
+import { BillingInvoiceRenderer } from "@cisbook/core/billing/billinginvoices/BillingInvoiceRenderer"
 import { StatementRenderer } from "@cisbook/core/returns/StatementRenderer"
 import { Layer } from "effect"
 import { billingInvoicePdf } from "./BillingInvoicePdf.js"

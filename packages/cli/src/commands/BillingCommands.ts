@@ -1,10 +1,10 @@
 import { Email } from "@cisbook/core/Email"
 import { CalendarDate } from "@cisbook/core/CalendarDate"
 import { formatMoney } from "@cisbook/core/mail/MailFormat"
-import { ukCalendarDate } from "@cisbook/core/returns/TaxMonth"
-import { BillingInvoices } from "@cisbook/core/billing/invoicing/BillingInvoices"
+import { ukCalendarDate } from "@cisbook/core/CalendarDate"
+import { BillingInvoices } from "@cisbook/core/billing/billinginvoices/BillingInvoices"
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
-import { BillingRun, type RunProgress } from "@cisbook/core/billing/invoicing/BillingRun"
+import { BillingRun, type RunProgress } from "@cisbook/core/billing/billinginvoices/BillingRun"
 import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
 import {
   MAX_PROVIDER_EVENT_LIST,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { PeriodEnd, taxMonthEndOf, taxMonthStart, ukCalendarDate } from "../../src/returns/TaxMonth.js"
+import { PeriodEnd, taxMonthEndOf, taxMonthStart } from "../../src/returns/TaxMonth.js"
 
 describe("TaxMonth", () => {
   it("runs from the 6th to the 5th: a date names the month that ends on the next 5th", () => {
@@ -10,11 +10,6 @@ describe("TaxMonth", () => {
     expect(taxMonthEndOf("2026-12-31")).toBe("2027-01-05")
     expect(taxMonthStart("2026-06-05")).toBe("2026-05-06")
     expect(taxMonthStart("2027-01-05")).toBe("2026-12-06")
-  })
-
-  it("reads the date in the UK: 23:30 UTC on 5 July in summer is already the 6th", () => {
-    expect(ukCalendarDate(new Date("2026-07-05T23:30:00Z"))).toBe("2026-07-06")
-    expect(ukCalendarDate(new Date("2026-01-05T23:30:00Z"))).toBe("2026-01-05")
   })
 
   it("takes as a period end only a real date on the 5th", () => {

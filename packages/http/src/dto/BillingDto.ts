@@ -1,6 +1,6 @@
 import type { BillingProfile } from "@cisbook/core/billing/mandates/BillingProfile"
-import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/invoicing/BillingInvoice"
-import type { BillingUsage } from "@cisbook/core/billing/invoicing/BillingUsage"
+import type { BillingInvoice, BillingInvoiceLine } from "@cisbook/core/billing/billinginvoices/BillingInvoice"
+import type { BillingUsage } from "@cisbook/core/billing/billinginvoices/BillingUsage"
 import type { Mandate } from "@cisbook/core/billing/mandates/Mandate"
 import type { MandateSetup } from "@cisbook/core/billing/mandates/Mandates"
 import {

@@ -1,6 +1,6 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
-import { BillingInvoices } from "@cisbook/core/billing/invoicing/BillingInvoices"
+import { BillingInvoices } from "@cisbook/core/billing/billinginvoices/BillingInvoices"
 import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"

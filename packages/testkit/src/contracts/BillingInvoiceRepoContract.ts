@@ -1,6 +1,6 @@
-import { draftInvoice } from "@cisbook/core/billing/invoicing/InvoiceDraft"
+import { draftInvoice } from "@cisbook/core/billing/billinginvoices/InvoiceDraft"
 import { BillingInvoiceId, type UserId } from "@cisbook/core/Ids"
-import { BillingInvoiceRepo } from "@cisbook/core/billing/invoicing/BillingInvoiceRepo"
+import { BillingInvoiceRepo } from "@cisbook/core/billing/billinginvoices/BillingInvoiceRepo"
 import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
 import { UserRepo } from "@cisbook/core/users/UserRepo"

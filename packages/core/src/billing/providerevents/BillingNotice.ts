@@ -1,8 +1,8 @@
 import type { Email } from "../../Email.js"
 import { formatDate, formatMoney } from "../../mail/MailFormat.js"
-import { ukCalendarDate } from "../../returns/TaxMonth.js"
-import type { AfterFailure } from "../invoicing/FailedPayments.js"
-import type { BillingInvoice } from "../invoicing/BillingInvoice.js"
+import { ukCalendarDate } from "../../CalendarDate.js"
+import type { AfterFailure } from "../billinginvoices/FailedPayments.js"
+import type { BillingInvoice } from "../billinginvoices/BillingInvoice.js"
 import type { StoredMandateStatus } from "../mandates/MandateStatus.js"
 
 /** A notice to a user about their direct debit, as the service writes it. */

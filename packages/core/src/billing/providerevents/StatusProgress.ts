@@ -1,4 +1,4 @@
-import type { InvoicePaymentStatus } from "../invoicing/InvoicePaymentStatus.js"
+import type { InvoicePaymentStatus } from "../billinginvoices/InvoicePaymentStatus.js"
 import type { StoredMandateStatus } from "../mandates/MandateStatus.js"
 
 /** The status a `mandates` event's action sets (contract.md, Provider events); others change nothing. */
