@@ -1,5 +1,5 @@
 import { Email } from "@cisbook/core/Email"
-import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
+import type { HmrcCredentialsSummary } from "@cisbook/core/credentials/HmrcCredentials"
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
 import { TenantCode, TenantName } from "@cisbook/core/tenants/Tenant"
 import { ValidationFailed } from "@cisbook/core/Errors"
@@ -111,8 +111,8 @@ const cisScheme = Command.make(
     )
 ).pipe(Command.withDescription("Show a tenant's CIS scheme registration, or set it with both references"))
 
-const describeCredentials = (tenant: string, view: Option.Option<HmrcCredentialsView>) =>
-  Option.match(view, {
+const describeCredentials = (tenant: string, summary: Option.Option<HmrcCredentialsSummary>) =>
+  Option.match(summary, {
     onNone: () =>
       `${tenant} has no HMRC credentials: it cannot file returns or verify subcontractors until they are set (--set).`,
     onSome: (c) =>
@@ -143,10 +143,10 @@ const hmrcCredentials = Command.make(
         if (!set)
           return yield* Console.log(describeCredentials(tenant, yield* credentials.get().pipe(asSupport(tenant))))
         const { password, userId } = yield* (yield* SecretInput).read("Government Gateway user id", "Password")
-        const view = yield* credentials
+        const summary = yield* credentials
           .set({ gatewayUserId: userId, password: Redacted.value(password), filer })
           .pipe(asSupport(tenant))
-        yield* Console.log(describeCredentials(tenant, Option.some(view)))
+        yield* Console.log(describeCredentials(tenant, Option.some(summary)))
       })
     )
 ).pipe(

@@ -40,14 +40,14 @@ export interface HmrcCredentials {
 }
 
 /** The credentials as they may be shown: everything but the password. */
-export interface HmrcCredentialsView {
+export interface HmrcCredentialsSummary {
   readonly gatewayUserId: string
   readonly filer: Filer
   readonly status: CredentialsStatus
   readonly updatedAt: Date
 }
 
-export const credentialsView = (stored: HmrcCredentials): HmrcCredentialsView => ({
+export const credentialsSummary = (stored: HmrcCredentials): HmrcCredentialsSummary => ({
   gatewayUserId: stored.credentials.gatewayUserId,
   filer: stored.credentials.filer,
   status: stored.status,

@@ -6,7 +6,7 @@ import { Transactor } from "../system/Transactor.js"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import { decodeInput } from "../Validation.js"
-import { credentialsView, type HmrcCredentialsView, SenderCredentials } from "./HmrcCredentials.js"
+import { credentialsSummary, type HmrcCredentialsSummary, SenderCredentials } from "./HmrcCredentials.js"
 import { HeldForCredentials } from "./HeldForCredentials.js"
 import { HmrcCredentialsRepo } from "./HmrcCredentialsRepo.js"
 
@@ -33,10 +33,10 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
             )
       )
 
-    const viewOf = (tenantId: TenantId) => Effect.map(repo.find(tenantId), Option.map(credentialsView))
+    const summaryOf = (tenantId: TenantId) => Effect.map(repo.find(tenantId), Option.map(credentialsSummary))
 
     /** Sets or replaces them and, in the same transaction, sends again whatever was held for the tenant. */
-    const set = (input: unknown): Effect.Effect<HmrcCredentialsView, Forbidden | ValidationFailed, CurrentTenant> =>
+    const set = (input: unknown): Effect.Effect<HmrcCredentialsSummary, Forbidden | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
         const tenant = yield* ownerOf()
         const credentials = yield* decodeCredentials(input)
@@ -56,8 +56,8 @@ export class HmrcCredentialsSettings extends Effect.Service<HmrcCredentialsSetti
       }).pipe(Effect.withSpan("HmrcCredentialsSettings.set"))
 
     /** The tenant's credentials without the password; none until set. */
-    const get = (): Effect.Effect<Option.Option<HmrcCredentialsView>, Forbidden, CurrentTenant> =>
-      Effect.flatMap(ownerOf(), (tenant) => viewOf(tenant.id))
+    const get = (): Effect.Effect<Option.Option<HmrcCredentialsSummary>, Forbidden, CurrentTenant> =>
+      Effect.flatMap(ownerOf(), (tenant) => summaryOf(tenant.id))
 
     /** Removes them: nothing more of the tenant is sent to HMRC until new ones are set. */
     const remove = (): Effect.Effect<void, Forbidden, CurrentTenant> =>

@@ -1,11 +1,11 @@
 import { Context, Effect, Layer } from "effect"
-import { billingRequestFlows } from "./resources/BillingRequestFlows.js"
-import { billingRequests } from "./resources/BillingRequests.js"
-import { customers } from "./resources/Customers.js"
-import { events } from "./resources/Events.js"
-import { mandates } from "./resources/Mandates.js"
-import { payments } from "./resources/Payments.js"
-import { scenarioSimulators } from "./resources/ScenarioSimulators.js"
+import { billingRequestFlows } from "./resources/BillingRequestFlowsResource.js"
+import { billingRequests } from "./resources/BillingRequestsResource.js"
+import { customers } from "./resources/CustomersResource.js"
+import { events } from "./resources/EventsResource.js"
+import { mandates } from "./resources/MandatesResource.js"
+import { payments } from "./resources/PaymentsResource.js"
+import { scenarioSimulators } from "./resources/ScenarioSimulatorsResource.js"
 import { makeSandboxResources } from "./SandboxResources.js"
 
 /**

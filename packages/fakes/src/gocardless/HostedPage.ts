@@ -1,4 +1,4 @@
-import type { FlowPage } from "./resources/BillingRequestFlows.js"
+import type { FlowPage } from "./resources/BillingRequestFlowsResource.js"
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)

@@ -1,6 +1,6 @@
 import type { CisDetails } from "@cisbook/core/cis/CisDetails"
 import type { CisScheme } from "@cisbook/core/cis/CisScheme"
-import type { HmrcCredentialsView } from "@cisbook/core/credentials/HmrcCredentials"
+import type { HmrcCredentialsSummary } from "@cisbook/core/credentials/HmrcCredentials"
 import { CisSchemeDto, HmrcCredentialsDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
 import { Option } from "effect"
 
@@ -29,7 +29,7 @@ export const cisSchemeDto = (scheme: CisScheme) => new CisSchemeDto({ ...scheme 
 /** The tenant's CIS scheme, both references null while none is set. */
 export const cisSchemeOrNoneDto = Option.match({ onNone: () => noScheme, onSome: cisSchemeDto })
 
-export const hmrcCredentialsDto = (view: HmrcCredentialsView) => new HmrcCredentialsDto({ ...view })
+export const hmrcCredentialsDto = (summary: HmrcCredentialsSummary) => new HmrcCredentialsDto({ ...summary })
 
 /** The tenant's HMRC credentials, or null while it has none. */
 export const hmrcCredentialsOrNullDto = Option.match({ onNone: () => null, onSome: hmrcCredentialsDto })

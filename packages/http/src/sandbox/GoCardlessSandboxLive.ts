@@ -28,11 +28,9 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
     const config = yield* SandboxConfig
     const clock = yield* Clock
     const admit = yield* SandboxAdmission
-    const { goCardlessSandboxLive } = yield* Effect.promise(
-      () => import("@cisbook/fakes/gocardless/GoCardlessSandboxLive")
-    )
+    const { sandboxLayer } = yield* Effect.promise(() => import("@cisbook/fakes/gocardless/SandboxLayer"))
 
-    return goCardlessSandboxLive(
+    return sandboxLayer(
       {
         path: SANDBOX_PATH,
         admit,

@@ -4,7 +4,7 @@ import type { Resource } from "../SandboxStore.js"
 import { asObject, type SandboxResources, text } from "../SandboxResources.js"
 
 import { type BankDetailsForm, checkBankDetails } from "../BankDetails.js"
-import { billingRequestFulfilment } from "./BillingRequests.js"
+import { billingRequestFulfilment } from "./BillingRequestsResource.js"
 
 /** A flow's page can be used for 30 minutes after it was created (the service's setups expire then). */
 const FLOW_LIFETIME_MS = 30 * 60 * 1000

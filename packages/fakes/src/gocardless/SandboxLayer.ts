@@ -27,7 +27,7 @@ export type WebhookSender = Effect.Effect.Success<ReturnType<typeof makeWebhookS
  * The whole GoCardless sandbox: its routes, the sender of its webhooks (run by `runWorker`,
  * the server's one worker loop) and the sweeper of its state, over the service's database.
  */
-export const goCardlessSandboxLive = (
+export const sandboxLayer = (
   options: SandboxOptions,
   runWorker: (sender: WebhookSender) => Effect.Effect<void, never, Scope.Scope>
 ): Layer.Layer<never, never, SqlClient.SqlClient | Clock | HttpClient.HttpClient> => {
