@@ -9,7 +9,7 @@ import { UseCasesLive } from "@cisbook/core/UseCases"
 import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
 import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
-import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
+import { ProviderEventSignatureFake } from "@cisbook/testkit/ProviderEventSignatureFake"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { type Database, sqlOver } from "./Databases.js"
 
@@ -29,7 +29,7 @@ export const runOver =
           IdentityVerifierLive,
           webhookTransport({ allowPrivateTargets: true }),
           DirectDebitFake,
-          ProviderWebhookSignatureFake,
+          ProviderEventSignatureFake,
           BillingTermsFixed,
           DocumentRendererFake,
           TaxAuthorityMemory,

@@ -3,7 +3,7 @@ import { Layer } from "effect"
 import { BillingTermsLive } from "./billing/BillingTermsLive.js"
 import { DocumentRendererPdf } from "./documents/DocumentRendererPdf.js"
 import { DirectDebitLive } from "./gocardless/DirectDebitLive.js"
-import { ProviderWebhookSignatureLive } from "./gocardless/GoCardlessWebhookSignature.js"
+import { ProviderEventSignatureLive } from "./gocardless/GoCardlessNotificationSignature.js"
 import { AppLinksLive } from "./AppLinksLive.js"
 import { LookupCacheTtlLive } from "./LookupCacheTtlLive.js"
 import { IdentityVerifierLive } from "./identity/JwksIdentityVerifier.js"
@@ -32,7 +32,7 @@ export const PortsLive = Layer.mergeAll(
   IdentityVerifierLive,
   WebhookTransportLive,
   DirectDebitLive,
-  ProviderWebhookSignatureLive,
+  ProviderEventSignatureLive,
   BillingTermsLive,
   TaxAuthorityLive,
   FilingCheckLive,

@@ -19,7 +19,7 @@ import { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { UseCasesLive } from "@cisbook/core/UseCases"
-import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
+import { ProviderEventSignatureFake } from "@cisbook/testkit/ProviderEventSignatureFake"
 import type { User } from "@cisbook/core/users/User"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
@@ -76,7 +76,7 @@ export const BillingOverSql = UseCasesLive.pipe(
       FilingCheckMemory,
       AppLinksFake,
       FaultyDirectDebit,
-      ProviderWebhookSignatureFake,
+      ProviderEventSignatureFake,
       BillingTermsLive,
       DocumentRendererPdf
     )

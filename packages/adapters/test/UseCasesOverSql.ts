@@ -9,7 +9,7 @@ import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
 import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
-import { ProviderWebhookSignatureFake } from "@cisbook/testkit/ProviderWebhookSignatureFake"
+import { ProviderEventSignatureFake } from "@cisbook/testkit/ProviderEventSignatureFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import type { SqlClient } from "@effect/sql"
 import { Layer } from "effect"
@@ -26,7 +26,7 @@ export const useCasesOver = <A, E>(database: Layer.Layer<A | SqlClient.SqlClient
         FilingCheckMemory,
         AppLinksFake,
         DirectDebitFake,
-        ProviderWebhookSignatureFake,
+        ProviderEventSignatureFake,
         BillingTermsFixed,
         DocumentRendererFake
       )

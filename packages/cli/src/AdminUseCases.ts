@@ -2,7 +2,7 @@ import { CredentialsCipherLive } from "@cisbook/adapters/credentials/Credentials
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
 import { DirectDebitLive } from "@cisbook/adapters/gocardless/DirectDebitLive"
-import { ProviderWebhookSignatureLive } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
+import { ProviderEventSignatureLive } from "@cisbook/adapters/gocardless/GoCardlessNotificationSignature"
 import { ApiKeyRepoSql } from "@cisbook/adapters/sql/ApiKeyRepoSql"
 import { BillingInvoiceRepoSql } from "@cisbook/adapters/sql/BillingInvoiceRepoSql"
 import { BillingProfileRepoSql } from "@cisbook/adapters/sql/BillingProfileRepoSql"
@@ -151,5 +151,5 @@ export const BillingInvoicesLive = BillingInvoices.Default.pipe(
 )
 
 export const ProviderEventReceivingLive = ProviderEventReceiving.Default.pipe(
-  Layer.provide(Layer.mergeAll(ProviderEventInboxSql, ProviderWebhookSignatureLive, TransactorSql))
+  Layer.provide(Layer.mergeAll(ProviderEventInboxSql, ProviderEventSignatureLive, TransactorSql))
 )

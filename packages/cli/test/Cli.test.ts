@@ -890,10 +890,10 @@ describe("cisbook admin CLI", () => {
       const receivedAt = yield* Effect.gen(function* () {
         const events = yield* ProviderEventReceiving
         const work = yield* ProviderEventHandling
-        yield* events.receive({ webhookId: "WB1", events: [event("EV1", "payments", "failed", "PM_UNKNOWN")] })
+        yield* events.receive({ notificationId: "WB1", events: [event("EV1", "payments", "failed", "PM_UNKNOWN")] })
         const claimed = yield* work.claim(10, Duration.minutes(1))
         yield* work.record(yield* Effect.forEach(claimed, work.attempt))
-        yield* events.receive({ webhookId: "WB2", events: [event("EV2", "mandates", "cancelled", "MD_UNKNOWN")] })
+        yield* events.receive({ notificationId: "WB2", events: [event("EV2", "mandates", "cancelled", "MD_UNKNOWN")] })
         return (yield* events.list(10)).map((e) => e.receivedAt.toISOString())
       }).pipe(Effect.provide(AppLive), configured)
       const [header, newest, oldest, summary] = succeeded(yield* cli("billing", "events"))

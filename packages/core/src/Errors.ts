@@ -54,7 +54,7 @@ export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("Va
   }
 }
 
-/** A signed request (a provider's webhook) whose signature is missing or not made with the shared secret. */
+/** A signed request (a provider's notification) whose signature is missing or not made with the shared secret. */
 export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {
   detail: Schema.String
 }) {}

@@ -3,8 +3,8 @@ import { LookupCacheTtlLive } from "@cisbook/adapters/LookupCacheTtlLive"
 import { AppUrl } from "@cisbook/adapters/AppLinksLive"
 import { BillingTermsConfig } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DirectDebitConfig } from "@cisbook/adapters/gocardless/DirectDebitLive"
-import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
-import { WebhookSecretConfig } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
+import { SANDBOX_NOTIFICATION_SECRET } from "@cisbook/adapters/gocardless/GoCardlessNotificationSecret"
+import { NotificationSecretConfig } from "@cisbook/adapters/gocardless/GoCardlessNotificationSignature"
 import { IdentityProviderConfig } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { DatabaseConfig } from "@cisbook/adapters/sql/DatabaseConfig"
 import { RateLimitSettingsConfig, SandboxRateLimitConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
@@ -177,7 +177,7 @@ describe("the settings the README documents", () => {
       Effect.gen(function* () {
         const defaults = yield* withEnv({})(SandboxConfig)
         expect(defaults.publicBaseUrl).toBe("http://localhost:3000")
-        expect(Redacted.value(defaults.webhookSecret)).toBe(SANDBOX_WEBHOOK_SECRET)
+        expect(Redacted.value(defaults.notificationSecret)).toBe(SANDBOX_NOTIFICATION_SECRET)
         expect(Duration.toDays(defaults.retention)).toBe(30)
         const set = yield* withEnv({
           PUBLIC_BASE_URL: "https://cisbook.example/",
@@ -185,7 +185,7 @@ describe("the settings the README documents", () => {
           SANDBOX_RETENTION_DAYS: "7"
         })(SandboxConfig)
         expect(set.publicBaseUrl).toBe("https://cisbook.example")
-        expect(Redacted.value(set.webhookSecret)).toBe("endpoint-secret")
+        expect(Redacted.value(set.notificationSecret)).toBe("endpoint-secret")
         expect(Duration.toDays(set.retention)).toBe(7)
         expect(yield* refused({ SANDBOX_RETENTION_DAYS: "0" }, SandboxConfig)).toContain("SANDBOX_RETENTION_DAYS")
       })
@@ -195,12 +195,13 @@ describe("the settings the README documents", () => {
     "GOCARDLESS_WEBHOOK_SECRET is required with gocardless and defaults to the development secret in sandbox mode",
     () =>
       Effect.gen(function* () {
-        const secret = (env: Record<string, string>) => Effect.map(withEnv(env)(WebhookSecretConfig), Redacted.value)
-        expect(yield* secret({})).toBe(SANDBOX_WEBHOOK_SECRET)
-        expect(SANDBOX_WEBHOOK_SECRET).toBe("cisbook-sandbox-webhook-secret")
+        const secret = (env: Record<string, string>) =>
+          Effect.map(withEnv(env)(NotificationSecretConfig), Redacted.value)
+        expect(yield* secret({})).toBe(SANDBOX_NOTIFICATION_SECRET)
+        expect(SANDBOX_NOTIFICATION_SECRET).toBe("cisbook-sandbox-webhook-secret")
         expect(yield* secret({ GOCARDLESS_WEBHOOK_SECRET: "s3cret" })).toBe("s3cret")
         expect(yield* secret({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_WEBHOOK_SECRET: "live" })).toBe("live")
-        expect(yield* refused({ DIRECT_DEBIT_PROVIDER: "gocardless" }, WebhookSecretConfig)).toContain(
+        expect(yield* refused({ DIRECT_DEBIT_PROVIDER: "gocardless" }, NotificationSecretConfig)).toContain(
           "GOCARDLESS_WEBHOOK_SECRET"
         )
       })

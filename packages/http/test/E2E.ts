@@ -16,9 +16,9 @@ import type { BillingInvoiceRepo } from "@cisbook/core/billing/billinginvoices/B
 import type { BillingInvoiceRenderer } from "@cisbook/core/billing/billinginvoices/BillingInvoiceRenderer"
 import type { StatementRenderer } from "@cisbook/core/returns/StatementRenderer"
 import type { ProviderEventInbox } from "@cisbook/core/billing/providerevents/ProviderEventInbox"
-import type { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
-import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
-import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
+import type { ProviderEventSignature } from "@cisbook/core/billing/providerevents/ProviderEventSignature"
+import { goCardlessNotificationSignature } from "@cisbook/adapters/gocardless/GoCardlessNotificationSignature"
+import { SANDBOX_NOTIFICATION_SECRET } from "@cisbook/adapters/gocardless/GoCardlessNotificationSecret"
 import { rateLimitsFlexible, RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import type { RateLimitSettings } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import type { ApiKeyRepo } from "@cisbook/core/apikeys/ApiKeyRepo"
@@ -104,7 +104,7 @@ export type Ports =
   | IdempotencyKeys
   | StorageHealth
   | ProviderEventInbox
-  | ProviderWebhookSignature
+  | ProviderEventSignature
 
 export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
   IdentityProvider,
@@ -144,7 +144,7 @@ export const sqlTestPorts = (
     SqlPortsLive,
     webhookTransport(webhooks),
     SandboxDirectDebit,
-    goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
+    goCardlessNotificationSignature(Redacted.make(SANDBOX_NOTIFICATION_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
     GovTalkOverServedEngine,

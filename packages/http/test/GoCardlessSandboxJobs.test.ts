@@ -3,8 +3,8 @@ import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { leaseClaim } from "@cisbook/adapters/sql/LeaseClaim"
 import { GoCardlessSandbox, GoCardlessSandboxSql } from "@cisbook/fakes/gocardless/GoCardlessSandbox"
 import { sweepSandbox } from "@cisbook/fakes/gocardless/SandboxRetention"
-import { makeSandboxStore, makeWebhookOutbox, webhookRows } from "@cisbook/fakes/gocardless/SandboxStore"
-import { makeWebhookSender, type WebhookOptions } from "@cisbook/fakes/gocardless/SandboxWebhooks"
+import { makeSandboxStore, makeNotificationOutbox, notificationRows } from "@cisbook/fakes/gocardless/SandboxStore"
+import { makeNotificationSender, type NotificationOptions } from "@cisbook/fakes/gocardless/SandboxNotifications"
 import { ClockManual, ManualClock } from "@cisbook/testkit/SystemFakes"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { FetchHttpClient } from "@effect/platform"
@@ -21,7 +21,7 @@ const App = GoCardlessSandboxSql.pipe(
   Layer.provideMerge(EphemeralDatabase)
 )
 
-const options = (url: string): WebhookOptions => ({
+const options = (url: string): NotificationOptions => ({
   url: `${url}/webhooks/gocardless`,
   secret: Redacted.make(SECRET),
   retryAfter: Duration.minutes(1),
@@ -34,8 +34,8 @@ const LEASE = Duration.minutes(1)
 const senderTo = (url: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const outbox = yield* makeWebhookOutbox(leaseClaim(sql, webhookRows(sql)))
-    return yield* makeWebhookSender(outbox, options(url))
+    const outbox = yield* makeNotificationOutbox(leaseClaim(sql, notificationRows(sql)))
+    return yield* makeNotificationSender(outbox, options(url))
   })
 
 /** A mandate made by the sandbox as a billing request, its flow and its hosted page make it. */

@@ -6,7 +6,7 @@ import { postgresDatabase, sharedEmbeddedDatabase } from "@cisbook/adapters/sql/
 import { temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
-import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
+import { SANDBOX_NOTIFICATION_SECRET } from "@cisbook/adapters/gocardless/GoCardlessNotificationSecret"
 import { draftInvoice } from "@cisbook/core/billing/billinginvoices/InvoiceDraft"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/billing/billinginvoices/BillingInvoiceRepo"
@@ -316,7 +316,7 @@ describe("kill -9 of the server process", () => {
               method: "POST",
               headers: {
                 "content-type": "application/json",
-                "webhook-signature": createHmac("sha256", SANDBOX_WEBHOOK_SECRET).update(body).digest("hex")
+                "webhook-signature": createHmac("sha256", SANDBOX_NOTIFICATION_SECRET).update(body).digest("hex")
               },
               body
             })

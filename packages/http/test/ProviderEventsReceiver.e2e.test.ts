@@ -1,4 +1,4 @@
-import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
+import { SANDBOX_NOTIFICATION_SECRET } from "@cisbook/adapters/gocardless/GoCardlessNotificationSecret"
 import { ProviderEventHandling } from "@cisbook/core/billing/providerevents/ProviderEventHandling"
 import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { fieldErrors } from "@cisbook/core/Validation"
@@ -37,7 +37,8 @@ const webhookOf = (events: ReadonlyArray<unknown>) =>
   JSON.stringify({ events, meta: { webhook_id: `WB${Date.now().toString(36)}${++counter}`.toUpperCase() } })
 
 /** Signed as GoCardless signs: the hex HMAC-SHA256 of the raw body with the endpoint's secret. */
-const sign = (body: string, secret = SANDBOX_WEBHOOK_SECRET) => createHmac("sha256", secret).update(body).digest("hex")
+const sign = (body: string, secret = SANDBOX_NOTIFICATION_SECRET) =>
+  createHmac("sha256", secret).update(body).digest("hex")
 
 /** Posts the body byte for byte as GoCardless does, with the signature when given. */
 const post = (body: string, signature: string | undefined, contentType = "application/json") =>
@@ -226,7 +227,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("receiving GoCardless webhoo
       const body = webhookOf(events)
       const signature = sign(body)
       // What an integrator's handler does with the request, byte for byte.
-      const parsed = parseWebhook(body, SANDBOX_WEBHOOK_SECRET, signature)
+      const parsed = parseWebhook(body, SANDBOX_NOTIFICATION_SECRET, signature)
       expect(parsed.map((e) => [e.id, e.resource_type, e.action])).toEqual(
         events.map((e) => [e.id, e.resource_type, e.action])
       )

@@ -146,7 +146,7 @@ const event = (
 /** Receives the events as one webhook, then does what the worker does with every due one, one at a time. */
 const receiveAndHandle = (...events: ReadonlyArray<ProviderEvent>) =>
   Effect.gen(function* () {
-    yield* (yield* ProviderEventReceiving).receive({ webhookId: "WB1", events })
+    yield* (yield* ProviderEventReceiving).receive({ notificationId: "WB1", events })
     const work = yield* ProviderEventHandling
     const claimed = yield* work.claim(500, Duration.minutes(1))
     const attempts = yield* Effect.forEach(claimed, work.attempt)
@@ -490,7 +490,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           providerEventsWorker({ pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(30) })
         )
         yield* (yield* ProviderEventReceiving).receive({
-          webhookId: "WB2",
+          notificationId: "WB2",
           events: [event("payments", "paid_out", customer.payment)]
         })
         yield* eventually(paymentStatus(customer.user.id), (s) => s === "Paid")

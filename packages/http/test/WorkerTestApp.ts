@@ -4,8 +4,8 @@ import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { AppLinksFake } from "@cisbook/testkit/AppLinksFake"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { UseCasesLive } from "@cisbook/core/UseCases"
-import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
-import { SANDBOX_WEBHOOK_SECRET } from "@cisbook/adapters/gocardless/GoCardlessWebhookSecret"
+import { goCardlessNotificationSignature } from "@cisbook/adapters/gocardless/GoCardlessNotificationSignature"
+import { SANDBOX_NOTIFICATION_SECRET } from "@cisbook/adapters/gocardless/GoCardlessNotificationSecret"
 import { BillingTermsFixed } from "@cisbook/testkit/BillingTermsFixed"
 import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
@@ -36,7 +36,7 @@ export const appOver = <A, E>(
         DirectDebitFake,
         BillingTermsFixed,
         DocumentRendererFake,
-        goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
+        goCardlessNotificationSignature(Redacted.make(SANDBOX_NOTIFICATION_SECRET)),
         GovTalkSandbox,
         FilingCheckHmrc,
         AppLinksFake

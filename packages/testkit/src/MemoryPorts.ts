@@ -20,7 +20,7 @@ import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepoMemory.js"
 import { ProviderEventInboxMemory } from "./ProviderEventInboxMemory.js"
-import { ProviderWebhookSignatureFake } from "./ProviderWebhookSignatureFake.js"
+import { ProviderEventSignatureFake } from "./ProviderEventSignatureFake.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
@@ -79,7 +79,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       IdempotencyKeysMemory,
       StorageHealthMemory,
       ProviderEventInboxMemory,
-      ProviderWebhookSignatureFake
+      ProviderEventSignatureFake
     )
   ),
   Layer.provideMerge(ContactRepoMemory),

@@ -54,7 +54,7 @@ export const ProviderEventInboxSql = Layer.effect(
           : sql`
               INSERT INTO provider_events (id, webhook_id, created_at, resource_type, action, resource_id, links,
                 details, metadata, received_at, next_attempt_at)
-              SELECT v.id, ${batch.webhookId}, v.created_at, v.resource_type, v.action, v.resource_id, v.links,
+              SELECT v.id, ${batch.notificationId}, v.created_at, v.resource_type, v.action, v.resource_id, v.links,
                 v.details, v.metadata, ${receivedAt}, ${receivedAt}
               FROM jsonb_to_recordset(${JSON.stringify(
                 batch.events.map((e) => ({

@@ -12,7 +12,7 @@ import { makeSandboxResources } from "./SandboxResources.js"
  * A GoCardless-compatible sandbox: the subset of GoCardless's API the service uses, with its
  * envelopes, statuses, idempotency keys, lists, events and error bodies, kept in the service's
  * database. Mandates are set up by billing requests and their flows (GoCardless's redirect flows
- * are not served); a flow whose prefilled email's local part begins with `refuse` is refused (422). Every change of a mandate or payment records its events, and the webhook that will
+ * are not served); a flow whose prefilled email's local part begins with `refuse` is refused (422). Every change of a mandate or payment records its events, and the notification that will
  * tell of them, in the change's transaction.
  */
 export class GoCardlessSandbox extends Context.Tag("fakes/GoCardlessSandbox")<

@@ -1,8 +1,8 @@
 import { sandboxId } from "./SandboxAnswer.js"
 import type { Resource, SandboxEvent } from "./SandboxStore.js"
 
-/** The most events GoCardless puts in one webhook. */
-export const EVENTS_PER_WEBHOOK = 250
+/** The most events GoCardless puts in one notification. */
+export const EVENTS_PER_NOTIFICATION = 250
 
 export type EventResourceType = "mandates" | "payments" | "billing_requests"
 
@@ -176,15 +176,15 @@ export const eventsOf = (changes: ReadonlyArray<Change>, at: Date): ReadonlyArra
     resource_metadata: change.resource["metadata"] ?? {}
   }))
 
-/** The webhooks that tell of events, as GoCardless sends them: at most 250 events in each. */
-export const webhooksOf = (events: ReadonlyArray<SandboxEvent>) => {
-  const webhooks: Array<{ id: string; body: string }> = []
-  for (let i = 0; i < events.length; i += EVENTS_PER_WEBHOOK) {
+/** The notifications that tell of events, as GoCardless sends them: at most 250 events in each. */
+export const notificationsOf = (events: ReadonlyArray<SandboxEvent>) => {
+  const notifications: Array<{ id: string; body: string }> = []
+  for (let i = 0; i < events.length; i += EVENTS_PER_NOTIFICATION) {
     const id = sandboxId("WB")
-    webhooks.push({
+    notifications.push({
       id,
-      body: JSON.stringify({ events: events.slice(i, i + EVENTS_PER_WEBHOOK), meta: { webhook_id: id } })
+      body: JSON.stringify({ events: events.slice(i, i + EVENTS_PER_NOTIFICATION), meta: { webhook_id: id } })
     })
   }
-  return webhooks
+  return notifications
 }

@@ -1,7 +1,7 @@
 import { Clock } from "@cisbook/core/system/Clock"
 import { Effect } from "effect"
 import { notFound, ok, type SandboxAnswer, sandboxId, validationFailed } from "./SandboxAnswer.js"
-import { type Change, eventsOf, webhooksOf } from "./SandboxEvents.js"
+import { type Change, eventsOf, notificationsOf } from "./SandboxEvents.js"
 import { type Page, pageOf, type Paged, type Query, queryValues } from "./SandboxPaging.js"
 import { type Kind, type ListFilter, makeSandboxStore, publicView, type Resource } from "./SandboxStore.js"
 
@@ -38,12 +38,12 @@ export const makeSandboxResources = Effect.gen(function* () {
 
   const get = (kind: Kind) => (id: string) => find(kind, id, (resource) => Effect.succeed(shown(kind, resource)))
 
-  /** Records the events of changes made together, and the webhook that tells of them, in the caller's transaction. */
+  /** Records the events of changes made together, and the notification that tells of them, in the caller's transaction. */
   const record = (changes: ReadonlyArray<Change>) =>
     Effect.gen(function* () {
       const now = yield* clock.now
       const events = eventsOf(changes, now)
-      yield* store.recordEvents(events, webhooksOf(events), now)
+      yield* store.recordEvents(events, notificationsOf(events), now)
     })
 
   /** Moves a resource to a status; the change, for its events. */

@@ -9,23 +9,23 @@ export type Resource = Record<string, unknown> & { readonly id: string; readonly
 export type Kind =
   "billing_requests" | "billing_request_flows" | "mandates" | "customers" | "customer_bank_accounts" | "payments"
 
-/** An event as GoCardless shows it (GET /events, and in its webhooks). */
+/** An event as GoCardless shows it (GET /events, and in its notifications). */
 export type SandboxEvent = Record<string, unknown> & {
   readonly id: string
   readonly resource_type: string
   readonly action: string
 }
 
-/** A webhook the sandbox is to send, leased by one sender. */
-export interface ClaimedWebhook {
+/** A notification the sandbox is to send, leased by one sender. */
+export interface ClaimedNotification {
   readonly id: string
   readonly body: string
   readonly attempts: number
   readonly leaseToken: string
 }
 
-/** What came of sending a webhook: delivered, to be tried again at a time, or given up. */
-export interface WebhookOutcome {
+/** What came of sending a notification: delivered, to be tried again at a time, or given up. */
+export interface NotificationOutcome {
   readonly id: string
   readonly leaseToken: string
   readonly nextAttemptAt: Date | null
@@ -44,7 +44,7 @@ type Table = "gocardless_sandbox_resources" | "gocardless_sandbox_events"
 /** The resource as GoCardless would answer it. */
 export const publicView = ({ _internal, ...shown }: Resource) => shown
 
-/** The sandbox's resources, events and webhooks in the service's database; jsonb bodies go as JSON text. */
+/** The sandbox's resources, events and notifications in the service's database; jsonb bodies go as JSON text. */
 export const makeSandboxStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
@@ -135,10 +135,10 @@ export const makeSandboxStore = Effect.gen(function* () {
       Effect.orDie
     )
 
-  /** Records events and the webhook that tells of them, in the caller's transaction. */
+  /** Records events and the notification that tells of them, in the caller's transaction. */
   const recordEvents = (
     events: ReadonlyArray<SandboxEvent>,
-    webhooks: ReadonlyArray<{ readonly id: string; readonly body: string }>,
+    notifications: ReadonlyArray<{ readonly id: string; readonly body: string }>,
     at: Date
   ) =>
     Effect.gen(function* () {
@@ -153,7 +153,12 @@ export const makeSandboxStore = Effect.gen(function* () {
         }))
       )}`
       yield* sql`INSERT INTO gocardless_sandbox_webhooks ${sql.insert(
-        webhooks.map((webhook) => ({ id: webhook.id, body: webhook.body, createdAt: at, nextAttemptAt: at }))
+        notifications.map((notification) => ({
+          id: notification.id,
+          body: notification.body,
+          createdAt: at,
+          nextAttemptAt: at
+        }))
       )}`
     }).pipe(Effect.orDie)
 
@@ -210,10 +215,10 @@ export const makeSandboxStore = Effect.gen(function* () {
 export type SandboxStore = Effect.Effect.Success<typeof makeSandboxStore>
 
 /**
- * The sandbox's webhook outbox as the server's one lease-claim helper takes a job's rows
+ * The sandbox's notification outbox as the server's one lease-claim helper takes a job's rows
  * (adapters' `leaseClaim`, which the server applies to it: this package does not import adapters).
  */
-export const webhookRows = (sql: SqlClient.SqlClient) => ({
+export const notificationRows = (sql: SqlClient.SqlClient) => ({
   table: "gocardless_sandbox_webhooks",
   alias: "w",
   key: ["id"],
@@ -223,8 +228,8 @@ export const webhookRows = (sql: SqlClient.SqlClient) => ({
   returning: () => sql`w.id, w.body, w.attempts`
 })
 
-/** What the lease-claim helper makes of {@link webhookRows}: the claim, and the SET that ends a lease. */
-export interface WebhookLeases {
+/** What the lease-claim helper makes of {@link notificationRows}: the claim, and the SET that ends a lease. */
+export interface NotificationLeases {
   readonly claim: (lease: {
     readonly now: Date
     readonly leaseUntil: Date
@@ -234,22 +239,22 @@ export interface WebhookLeases {
   readonly release: Fragment
 }
 
-/** The webhooks the sandbox is to send: leased to one sender at a time, settled by the holder of the lease only. */
-export const makeWebhookOutbox = (leases: WebhookLeases) =>
+/** The notifications the sandbox is to send: leased to one sender at a time, settled by the holder of the lease only. */
+export const makeNotificationOutbox = (leases: NotificationLeases) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Leases due webhooks until `leaseUntil`; a lease that ran out (its sender died) is due again. */
+    /** Leases due notifications until `leaseUntil`; a lease that ran out (its sender died) is due again. */
     const claim = (now: Date, leaseUntil: Date, limit: number, leaseToken: string) =>
       leases.claim({ now, leaseUntil, limit, token: leaseToken }).pipe(
-        Effect.map((rows): ReadonlyArray<ClaimedWebhook> =>
-          (rows as ReadonlyArray<Omit<ClaimedWebhook, "leaseToken">>).map((row) => ({ ...row, leaseToken }))
+        Effect.map((rows): ReadonlyArray<ClaimedNotification> =>
+          (rows as ReadonlyArray<Omit<ClaimedNotification, "leaseToken">>).map((row) => ({ ...row, leaseToken }))
         ),
         Effect.orDie
       )
 
     /** Records what came of attempts; one whose lease is no longer its own is left alone. */
-    const record = (outcomes: ReadonlyArray<WebhookOutcome>) =>
+    const record = (outcomes: ReadonlyArray<NotificationOutcome>) =>
       Effect.forEach(
         outcomes,
         (outcome) => sql`
@@ -266,4 +271,4 @@ export const makeWebhookOutbox = (leases: WebhookLeases) =>
     return { claim, record } as const
   })
 
-export type WebhookOutbox = Effect.Effect.Success<ReturnType<typeof makeWebhookOutbox>>
+export type NotificationOutbox = Effect.Effect.Success<ReturnType<typeof makeNotificationOutbox>>

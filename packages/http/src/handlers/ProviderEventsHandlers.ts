@@ -1,11 +1,11 @@
-import { GoCardlessWebhook, providerEventBatchOf } from "@cisbook/adapters/gocardless/GoCardlessWebhook"
+import { GoCardlessNotification, providerEventBatchOf } from "@cisbook/adapters/gocardless/GoCardlessNotification"
 import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { HttpApiBuilder } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Effect, Schema } from "effect"
 import { CisbookServerApi } from "../api/ServerApi.js"
 
-const decodeWebhook = Schema.decode(Schema.parseJson(GoCardlessWebhook), { errors: "all" })
+const decodeNotification = Schema.decode(Schema.parseJson(GoCardlessNotification), { errors: "all" })
 
 /**
  * The signature is checked over the raw body before anything is decoded (so the endpoint is
@@ -18,9 +18,9 @@ export const ProviderEventsHandlers = HttpApiBuilder.group(CisbookServerApi, "pr
       Effect.orDie(request.text).pipe(
         Effect.tap((body) => events.authenticate(body, headers["webhook-signature"])),
         Effect.flatMap((body) =>
-          decodeWebhook(body).pipe(Effect.catchTag("ParseError", HttpApiDecodeError.refailParseError))
+          decodeNotification(body).pipe(Effect.catchTag("ParseError", HttpApiDecodeError.refailParseError))
         ),
-        Effect.flatMap((webhook) => events.receive(providerEventBatchOf(webhook)))
+        Effect.flatMap((notification) => events.receive(providerEventBatchOf(notification)))
       )
     )
   )

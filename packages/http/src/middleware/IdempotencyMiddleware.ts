@@ -8,7 +8,7 @@ import { Effect, Exit, Option } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import { isMultipart, MAX_JSON_BODY } from "../problems/BodyLimits.js"
 import { problemResponse } from "../problems/ProblemResponse.js"
-import { GOCARDLESS_WEBHOOK_PATH } from "../api/ProviderEventsApi.js"
+import { GOCARDLESS_NOTIFICATIONS_PATH } from "../api/ProviderEventsApi.js"
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key"
 export const REPLAYED_HEADER = "idempotent-replayed"
@@ -116,7 +116,7 @@ export const idempotency = <E, R>(app: HttpApp.Default<E, R>) =>
       request.method !== "POST" ||
       key === undefined ||
       request.url.startsWith(SANDBOX_PATH) ||
-      request.url === GOCARDLESS_WEBHOOK_PATH
+      request.url === GOCARDLESS_NOTIFICATIONS_PATH
     ) {
       return app
     }

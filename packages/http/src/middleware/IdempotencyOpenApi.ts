@@ -1,7 +1,7 @@
 import { MAX_KEY_LENGTH } from "@cisbook/core/idempotency/RetryWindow"
 import { NOT_KEPT } from "./IdempotencyMiddleware.js"
 import { type Json, operationsOf } from "../api/OpenApiPaths.js"
-import { GOCARDLESS_WEBHOOK_PATH } from "../api/ProviderEventsApi.js"
+import { GOCARDLESS_NOTIFICATIONS_PATH } from "../api/ProviderEventsApi.js"
 
 // What the idempotency middleware (IdempotencyMiddleware) does, in the OpenAPI document.
 
@@ -29,7 +29,11 @@ export const withIdempotencyKeys = (spec: Json): Json => {
   for (const [path, operations] of Object.entries(spec.paths ?? {}) as Array<[string, Json]>) {
     const post = operations.post as Json | undefined
     // GoCardless sends no key: its webhook is deduplicated on the event ids instead.
-    if (post === undefined || (takesMultipart(post) && path.endsWith("/analyze")) || path === GOCARDLESS_WEBHOOK_PATH) {
+    if (
+      post === undefined ||
+      (takesMultipart(post) && path.endsWith("/analyze")) ||
+      path === GOCARDLESS_NOTIFICATIONS_PATH
+    ) {
       continue
     }
     post.parameters = [...(post.parameters ?? []), idempotencyKeyParameter]

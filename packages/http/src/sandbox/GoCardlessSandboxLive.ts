@@ -9,14 +9,14 @@ import { runLeasedWorker } from "../workers/LeasedWorker.js"
 import { SandboxAdmission, SandboxAdmissionLive } from "./SandboxAdmission.js"
 import { SandboxConfig } from "./SandboxConfig.js"
 
-/** GoCardless retries a webhook about 8 times, starting a minute after the first failure. */
-const WEBHOOK_RETRY_AFTER = Duration.minutes(1)
-const WEBHOOK_MAX_ATTEMPTS = 8
+/** GoCardless retries a notification about 8 times, starting a minute after the first failure. */
+const NOTIFICATION_RETRY_AFTER = Duration.minutes(1)
+const NOTIFICATION_MAX_ATTEMPTS = 8
 
 /**
  * The GoCardless-compatible sandbox, only when DIRECT_DEBIT_PROVIDER=sandbox: loaded then (a
  * dynamic import, so that a server talking to GoCardless itself never holds the fake), with
- * its routes under /sandbox/gocardless, the sender of its webhooks and the sweeper of its state.
+ * its routes under /sandbox/gocardless, the sender of its notifications and the sweeper of its state.
  * Its requests count against the sandboxes' own per-address budget (SandboxAdmission), the
  * server's own calls excepted. Without a database (an in-memory test app) there is no sandbox.
  */
@@ -34,11 +34,11 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
       {
         path: SANDBOX_PATH,
         admit,
-        webhooks: {
+        notifications: {
           url: `${config.publicBaseUrl}/webhooks/gocardless`,
-          secret: config.webhookSecret,
-          retryAfter: WEBHOOK_RETRY_AFTER,
-          maxAttempts: WEBHOOK_MAX_ATTEMPTS
+          secret: config.notificationSecret,
+          retryAfter: NOTIFICATION_RETRY_AFTER,
+          maxAttempts: NOTIFICATION_MAX_ATTEMPTS
         },
         leaseClaim,
         retention: config.retention
@@ -47,6 +47,7 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
         runLeasedWorker(
           sender,
           {
+            // Named as before the rename, and as its table (gocardless_sandbox_webhooks): the log's and metrics' labels.
             worker: "GoCardless sandbox webhook sender",
             items: "webhooks",
             work: "sandbox webhooks",

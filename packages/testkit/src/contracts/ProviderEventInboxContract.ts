@@ -29,8 +29,8 @@ export const providerEventInboxContract = (it: ContractIt) => {
       const inbox = yield* ProviderEventInbox
       const first = yield* anEvent(at(0))
       const second = yield* anEvent(at(1))
-      expect(yield* inbox.add({ webhookId: "WB1", events: [first, second, first] }, at(2))).toBe(2)
-      expect(yield* inbox.add({ webhookId: "WB2", events: [{ ...first, action: "changed" }] }, at(3))).toBe(0)
+      expect(yield* inbox.add({ notificationId: "WB1", events: [first, second, first] }, at(2))).toBe(2)
+      expect(yield* inbox.add({ notificationId: "WB2", events: [{ ...first, action: "changed" }] }, at(3))).toBe(0)
       const listed = (yield* inbox.list(500)).filter((e) => e.id === first.id || e.id === second.id)
       expect(listed).toEqual([
         {
@@ -59,7 +59,7 @@ export const providerEventInboxContract = (it: ContractIt) => {
       yield* leaseEverythingDue
       const late = yield* anEvent(at(5))
       const early = yield* anEvent(at(1))
-      yield* inbox.add({ webhookId: null, events: [late, early] }, at(10))
+      yield* inbox.add({ notificationId: null, events: [late, early] }, at(10))
       expect(yield* inbox.claimDue(at(9), at(20), 10)).toEqual([])
       const claimed = yield* inbox.claimDue(at(10), at(20), 10)
       expect(claimed.map((c) => c.event)).toEqual([early, late])
@@ -82,7 +82,7 @@ export const providerEventInboxContract = (it: ContractIt) => {
       const inbox = yield* ProviderEventInbox
       yield* leaseEverythingDue
       const event = yield* anEvent(at(0))
-      yield* inbox.add({ webhookId: null, events: [event] }, at(0))
+      yield* inbox.add({ notificationId: null, events: [event] }, at(0))
       const [claimed] = yield* inbox.claimDue(at(0), at(10), 10)
       yield* inbox.postpone([{ id: event.id, leaseToken: claimed!.leaseToken, retryAt: at(5) }])
       expect(yield* inbox.claimDue(at(4), at(10), 10)).toEqual([])

@@ -23,9 +23,9 @@ export interface ProviderEvent {
   readonly metadata: Readonly<Record<string, unknown>>
 }
 
-/** One delivery of events (a GoCardless webhook). */
+/** One delivery of events (a GoCardless notification, which GoCardless calls a webhook), by the provider's id of it. */
 export interface ProviderEventBatch {
-  readonly webhookId: string | null
+  readonly notificationId: string | null
   readonly events: ReadonlyArray<ProviderEvent>
 }
 

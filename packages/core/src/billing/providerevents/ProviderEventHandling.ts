@@ -63,7 +63,7 @@ export type ProviderEventAttempt =
 const settled = (outcome: ProviderEventOutcome): ProviderEventAttempt => ({ _tag: "Settled", outcome })
 
 /**
- * The direct debit provider's events (GoCardless webhooks) handled by a worker, each once, after
+ * The direct debit provider's events (GoCardless's notifications) handled by a worker, each once, after
  * ProviderEventReceiving put them in the inbox. A billing request event completes or ends the
  * user's mandate setup, a mandate event moves the user's mandate, a payment event the invoice it
  * collects; a move that would go back (an event that arrived late) is settled by

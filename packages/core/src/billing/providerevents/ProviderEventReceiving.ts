@@ -4,7 +4,7 @@ import { Clock } from "../../system/Clock.js"
 import { Transactor } from "../../system/Transactor.js"
 import type { ProviderEventBatch, ProviderEventSummary } from "./ProviderEvent.js"
 import { ProviderEventInbox } from "./ProviderEventInbox.js"
-import { ProviderWebhookSignature } from "./ProviderWebhookSignature.js"
+import { ProviderEventSignature } from "./ProviderEventSignature.js"
 
 export const MAX_PROVIDER_EVENT_LIST = 500
 
@@ -14,13 +14,13 @@ const badSignature = new InvalidSignature({
 })
 
 /**
- * The direct debit provider's events (GoCardless webhooks) received: a signed body's events go
+ * The direct debit provider's events (GoCardless's notifications) received: a signed body's events go
  * into the inbox at once, all or none, for ProviderEventHandling's worker to handle each once.
  */
 export class ProviderEventReceiving extends Effect.Service<ProviderEventReceiving>()("core/ProviderEventReceiving", {
   effect: Effect.gen(function* () {
     const inbox = yield* ProviderEventInbox
-    const signature = yield* ProviderWebhookSignature
+    const signature = yield* ProviderEventSignature
     const { transaction } = yield* Transactor
     const clock = yield* Clock
 

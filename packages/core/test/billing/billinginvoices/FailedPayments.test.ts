@@ -97,7 +97,7 @@ const paymentEvent = (payment: string, action: string, details: Record<string, u
     const work = yield* ProviderEventHandling
     const id = `EV${String(++events).padStart(6, "0")}`
     yield* (yield* ProviderEventReceiving).receive({
-      webhookId: null,
+      notificationId: null,
       events: [
         {
           id,

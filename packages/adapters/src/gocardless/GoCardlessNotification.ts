@@ -1,10 +1,11 @@
 import { type ProviderEventBatch, resourceIdOf } from "@cisbook/core/billing/providerevents/ProviderEvent"
 import { Schema } from "effect"
 
-// GoCardless's webhook, as GoCardless sends it to the service: its body and its signature header.
+// A GoCardless notification (what GoCardless calls a webhook), as GoCardless sends it to the
+// service: its body and its signature header.
 
-/** The most events GoCardless puts in one webhook. */
-export const MAX_WEBHOOK_EVENTS = 250
+/** The most events GoCardless puts in one notification. */
+export const MAX_NOTIFICATION_EVENTS = 250
 
 const text = (description: string, example: string) =>
   Schema.String.pipe(Schema.minLength(1, { message: () => "Must not be empty" })).annotations({
@@ -42,9 +43,9 @@ export const GoCardlessEvent = Schema.Struct({
   })
 }).annotations({ identifier: "GoCardlessEvent", parseOptions: { errors: "all" } })
 
-export const GoCardlessWebhook = Schema.Struct({
+export const GoCardlessNotification = Schema.Struct({
   events: Schema.Array(GoCardlessEvent).pipe(
-    Schema.maxItems(MAX_WEBHOOK_EVENTS, { message: () => `At most ${MAX_WEBHOOK_EVENTS} events` })
+    Schema.maxItems(MAX_NOTIFICATION_EVENTS, { message: () => `At most ${MAX_NOTIFICATION_EVENTS} events` })
   ),
   meta: Schema.optionalWith(Schema.Struct({ webhook_id: Schema.optionalWith(Schema.String, { nullable: true }) }), {
     nullable: true
@@ -74,9 +75,9 @@ export const GoCardlessWebhook = Schema.Struct({
     }
   ]
 })
-export type GoCardlessWebhook = typeof GoCardlessWebhook.Type
+export type GoCardlessNotification = typeof GoCardlessNotification.Type
 
-export const GoCardlessWebhookHeaders = Schema.Struct({
+export const GoCardlessNotificationHeaders = Schema.Struct({
   "webhook-signature": Schema.optional(Schema.String).annotations({
     description: "The hex HMAC-SHA256 of the raw body, keyed with GOCARDLESS_WEBHOOK_SECRET",
     examples: ["9a4d1c2b3e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"]
@@ -84,9 +85,9 @@ export const GoCardlessWebhookHeaders = Schema.Struct({
 })
 
 /** GoCardless's wire words as the service's events. */
-export const providerEventBatchOf = (webhook: GoCardlessWebhook): ProviderEventBatch => ({
-  webhookId: webhook.meta?.webhook_id ?? null,
-  events: webhook.events.map((e) => ({
+export const providerEventBatchOf = (notification: GoCardlessNotification): ProviderEventBatch => ({
+  notificationId: notification.meta?.webhook_id ?? null,
+  events: notification.events.map((e) => ({
     id: e.id,
     createdAt: e.created_at,
     resourceType: e.resource_type,

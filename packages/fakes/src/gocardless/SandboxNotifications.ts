@@ -2,17 +2,17 @@ import { createHmac, randomUUID } from "node:crypto"
 import { Clock } from "@cisbook/core/system/Clock"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Redacted } from "effect"
-import type { ClaimedWebhook, WebhookOutbox, WebhookOutcome } from "./SandboxStore.js"
+import type { ClaimedNotification, NotificationOutbox, NotificationOutcome } from "./SandboxStore.js"
 
-/** Where the sandbox sends its webhooks, and how it retries them. */
-export interface WebhookOptions {
+/** Where the sandbox sends its notifications, and how it retries them. */
+export interface NotificationOptions {
   /** `{PUBLIC_BASE_URL}/webhooks/gocardless`, as an integrator configures its endpoint at GoCardless. */
   readonly url: string
   /** The endpoint's secret: the body's HMAC-SHA256 with it is the `Webhook-Signature`. */
   readonly secret: Redacted.Redacted
   /** The wait after a first failed attempt, doubled after each further one. */
   readonly retryAfter: Duration.Duration
-  /** After this many failed attempts the webhook is given up, as GoCardless gives up. */
+  /** After this many failed attempts the notification is given up, as GoCardless gives up. */
   readonly maxAttempts: number
 }
 
@@ -20,35 +20,35 @@ export interface WebhookOptions {
 const ANSWER_WITHIN = Duration.seconds(10)
 
 /** The hex HMAC-SHA256 of the body, keyed with the secret: GoCardless's `Webhook-Signature`. */
-export const webhookSignature = (body: string, secret: string) =>
+export const notificationSignature = (body: string, secret: string) =>
   createHmac("sha256", secret).update(body).digest("hex")
 
 /**
- * The sender of the sandbox's webhooks, in the shape of the server's leased workers: claim due
- * webhooks, POST each as GoCardless does, record what came of them (a 2xx delivers it; anything
+ * The sender of the sandbox's notifications, in the shape of the server's leased workers: claim due
+ * notifications, POST each as GoCardless does, record what came of them (a 2xx delivers it; anything
  * else, or no answer, is tried again later, at least once however a sender dies).
  */
-export const makeWebhookSender = (outbox: WebhookOutbox, options: WebhookOptions) =>
+export const makeNotificationSender = (outbox: NotificationOutbox, options: NotificationOptions) =>
   Effect.gen(function* () {
     const clock = yield* Clock
     const http = yield* HttpClient.HttpClient
     const secret = Redacted.value(options.secret) as string
 
-    /** Due webhooks, each held for `lease` by this sender. */
+    /** Due notifications, each held for `lease` by this sender. */
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) =>
         outbox.claim(now, new Date(now.getTime() + Duration.toMillis(lease)), limit, randomUUID())
       )
 
-    const send = (webhook: ClaimedWebhook) =>
+    const send = (notification: ClaimedNotification) =>
       http
         .execute(
           HttpClientRequest.post(options.url).pipe(
             HttpClientRequest.setHeaders({
               "user-agent": "gocardless-webhook-service/1.1",
-              "webhook-signature": webhookSignature(webhook.body, secret)
+              "webhook-signature": notificationSignature(notification.body, secret)
             }),
-            HttpClientRequest.bodyText(webhook.body, "application/json")
+            HttpClientRequest.bodyText(notification.body, "application/json")
           )
         )
         .pipe(
@@ -63,21 +63,27 @@ export const makeWebhookSender = (outbox: WebhookOutbox, options: WebhookOptions
           Effect.catchAll((error) => Effect.succeed(typeof error === "string" ? error : error.message))
         )
 
-    const attempt = (webhook: ClaimedWebhook): Effect.Effect<WebhookOutcome> =>
+    const attempt = (notification: ClaimedNotification): Effect.Effect<NotificationOutcome> =>
       Effect.gen(function* () {
-        const error = yield* send(webhook)
+        const error = yield* send(notification)
         const now = yield* clock.now
-        const attempts = webhook.attempts + 1
+        const attempts = notification.attempts + 1
         if (error === null) {
-          return { id: webhook.id, leaseToken: webhook.leaseToken, nextAttemptAt: null, deliveredAt: now, error }
+          return {
+            id: notification.id,
+            leaseToken: notification.leaseToken,
+            nextAttemptAt: null,
+            deliveredAt: now,
+            error
+          }
         }
         yield* Effect.logWarning(
-          `The sandbox's webhook ${webhook.id} was not delivered (attempt ${attempts}): ${error}`
+          `The sandbox's notification ${notification.id} was not delivered (attempt ${attempts}): ${error}`
         )
         const wait = Duration.toMillis(options.retryAfter) * 2 ** (attempts - 1)
         return {
-          id: webhook.id,
-          leaseToken: webhook.leaseToken,
+          id: notification.id,
+          leaseToken: notification.leaseToken,
           nextAttemptAt: attempts >= options.maxAttempts ? null : new Date(now.getTime() + wait),
           deliveredAt: null,
           error

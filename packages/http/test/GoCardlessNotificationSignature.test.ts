@@ -1,5 +1,5 @@
-import { goCardlessWebhookSignature } from "@cisbook/adapters/gocardless/GoCardlessWebhookSignature"
-import { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
+import { goCardlessNotificationSignature } from "@cisbook/adapters/gocardless/GoCardlessNotificationSignature"
+import { ProviderEventSignature } from "@cisbook/core/billing/providerevents/ProviderEventSignature"
 import { expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { verifySignature } from "gocardless-nodejs"
@@ -21,7 +21,7 @@ const clientAccepts = (signature: string) => {
 
 it.effect("accepts exactly the signatures GoCardless's own client accepts", () =>
   Effect.gen(function* () {
-    const { verify } = yield* ProviderWebhookSignature
+    const { verify } = yield* ProviderEventSignature
     const cases = [
       hex,
       hex.toUpperCase(),
@@ -37,5 +37,5 @@ it.effect("accepts exactly the signatures GoCardless's own client accepts", () =
     }
     expect(yield* verify(body, hex)).toBe(true)
     expect(yield* verify(body, undefined)).toBe(false)
-  }).pipe(Effect.provide(goCardlessWebhookSignature(Redacted.make(SECRET))))
+  }).pipe(Effect.provide(goCardlessNotificationSignature(Redacted.make(SECRET))))
 )

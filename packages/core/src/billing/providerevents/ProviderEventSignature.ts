@@ -1,10 +1,10 @@
 import { Context, type Effect } from "effect"
 
 /**
- * Whether a webhook body is the direct debit provider's own: its signature is made with the
+ * Whether a notification's body is the direct debit provider's own: its signature is made with the
  * secret the service shares with the provider. Constant time whatever the signature is.
  */
-export class ProviderWebhookSignature extends Context.Tag("core/ProviderWebhookSignature")<
-  ProviderWebhookSignature,
+export class ProviderEventSignature extends Context.Tag("core/ProviderEventSignature")<
+  ProviderEventSignature,
   { readonly verify: (body: string, signature: string | undefined) => Effect.Effect<boolean> }
 >() {}

@@ -1,7 +1,7 @@
-import { ProviderWebhookSignature } from "@cisbook/core/billing/providerevents/ProviderWebhookSignature"
+import { ProviderEventSignature } from "@cisbook/core/billing/providerevents/ProviderEventSignature"
 import { Config, type ConfigError, Effect, Layer, Redacted } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { SANDBOX_WEBHOOK_SECRET } from "./GoCardlessWebhookSecret.js"
+import { SANDBOX_NOTIFICATION_SECRET } from "./GoCardlessNotificationSecret.js"
 
 /** The hex HMAC-SHA256 of the body keyed with the secret: GoCardless's Webhook-Signature. */
 export const goCardlessSignatureOf = (body: string, secret: string): string =>
@@ -12,10 +12,10 @@ export const goCardlessSignatureOf = (body: string, secret: string): string =>
  * hex and compared with the body's HMAC digest by timingSafeEqual. A header of another length is
  * compared with the digest itself, so that refusing it takes the same time too.
  */
-export const goCardlessWebhookSignature = (secret: Redacted.Redacted) =>
+export const goCardlessNotificationSignature = (secret: Redacted.Redacted) =>
   Layer.succeed(
-    ProviderWebhookSignature,
-    ProviderWebhookSignature.of({
+    ProviderEventSignature,
+    ProviderEventSignature.of({
       verify: (body, signature) =>
         Effect.sync(() => {
           const expected = createHmac("sha256", Redacted.value(secret)).update(body, "utf8").digest()
@@ -30,15 +30,19 @@ export const goCardlessWebhookSignature = (secret: Redacted.Redacted) =>
  * GOCARDLESS_WEBHOOK_SECRET: required with DIRECT_DEBIT_PROVIDER=gocardless; in sandbox mode
  * the development secret the sandbox signs with, unless set.
  */
-export const WebhookSecretConfig: Effect.Effect<Redacted.Redacted, ConfigError.ConfigError> = Effect.gen(function* () {
-  const provider = yield* Config.withDefault(
-    Config.literal("sandbox", "gocardless")("DIRECT_DEBIT_PROVIDER"),
-    "sandbox"
-  )
-  const secret = Config.redacted("GOCARDLESS_WEBHOOK_SECRET")
-  return yield* provider === "gocardless" ? secret : Config.withDefault(secret, Redacted.make(SANDBOX_WEBHOOK_SECRET))
-})
+export const NotificationSecretConfig: Effect.Effect<Redacted.Redacted, ConfigError.ConfigError> = Effect.gen(
+  function* () {
+    const provider = yield* Config.withDefault(
+      Config.literal("sandbox", "gocardless")("DIRECT_DEBIT_PROVIDER"),
+      "sandbox"
+    )
+    const secret = Config.redacted("GOCARDLESS_WEBHOOK_SECRET")
+    return yield* provider === "gocardless"
+      ? secret
+      : Config.withDefault(secret, Redacted.make(SANDBOX_NOTIFICATION_SECRET))
+  }
+)
 
-export const ProviderWebhookSignatureLive = Layer.unwrapEffect(
-  Effect.map(WebhookSecretConfig, goCardlessWebhookSignature)
+export const ProviderEventSignatureLive = Layer.unwrapEffect(
+  Effect.map(NotificationSecretConfig, goCardlessNotificationSignature)
 )
