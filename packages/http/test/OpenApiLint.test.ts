@@ -87,7 +87,7 @@ describe("the OpenAPI document", () => {
     expect(JSON.stringify(operation.responses["498"].content["application/problem+json"].schema)).toContain(
       "#/components/schemas/InvalidSignatureProblem"
     )
-    expect(document.components.schemas.GoCardlessNotification.examples).toHaveLength(1)
+    expect(document.components.schemas.GoCardlessWebhook.examples).toHaveLength(1)
   })
 
   it("gives every JSON request body and success answer of every operation and webhook an example", () => {
