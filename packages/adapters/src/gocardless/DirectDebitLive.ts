@@ -1,9 +1,10 @@
 import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
-import { Config, ConfigError, Duration, Effect, Either, Layer, Redacted } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Redacted } from "effect"
 import type { GoCardlessOptions } from "./GoCardlessDirectDebit.js"
 import { onFirstCall } from "../OnFirstCall.js"
 import { ownCallHeaders } from "../system/OwnCalls.js"
 import { SANDBOX_PATH } from "./SandboxPath.js"
+import { TimeoutConfig } from "./GoCardlessTimeout.js"
 
 /** GoCardless's two environments: the token's prefix says which one it belongs to. */
 const ENVIRONMENTS = {
@@ -53,21 +54,6 @@ export const goCardlessBaseUrl = (
   }
   return Either.right(override)
 }
-
-/** The time limit of each try of a GoCardless call unless GOCARDLESS_TIMEOUT_MS says otherwise. */
-export const DEFAULT_TIMEOUT = Duration.seconds(10)
-
-/** GOCARDLESS_TIMEOUT_MS: the time limit of each try of a GoCardless call (10000 unless set). */
-const TimeoutConfig = Config.withDefault(
-  Config.integer("GOCARDLESS_TIMEOUT_MS").pipe(
-    Config.validate({
-      message: "Must be a whole number of milliseconds from 100 to 120000",
-      validation: (ms) => ms >= 100 && ms <= 120_000
-    }),
-    Config.map(Duration.millis)
-  ),
-  DEFAULT_TIMEOUT
-)
 
 /**
  * Where the GoCardless adapter goes. DIRECT_DEBIT_PROVIDER=gocardless: GoCardless itself

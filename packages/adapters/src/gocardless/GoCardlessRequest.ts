@@ -3,7 +3,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Duration, Effect, Either, Option, Random } from "effect"
 import { goCardlessRetries } from "../metrics/ProviderCallMetrics.js"
-import { DEFAULT_TIMEOUT } from "./DirectDebitLive.js"
+import { DEFAULT_TIMEOUT } from "./GoCardlessTimeout.js"
 
 /** GoCardless's answer to one call, read whole within the call's time limit. */
 export interface GoCardlessAnswer {
