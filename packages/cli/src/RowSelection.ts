@@ -1,4 +1,4 @@
-import { MAX_IMPORT_ROWS } from "@cisbook/core/contacts/import/ImportLimits"
+import { MAX_IMPORT_ROWS } from "@cisbook/core/contacts/ImportLimits"
 import { Either } from "effect"
 
 /** Data row numbers as a person types them: `1,3-5` is rows 1, 3, 4 and 5. */

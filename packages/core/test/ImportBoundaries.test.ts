@@ -1,6 +1,6 @@
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { conceptOf, importSpecifiers, isSurface, typeScriptFiles } from "./CoreLayout.js"
 
 /**
  * Core's folders keep to the rule in docs/architecture.md ("Import boundaries"): a file of one
@@ -10,9 +10,6 @@ import { describe, expect, it } from "@effect/vitest"
  * imports another's query module.
  */
 const source = path.resolve(import.meta.dirname, "../src")
-
-/** Folders that group concepts: each of their subfolders is a concept. */
-const GROUPS = ["billing"]
 
 /** The root file that composes every use case: the one file of the shared place that imports concepts. */
 const COMPOSITION = "UseCases.ts"
@@ -52,40 +49,18 @@ interface Import {
   readonly to: string
 }
 
-const files = (dir: string): ReadonlyArray<string> =>
-  fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) =>
-      entry.isDirectory()
-        ? files(path.join(dir, entry.name))
-        : entry.name.endsWith(".ts")
-          ? [path.join(dir, entry.name)]
-          : []
-    )
-
-const specifiers = /\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g
-
 const relative = (file: string) => path.relative(source, file).split(path.sep).join("/")
 
 /** Every import of one of core's files by another, as written in the sources. */
 const imports = (): ReadonlyArray<Import> =>
-  files(source).flatMap((file) =>
-    Array.from(fs.readFileSync(file, "utf8").matchAll(specifiers), (m) => m[1] ?? m[2] ?? "")
+  typeScriptFiles(source).flatMap((file) =>
+    importSpecifiers(file)
       .filter((specifier) => specifier.startsWith("."))
       .map((specifier) => ({
         from: relative(file),
         to: relative(path.resolve(path.dirname(file), specifier)).replace(/\.js$/, ".ts")
       }))
   )
-
-/** A file's concept (its folder, or a group's subfolder); null for a file of the shared place. */
-const conceptOf = (file: string): string | null => {
-  const folders = file.split("/").slice(0, -1)
-  if (folders.length === 0) return null
-  return GROUPS.includes(folders[0]!) ? folders.slice(0, 2).join("/") : folders[0]!
-}
-
-const isSurface = (file: string, concept: string) => path.posix.dirname(file) === concept
 
 const shown = (i: Import) => `${i.from} -> ${i.to}`
 

@@ -1,4 +1,4 @@
-import { importTemplateCsv } from "@cisbook/core/contacts/import/ImportTemplate"
+import { importTemplateCsv } from "@cisbook/core/contacts/ImportTemplate"
 import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { importFixture, largeImportCsv } from "@cisbook/testkit/ImportFixtures"

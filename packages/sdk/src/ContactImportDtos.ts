@@ -1,4 +1,4 @@
-import { ImportedSubcontractor, ManualVerification } from "@cisbook/core/contacts/import/ContactImportRow"
+import { ImportedSubcontractor, ManualVerification } from "@cisbook/core/contacts/ImportAnalysis"
 import { Schema } from "effect"
 
 export const ContactImportRowDto = Schema.Struct({

@@ -1,5 +1,5 @@
 import { utrCheckDigit } from "@cisbook/core/cis/Utr"
-import { importColumns } from "@cisbook/core/contacts/import/ImportColumns"
+import { importColumns } from "@cisbook/core/contacts/ImportColumns"
 import { fileURLToPath } from "node:url"
 
 /** The path of a contact import file under `fixtures/contact-import`. */

@@ -1,4 +1,4 @@
-import { CsvUnreadable, type ImportFile } from "@cisbook/core/contacts/import/ImportFile"
+import { CsvUnreadable, type ImportFile } from "@cisbook/core/contacts/ImportFile"
 import { CsvError, parse } from "csv-parse"
 import * as fs from "node:fs"
 import { pipeline, Transform, type TransformCallback } from "node:stream"

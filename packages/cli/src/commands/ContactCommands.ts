@@ -1,5 +1,5 @@
-import type { ContactImportRow } from "@cisbook/core/contacts/import/ContactImportRow"
-import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
+import type { ContactImportRow } from "@cisbook/core/contacts/ImportAnalysis"
+import { ContactImport } from "@cisbook/core/contacts/ContactImport"
 import { Command, Options } from "@effect/cli"
 import { Chunk, Console, Data, Effect, Either, Option, Stream } from "effect"
 import * as path from "node:path"

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { analyseImportRow } from "../../src/contacts/import/AnalyseImportRow.js"
-import { importColumns, matchColumns } from "../../src/contacts/import/ImportColumns.js"
-import { importTemplateCsv } from "../../src/contacts/import/ImportTemplate.js"
+import { importColumns, matchColumns } from "../../src/contacts/ImportColumns.js"
+import { importTemplateCsv } from "../../src/contacts/ImportTemplate.js"
 import {
   readFlag,
   readTaxStatus,

@@ -1,6 +1,6 @@
 import { csvImportFile } from "@cisbook/adapters/csv/CsvImportFile"
-import { importTemplateFileName } from "@cisbook/core/contacts/import/ImportTemplate"
-import { ContactImport } from "@cisbook/core/contacts/import/ContactImport"
+import { importTemplateFileName } from "@cisbook/core/contacts/ImportTemplate"
+import { ContactImport } from "@cisbook/core/contacts/ContactImport"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { ContactImportResultDto, ContactImportRowDto } from "@cisbook/sdk/ContactImportDtos"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"

@@ -1,5 +1,5 @@
 import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
-import { MAX_IMPORT_FILE_BYTES } from "@cisbook/core/contacts/import/ImportLimits"
+import { MAX_IMPORT_FILE_BYTES } from "@cisbook/core/contacts/ImportLimits"
 import { describeFieldErrors, fieldErrors } from "@cisbook/core/Validation"
 import { VALIDATION_TITLE } from "@cisbook/sdk/Problem"
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest, Multipart } from "@effect/platform"

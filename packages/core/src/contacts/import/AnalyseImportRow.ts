@@ -5,7 +5,7 @@ import { validCisDetails } from "../../cis/ValidCisDetails.js"
 import { EmailAddress } from "../../Email.js"
 import { defaultSupplierSettings } from "../Contact.js"
 import { VatNumber } from "../ContactInput.js"
-import type { ImportColumn, ImportColumnIndexes } from "./ImportColumns.js"
+import type { ImportColumn, ImportColumnIndexes } from "../ImportColumns.js"
 import type { ContactImportRow, ManualVerification } from "./ContactImportRow.js"
 import {
   type CellValue,

@@ -1,9 +1,9 @@
 import { Effect, Stream } from "effect"
 import { ValidationFailed } from "../../Errors.js"
 import { analyseImportRow } from "./AnalyseImportRow.js"
-import { importColumns, type ImportColumnIndexes, matchColumns } from "./ImportColumns.js"
-import type { CsvUnreadable, ImportFile } from "./ImportFile.js"
-import { MAX_IMPORT_ROWS } from "./ImportLimits.js"
+import { importColumns, type ImportColumnIndexes, matchColumns } from "../ImportColumns.js"
+import type { CsvUnreadable, ImportFile } from "../ImportFile.js"
+import { MAX_IMPORT_ROWS } from "../ImportLimits.js"
 
 const fileProblem = (detail: string) => ValidationFailed.one("file", detail)
 

@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import type { CisType } from "../../cis/CisDetails.js"
 import type { TaxTreatment, VatRate } from "../Contact.js"
-import { looseKey } from "./ImportColumns.js"
+import { looseKey } from "../ImportColumns.js"
 
 /** A cell as read: its value (null when blank), or a phrase saying what is wrong with it. */
 export type CellValue<A> = Either.Either<A | null, string>
