@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { invoiceNumber } from "../../../src/billing/billinginvoices/BillingInvoice.js"
 import { draftInvoice, lineDescription, vatOf } from "../../../src/billing/billinginvoices/InvoiceDraft.js"
-import { invoicePaymentStatusOf, refreshedOnListing } from "../../../src/billing/billinginvoices/InvoicePaymentStatus.js"
+import {
+  invoicePaymentStatusOf,
+  refreshedOnListing
+} from "../../../src/billing/billinginvoices/InvoicePaymentStatus.js"
 import { BillingInvoiceId, MonthlyReturnId, TenantId, UserId } from "../../../src/Ids.js"
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
