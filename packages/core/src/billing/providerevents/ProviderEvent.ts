@@ -23,7 +23,7 @@ export interface ProviderEvent {
   readonly metadata: Readonly<Record<string, unknown>>
 }
 
-/** One delivery of events (a GoCardless notification, which GoCardless calls a webhook), by the provider's id of it. */
+/** One delivery of events (a GoCardless notification, GoCardless's webhook), with the provider's id of it. */
 export interface ProviderEventBatch {
   readonly notificationId: string | null
   readonly events: ReadonlyArray<ProviderEvent>
