@@ -8,7 +8,10 @@ import { ContentTooLargeProblem, ProblemJson, problemFields, ValidationProblem }
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 
-/** Where GoCardless sends its notifications, which it calls webhooks (its dashboard is given this path on the server's address). */
+/**
+ * Where GoCardless sends its notifications, which it calls webhooks (its dashboard is given this
+ * path on the server's address).
+ */
 export const GOCARDLESS_NOTIFICATIONS_PATH = "/webhooks/gocardless"
 
 /** GoCardless's documented answer to a notification whose signature does not match (its guide answers 498). */

@@ -47,7 +47,7 @@ export const GoCardlessSandboxLive = Layer.unwrapEffect(
         runLeasedWorker(
           sender,
           {
-            // Named as before the rename, and as its table (gocardless_sandbox_webhooks): the log's and metrics' labels.
+            // The log's and the metrics' labels, which name it as its table does (gocardless_sandbox_webhooks).
             worker: "GoCardless sandbox webhook sender",
             items: "webhooks",
             work: "sandbox webhooks",
