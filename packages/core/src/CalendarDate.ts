@@ -12,3 +12,19 @@ export const CalendarDate = Schema.String.pipe(
   Schema.filter((s) => isCalendarDate(s) || "Must be a date as YYYY-MM-DD, for example 2026-04-05"),
   Schema.annotations({ title: "CalendarDate", format: "date", examples: ["2026-04-05"] })
 )
+
+const ukDate = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/London",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit"
+})
+
+/** The calendar date in the UK at an instant, as YYYY-MM-DD. */
+export const ukCalendarDate = (instant: Date): string => ukDate.format(instant)
+
+/** The calendar date `days` after `date` (before it when negative), both YYYY-MM-DD. */
+export const addDays = (date: string, days: number): string => {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number]
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
+}

@@ -258,11 +258,9 @@ export const BillingInvoiceRepoSql = Layer.effect(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
-      dueForRetry: (failedBy) =>
-        sql`
+      failedInvoices: sql`
           SELECT ${columns} FROM billing_invoices
           WHERE payment_status = 'Failed' AND finished_at IS NOT NULL
-            AND (failed_at IS NULL OR failed_at <= ${failedBy})
           ORDER BY seq`.pipe(
           Effect.flatMap(decodeInvoices),
           Effect.map((rows) => rows.map(toInvoice)),

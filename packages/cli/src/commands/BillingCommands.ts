@@ -1,7 +1,6 @@
 import { Email } from "@cisbook/core/Email"
-import { CalendarDate } from "@cisbook/core/CalendarDate"
+import { CalendarDate, ukCalendarDate } from "@cisbook/core/CalendarDate"
 import { formatMoney } from "@cisbook/core/mail/MailFormat"
-import { ukCalendarDate } from "@cisbook/core/returns/TaxMonth"
 import { BillingInvoices } from "@cisbook/core/billing/invoicing/BillingInvoices"
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
 import { BillingRun, type RunProgress } from "@cisbook/core/billing/invoicing/BillingRun"

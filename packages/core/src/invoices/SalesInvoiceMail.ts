@@ -12,7 +12,7 @@ import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { SalesInvoiceRepo } from "./SalesInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
-import { ukCalendarDate } from "../returns/TaxMonth.js"
+import { ukCalendarDate } from "../CalendarDate.js"
 import type { User } from "../users/User.js"
 import { decodeInput } from "../Validation.js"
 

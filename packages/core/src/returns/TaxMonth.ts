@@ -6,16 +6,6 @@ import { CalendarDate } from "../CalendarDate.js"
  * month by that 5th (the CIS300 `PeriodEnd`). Dates here are UK calendar dates.
  */
 
-const ukDate = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/London",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit"
-})
-
-/** The calendar date in the UK at an instant, as YYYY-MM-DD. */
-export const ukCalendarDate = (instant: Date): string => ukDate.format(instant)
-
 const fifthOf = (year: number, month: number): string =>
   `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-05`
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { PeriodEnd, taxMonthEndOf, taxMonthStart, ukCalendarDate } from "../../src/returns/TaxMonth.js"
+import { ukCalendarDate } from "../../src/CalendarDate.js"
+import { PeriodEnd, taxMonthEndOf, taxMonthStart } from "../../src/returns/TaxMonth.js"
 
 describe("TaxMonth", () => {
   it("runs from the 6th to the 5th: a date names the month that ends on the next 5th", () => {
