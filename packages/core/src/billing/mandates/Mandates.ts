@@ -144,8 +144,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (flow.reference !== null) return yield* refreshed(flow)
         const now = yield* clock.now
         if (flow.status === "Expired" || flow.isExpiredFlow(now)) {
-          // Marked Expired here; the provider's billing request is cancelled when a new setup starts.
-          if (flow.status !== "Expired") yield* repo.moveStatus(flow, "InProgress", "Expired").pipe(Effect.orDie)
+          // Marked Expired, and cancelled with the provider, when the next setup starts (MandateRepo.reserve).
           return yield* new Refused({
             detail: "This mandate setup has expired (its page could be completed for 7 days): start a new one.",
             remedy: { _tag: "StartMandateSetup" }
@@ -183,8 +182,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
 
     /**
      * The caller's latest mandate, its status refreshed from the provider (a mandate the provider
-     * replaced is followed to its new one). A setup is only marked Expired once its flow's time ran
-     * out, never cancelled here: the customer may still be on its page. The refresh is stored only
+     * replaced is followed to its new one). A setup is only answered Expired once its flow's time ran
+     * out (it is stored so, and cancelled with the provider, when the next setup starts), never
+     * cancelled here: the customer may still be on its page. The refresh is stored only
      * if nothing changed the mandate meanwhile; else what changed it (a provider event) stands.
      */
     const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>
@@ -198,7 +198,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         }
         const read = latest.value
         const now = yield* clock.now
-        const current = read.isExpiredFlow(now) ? new Mandate({ ...read, status: "Expired" }) : yield* refreshed(read)
+        // Marked Expired, and cancelled with the provider, when the next setup starts (MandateRepo.reserve).
+        if (read.isExpiredFlow(now)) return new Mandate({ ...read, status: "Expired" })
+        const current = yield* refreshed(read)
         if (current === read || (yield* repo.replace(read, current).pipe(Effect.orDie))) return current
         return Option.getOrElse(yield* repo.latest(user.id), () => current)
       }).pipe(Effect.withSpan("Mandates.get"))
