@@ -117,33 +117,42 @@ const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
 
-/** The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox does. */
-export const SandboxDirectDebit = Layer.unwrapEffect(
-  HttpServer.addressWith((address) =>
-    Effect.succeed(
-      goCardlessDirectDebit({
-        baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
-        accessToken: Redacted.make("sandbox"),
-        headers: ownCallHeaders
-      })
+/**
+ * The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox
+ * does; with GOCARDLESS_SUCCESS_PLUS when `successPlus`.
+ */
+export const sandboxDirectDebit = (successPlus = false) =>
+  Layer.unwrapEffect(
+    HttpServer.addressWith((address) =>
+      Effect.succeed(
+        goCardlessDirectDebit({
+          baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
+          accessToken: Redacted.make("sandbox"),
+          headers: ownCallHeaders,
+          successPlus
+        })
+      )
     )
   )
-)
+
+export const SandboxDirectDebit = sandboxDirectDebit()
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
  * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
  * addresses only if told; rate limits only when given (the tests of other things send more
- * requests, and fail more authentications, from one address than a client should).
+ * requests, and fail more authentications, from one address than a client should); GoCardless's
+ * Success+ only when told.
  */
 export const sqlTestPorts = (
   webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
-  rateLimits?: RateLimitSettings
+  rateLimits?: RateLimitSettings,
+  directDebit: { readonly successPlus: boolean } = { successPlus: false }
 ) =>
   Layer.mergeAll(
     SqlPortsLive,
     webhookTransport(webhooks),
-    SandboxDirectDebit,
+    sandboxDirectDebit(directDebit.successPlus),
     goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
