@@ -1,4 +1,17 @@
 import { goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { BillingInvoiceRepo } from "@cisbook/core/billing/invoicing/BillingInvoiceRepo"
+import { BillingRun } from "@cisbook/core/billing/invoicing/BillingRun"
+import { waitingForMandate } from "@cisbook/core/billing/invoicing/Collect"
+import { draftInvoice } from "@cisbook/core/billing/invoicing/InvoiceDraft"
+import { Mandates } from "@cisbook/core/billing/mandates/Mandates"
+import { WaitingInvoices } from "@cisbook/core/billing/mandates/WaitingInvoices"
+import { Email } from "@cisbook/core/Email"
+import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
+import { UseCasesLive } from "@cisbook/core/UseCases"
+import { Users } from "@cisbook/core/users/Users"
+import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
+import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
+import { ClockOfEffect } from "@cisbook/testkit/SystemFakes"
 import { DirectDebit, type MandateSetupStarted } from "@cisbook/core/billing/mandates/DirectDebit"
 import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { describe, expect, it } from "@effect/vitest"
@@ -190,5 +203,92 @@ describe("an action is sent to GoCardless once; its lost answer is read from the
       expect(gc.replay.setups.get(started.id)?.status).toBe("cancelled")
       expect(yield* gc.sent(`POST ${cancel}`)).toBe(1)
     })
+  )
+})
+
+/** Every use case over in-memory ports, GoCardless the adapter over `replay`, the Clock port on the TestClock. */
+const billingOver = (replay: Effect.Effect.Success<typeof recordedGoCardlessClient>) =>
+  UseCasesLive.pipe(
+    Layer.provideMerge(
+      goCardlessDirectDebitOver({
+        baseUrl: "https://api-sandbox.gocardless.com",
+        accessToken: Redacted.make("sandbox_t")
+      }).pipe(Layer.provide(replay.layer))
+    ),
+    Layer.provideMerge(ClockOfEffect),
+    Layer.provideMerge(MemoryPorts),
+    Layer.provideMerge(identityVerifierFake({}))
+  )
+
+const START = new Date("2026-11-21T09:00:00.000Z")
+
+describe("the billing run over GoCardless, when the answer to its retry is lost", () => {
+  it.effect(
+    "answered late: the invoice is Pending again, retried once, never WaitingForMandate; dropped: left Failed, and the next run retries it once",
+    () =>
+      Effect.gen(function* () {
+        const replay = yield* recordedGoCardlessClient
+        yield* Effect.gen(function* () {
+          yield* TestClock.setTime(START.getTime())
+          const user = yield* (yield* Users).create({ email: Email.make("ada@example.com"), name: "Ada Lovelace" })
+          const mandates = yield* Mandates
+          const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.cisbook.example/done" })
+          yield* replay.finishPage({ id: setup.redirectFlowId, redirectUrl: setup.redirectUrl, expiresAt: START })
+          const reference = (yield* mandates.complete(user, setup)).reference!
+          const repo = yield* BillingInvoiceRepo
+          const { id } = yield* repo.insert(
+            draftInvoice(
+              { id: BillingInvoiceId.make(randomUUID()), userId: user.id, issueDate: "2026-11-01" },
+              [
+                {
+                  returnId: MonthlyReturnId.make(randomUUID()),
+                  tenantId: TenantId.make(randomUUID()),
+                  tenant: "lovelace",
+                  tenantName: "Lovelace Builders Ltd",
+                  periodEnd: "2026-10-05",
+                  subcontractors: 2
+                }
+              ],
+              100
+            ),
+            START
+          )
+          yield* repo.recordCollection(user.id, id, waitingForMandate, true)
+          yield* (yield* WaitingInvoices).putForward(user.id, reference)
+          const stored = Effect.map(repo.find(user.id, id), (found) => Option.getOrThrow(found).invoice)
+          const payment = (yield* stored).paymentReference!
+          const retry = `/payments/${payment}/actions/retry`
+          /** The bank refuses the payment, and GoCardless's event says so (as of the clock's time). */
+          const fails = Effect.gen(function* () {
+            yield* replay.failPayment(payment)
+            const now = new Date(yield* TestClock.currentTimeMillis)
+            expect(yield* repo.movePaymentStatus(yield* stored, "Pending", "Failed", now)).toBe(true)
+          })
+          const run = (date: string, fault?: Fault) =>
+            Effect.gen(function* () {
+              if (fault !== undefined) yield* replay.fault("POST", retry, fault)
+              const running = yield* Effect.fork(Effect.flatMap(BillingRun, (billing) => billing.run(date)))
+              yield* TestClock.adjust(Duration.seconds(30))
+              return (yield* Fiber.join(running)).collectedAgain.map((c) => [c.outcome, c.reason])
+            })
+
+          yield* fails
+          expect(yield* run("2026-11-24", "lose")).toEqual([["Retried", "retry 1 of 3"]])
+          expect(yield* stored).toMatchObject({ paymentStatus: "Pending", paymentRetries: 1 })
+          expect(replay.payments.get(payment)).toMatchObject({ status: "pending_submission", retries: 1 })
+          expect(yield* run("2026-11-24")).toEqual([])
+          expect(replay.payments.get(payment)?.retries).toBe(1)
+
+          yield* fails
+          const [[outcome]] = (yield* run("2026-11-28", "drop")) as [[string, string]]
+          expect(outcome).toBe("Unreached")
+          expect(yield* stored).toMatchObject({ paymentStatus: "Failed", paymentRetries: 1 })
+          expect(replay.payments.get(payment)).toMatchObject({ status: "failed", retries: 1 })
+          expect(yield* run("2026-11-28")).toEqual([["Retried", "retry 2 of 3"]])
+          expect(replay.payments.get(payment)).toMatchObject({ status: "pending_submission", retries: 2 })
+          // Three retries were sent, one of them dropped before GoCardless had it; two were done.
+          expect(yield* Effect.map(replay.sent, (all) => all.filter((c) => c === `POST ${retry}`).length)).toBe(3)
+        }).pipe(Effect.provide(billingOver(replay)))
+      })
   )
 })
