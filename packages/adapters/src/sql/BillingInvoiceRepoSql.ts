@@ -262,10 +262,10 @@ export const BillingInvoiceRepoSql = Layer.effect(
           SELECT ${columns} FROM billing_invoices
           WHERE payment_status = 'Failed' AND finished_at IS NOT NULL
           ORDER BY seq`.pipe(
-          Effect.flatMap(decodeInvoices),
-          Effect.map((rows) => rows.map(toInvoice)),
-          Effect.orDie
-        ),
+        Effect.flatMap(decodeInvoices),
+        Effect.map((rows) => rows.map(toInvoice)),
+        Effect.orDie
+      ),
       recordRetry: (invoice, to) =>
         sql`
           UPDATE billing_invoices SET payment_status = ${to}, payment_retries = payment_retries + 1
