@@ -1,7 +1,7 @@
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { DirectDebitDriver } from "@cisbook/testkit/DirectDebitDriver"
-import { directDebitContract } from "@cisbook/testkit/contracts/DirectDebitContract"
+import { directDebitContract, setupFor } from "@cisbook/testkit/contracts/DirectDebitContract"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
@@ -40,24 +40,7 @@ layer(Adapter)("the GoCardless adapter's calls, as GoCardless's published answer
     Effect.gen(function* () {
       const provider = yield* DirectDebit
       const replay = yield* Recorded
-      const started = yield* provider.startMandateSetup(
-        {
-          userId: randomUUID(),
-          successRedirectUrl: "https://app.cisbook.example/billing/done",
-          prefilledCustomer: {
-            givenName: "Ada",
-            familyName: "Lovelace",
-            companyName: null,
-            email: "ada@example.com",
-            addressLine1: null,
-            addressLine2: null,
-            addressLine3: null,
-            postalCode: null,
-            countryCode: null
-          }
-        },
-        randomUUID()
-      )
+      const started = yield* provider.startMandateSetup(setupFor("ada@example.com"), randomUUID())
       yield* replay.finishPage(started)
       const mandateId = yield* provider.completeMandateSetup(started.id)
       // Fulfilled by the adapter (the published flow does not fulfil by itself), once.

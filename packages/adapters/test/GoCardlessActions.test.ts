@@ -12,6 +12,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { ClockOfEffect } from "@cisbook/testkit/SystemFakes"
+import { setupFor } from "@cisbook/testkit/contracts/DirectDebitContract"
 import { DirectDebit, type MandateSetupStarted } from "@cisbook/core/billing/mandates/DirectDebit"
 import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { describe, expect, it } from "@effect/vitest"
@@ -36,26 +37,10 @@ const gocardless = Effect.gen(function* () {
 
 type GoCardless = Effect.Effect.Success<typeof gocardless>
 
-const setupFor = (userId: string) => ({
-  userId,
-  successRedirectUrl: "https://app.cisbook.example/billing/done",
-  prefilledCustomer: {
-    givenName: "Ada",
-    familyName: "Lovelace",
-    companyName: null,
-    email: "ada@example.com",
-    addressLine1: null,
-    addressLine2: null,
-    addressLine3: null,
-    postalCode: null,
-    countryCode: null
-  }
-})
-
 /** A setup whose page the customer finished: its billing request ready to fulfil. */
 const readySetup = ({ provider, replay }: GoCardless) =>
   Effect.gen(function* () {
-    const started: MandateSetupStarted = yield* provider.startMandateSetup(setupFor(randomUUID()), randomUUID())
+    const started: MandateSetupStarted = yield* provider.startMandateSetup(setupFor("ada@example.com"), randomUUID())
     yield* replay.finishPage(started)
     return started.id
   })
@@ -196,7 +181,7 @@ describe("an action is sent to GoCardless once; its lost answer is read from the
   it.effect("a setup's cancel answered with a 500 after GoCardless cancelled it is done, sent once", () =>
     Effect.gen(function* () {
       const gc = yield* gocardless
-      const started = yield* gc.provider.startMandateSetup(setupFor(randomUUID()), randomUUID())
+      const started = yield* gc.provider.startMandateSetup(setupFor("ada@example.com"), randomUUID())
       const cancel = `/billing_requests/${started.id}/actions/cancel`
       const exit = yield* withFault(gc, "POST", cancel, "fail", gc.provider.cancelMandateSetup(started.id))
       answered(exit)

@@ -2,6 +2,7 @@ import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDi
 import {
   CANCELLATION_FAILED,
   DirectDebit,
+  type NewPayment,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
 } from "@cisbook/core/billing/mandates/DirectDebit"
@@ -66,6 +67,16 @@ const flow = exampleOf("billing_request_flows", "create")
 const payment = exampleOf("payments", "create")
 const published = (body: Json, status = 200): Reply => ({ status, body })
 
+/** A payment of CB-000001's £10.00 on the published mandate MD123. */
+const newPayment: NewPayment = {
+  amount: 1000,
+  currency: "GBP",
+  mandateId: "MD123",
+  description: "CB-000001",
+  chargeDate: null,
+  invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+}
+
 const customer = {
   givenName: "Ada",
   familyName: "Lovelace",
@@ -127,17 +138,7 @@ describe("the GoCardless adapter speaks GoCardless's wire format, reading its pu
               expiresAt: new Date("2024-01-15T10:00:00.000Z")
             })
             expect(yield* provider.completeMandateSetup("BRQ123")).toBe("MD123")
-            const made = yield* provider.createPayment(
-              {
-                amount: 1000,
-                currency: "GBP",
-                mandateId: "MD123",
-                description: "CB-000001",
-                chargeDate: null,
-                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
-              },
-              "invoice-1"
-            )
+            const made = yield* provider.createPayment(newPayment, "invoice-1")
             expect(made).toEqual({
               id: "PM123",
               status: "submitted",
@@ -220,17 +221,7 @@ describe("the GoCardless adapter speaks GoCardless's wire format, reading its pu
     Effect.scoped(
       Effect.flatMap(fakeGoCardless({ "POST /payments": published(payment, 201) }), ({ baseUrl, seen }) =>
         Effect.gen(function* () {
-          yield* (yield* DirectDebit).createPayment(
-            {
-              amount: 1000,
-              currency: "GBP",
-              mandateId: "MD123",
-              description: "CB-000001",
-              chargeDate: null,
-              invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
-            },
-            "invoice-1"
-          )
+          yield* (yield* DirectDebit).createPayment(newPayment, "invoice-1")
           expect(seen[0]?.body).toMatchObject({ payments: { retry_if_possible: true } })
         }).pipe(
           Effect.provide(
@@ -293,17 +284,7 @@ describe("the GoCardless adapter speaks GoCardless's wire format, reading its pu
       },
       (seen) =>
         Effect.gen(function* () {
-          const again = yield* (yield* DirectDebit).createPayment(
-            {
-              amount: 1000,
-              currency: "GBP",
-              mandateId: "MD123",
-              description: "CB-000001",
-              chargeDate: null,
-              invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
-            },
-            "invoice-1"
-          )
+          const again = yield* (yield* DirectDebit).createPayment(newPayment, "invoice-1")
           expect(again.id).toBe("PM123")
           expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /payments", "GET /payments/PM00001078ZJJN"])
         })

@@ -6,7 +6,7 @@ import { FilingCheckHmrc } from "@cisbook/adapters/taxauthority/govtalk/FilingCh
 import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
-import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { goCardlessDirectDebit, type GoCardlessOptions } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
@@ -119,9 +119,9 @@ const VerifierLive = Layer.unwrapEffect(
 
 /**
  * The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox
- * does; with GOCARDLESS_SUCCESS_PLUS when `successPlus`.
+ * does; with GOCARDLESS_SUCCESS_PLUS, or pages of another size, when told.
  */
-export const sandboxDirectDebit = (successPlus = false) =>
+export const sandboxDirectDebit = (options: Pick<GoCardlessOptions, "successPlus" | "pageLimit"> = {}) =>
   Layer.unwrapEffect(
     HttpServer.addressWith((address) =>
       Effect.succeed(
@@ -129,7 +129,7 @@ export const sandboxDirectDebit = (successPlus = false) =>
           baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
           accessToken: Redacted.make("sandbox"),
           headers: ownCallHeaders,
-          successPlus
+          ...options
         })
       )
     )
@@ -147,12 +147,12 @@ export const SandboxDirectDebit = sandboxDirectDebit()
 export const sqlTestPorts = (
   webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
   rateLimits?: RateLimitSettings,
-  directDebit: { readonly successPlus: boolean } = { successPlus: false }
+  directDebit: Pick<GoCardlessOptions, "successPlus"> = {}
 ) =>
   Layer.mergeAll(
     SqlPortsLive,
     webhookTransport(webhooks),
-    sandboxDirectDebit(directDebit.successPlus),
+    sandboxDirectDebit(directDebit),
     goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,

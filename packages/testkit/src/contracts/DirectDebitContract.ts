@@ -12,7 +12,8 @@ import { Effect, type Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { DirectDebitDriver } from "../DirectDebitDriver.js"
 
-const setupFor = (email: string): NewMandateSetup => ({
+/** A mandate setup for a new user, its customer prefilled with `email`. */
+export const setupFor = (email: string): NewMandateSetup => ({
   userId: randomUUID(),
   successRedirectUrl: "https://app.cisbook.example/billing/done?from=setup",
   prefilledCustomer: {
