@@ -2,6 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import { Mandate } from "./Mandate.js"
 import { flowExpiry } from "./MandateFlow.js"
 import { prefilledCustomer } from "./Prefill.js"
+import type { StoredMandateStatus } from "./MandateStatus.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
 import { formatSessionToken, SESSION_TOKEN_BYTES, sameToken } from "./SessionToken.js"
 import { SuccessRedirectUrl } from "./SuccessRedirectUrl.js"
@@ -182,10 +183,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
 
     /**
      * The caller's latest mandate, its status refreshed from the provider (a mandate the provider
-     * replaced is followed to its new one). A setup is only answered Expired once its flow's time ran
-     * out (it is stored so, and cancelled with the provider, when the next setup starts), never
-     * cancelled here: the customer may still be on its page. The refresh is stored only
-     * if nothing changed the mandate meanwhile; else what changed it (a provider event) stands.
+     * replaced is followed to its new one). A setup is answered Expired once its flow's time ran
+     * out, and never cancelled here: until then the customer may still be on its page. The refresh
+     * is stored only if nothing changed the mandate meanwhile; else what changed it (a provider
+     * event) stands.
      */
     const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>
       Effect.gen(function* () {
@@ -206,29 +207,41 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
       }).pipe(Effect.withSpan("Mandates.get"))
 
     /**
-     * Cancels the caller's mandate with the provider; a new setup can start at once. A mandate
-     * replaced meanwhile (a provider event) is followed: its new one is cancelled too.
+     * Cancels the caller's mandate with the provider; a new setup can start at once. A mandate the
+     * provider replaced, whether its event arrived or not, is followed: the new one is cancelled.
      */
     const cancel = (user: User): Effect.Effect<void, NotFound | Refused> =>
       Effect.flatMap(repo.live(user.id), (live): Effect.Effect<void, NotFound | Refused> =>
         Option.isNone(live) || live.value.reference === null ? Effect.fail(noMandate) : cancelLive(live.value)
       ).pipe(Effect.withSpan("Mandates.cancel"))
 
+    /**
+     * Cancels the mandate with the provider: its status then, and the mandate cancelled. One the
+     * payer or the provider cancelled meanwhile (GoCardless: invalid_state cancellation_failed)
+     * is as good, unless the provider replaced it (`links.new_mandate`): then the new one is.
+     */
+    const cancelAtProvider = (
+      reference: string
+    ): Effect.Effect<{ readonly reference: string; readonly status: StoredMandateStatus }, DirectDebitRefused> =>
+      provider.cancelMandate(reference).pipe(
+        Effect.map((mandate) => ({ reference, status: mandateStatusOf(mandate.status) })),
+        Effect.catchIf(
+          (error) => error.reason === CANCELLATION_FAILED,
+          () =>
+            Effect.flatMap(provider.getMandate(reference), (mandate) =>
+              mandate.newMandateId === null
+                ? Effect.succeed({ reference, status: "Cancelled" as const })
+                : cancelAtProvider(mandate.newMandateId)
+            )
+        )
+      )
+
     const cancelLive = (live: Mandate): Effect.Effect<void, Refused> =>
       Effect.gen(function* () {
-        const cancelled = yield* provider.cancelMandate(live.reference ?? "").pipe(
-          Effect.map((mandate) => mandateStatusOf(mandate.status)),
-          // Cancelled meanwhile by the payer or the provider (GoCardless: invalid_state
-          // cancellation_failed): the outcome is the same.
-          Effect.catchIf(
-            (error) => error.reason === CANCELLATION_FAILED,
-            () => Effect.succeed("Cancelled" as const)
-          ),
-          Effect.mapError(refusedBy)
-        )
-        if (yield* repo.replace(live, new Mandate({ ...live, status: cancelled })).pipe(Effect.orDie)) return
+        const cancelled = yield* cancelAtProvider(live.reference ?? "").pipe(Effect.mapError(refusedBy))
+        if (yield* repo.replace(live, new Mandate({ ...live, ...cancelled })).pipe(Effect.orDie)) return
         const now = yield* repo.live(live.userId)
-        if (Option.isSome(now) && now.value.reference !== null && now.value.reference !== live.reference) {
+        if (Option.isSome(now) && now.value.reference !== null && now.value.reference !== cancelled.reference) {
           yield* cancelLive(now.value)
         }
       })

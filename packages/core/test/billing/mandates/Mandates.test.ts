@@ -370,4 +370,40 @@ describe("a mandate the provider replaced", () => {
         expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).reference).toBe(replacement)
       }).pipe(Effect.provide(testApp()))
   )
+
+  it.effect(
+    "DELETE of a mandate GoCardless replaced before its event arrived cancels the new one; the late event keeps it so",
+    () =>
+      Effect.gen(function* () {
+        const { complete, mandates, user } = yield* finishedSetup()
+        const old = (yield* mandates.complete(user, complete)).reference!
+        const control = yield* DirectDebitControl
+        const replacement = yield* control.replaceMandate(old)
+        yield* mandates.cancel(user)
+        expect((yield* Ref.get(control.state)).mandates.get(replacement)?.status).toBe("cancelled")
+        expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id))).toMatchObject({
+          reference: replacement,
+          status: "Cancelled"
+        })
+        yield* (yield* ProviderEventReceiving).receive({
+          webhookId: "WB3",
+          events: [
+            {
+              id: "EV_REPLACED_AFTER_DELETE",
+              createdAt: new Date(),
+              resourceType: "mandates",
+              action: "replaced",
+              resourceId: old,
+              links: { mandate: old, new_mandate: replacement },
+              details: {},
+              metadata: {}
+            }
+          ]
+        })
+        const work = yield* ProviderEventHandling
+        yield* work.record(yield* Effect.forEach(yield* work.claim(10, Duration.minutes(1)), work.attempt))
+        expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
+        expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      }).pipe(Effect.provide(testApp()))
+  )
 })
