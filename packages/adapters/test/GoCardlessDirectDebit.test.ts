@@ -1,9 +1,17 @@
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
-import { DirectDebit, SETUP_CANCELLED, SETUP_NOT_FINISHED } from "@cisbook/core/billing/mandates/DirectDebit"
+import {
+  CANCELLATION_FAILED,
+  DirectDebit,
+  type NewPayment,
+  SETUP_CANCELLED,
+  SETUP_NOT_FINISHED
+} from "@cisbook/core/billing/mandates/DirectDebit"
+import { DirectDebitFault } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Redacted } from "effect"
+import { Cause, Effect, Exit, Option, Redacted } from "effect"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
+import { exampleOf, type Json, published as publishedFile } from "./PublishedGoCardless.js"
 
 interface Seen {
   readonly method: string
@@ -50,33 +58,23 @@ const fakeGoCardless = (script: Readonly<Record<string, Reply>>) =>
     ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
   )
 
-const billingRequest = {
-  id: "BRQ0000000001",
-  status: "pending",
-  mandate_request: { scheme: "bacs", currency: "GBP" },
-  links: { creditor: "CR1", mandate_request: "MRQ1" }
-}
-const fulfilledRequest = {
-  ...billingRequest,
-  status: "fulfilled",
-  links: {
-    ...billingRequest.links,
-    mandate_request_mandate: "MD0000000001",
-    customer: "CU1",
-    customer_bank_account: "BA1"
-  }
-}
-const flow = {
-  id: "BRF0000000001",
-  authorisation_url: "https://pay.gocardless.com/billing/static/flow?id=BRF0000000001",
-  links: { billing_request: "BRQ0000000001" }
-}
-const payment = {
-  id: "PM0000000001",
-  status: "pending_submission",
-  amount: 1200,
-  charge_date: "2026-11-27",
-  links: { mandate: "MD0000000001" }
+/** GoCardless's published answers (fixtures/gocardless), as they are unless a line says what is set. */
+const request = exampleOf("billing_requests", "get")
+const withStatus = (status: string) => ({
+  billing_requests: { ...(request["billing_requests"] as Json), status }
+})
+const flow = exampleOf("billing_request_flows", "create")
+const payment = exampleOf("payments", "create")
+const published = (body: Json, status = 200): Reply => ({ status, body })
+
+/** A payment of CB-000001's £10.00 on the published mandate MD123. */
+const newPayment: NewPayment = {
+  amount: 1000,
+  currency: "GBP",
+  mandateId: "MD123",
+  description: "CB-000001",
+  chargeDate: null,
+  invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
 }
 
 const customer = {
@@ -105,40 +103,23 @@ const withProvider = <A, E>(
     )
   )
 
-describe("the GoCardless adapter speaks GoCardless's wire format", () => {
+describe("the GoCardless adapter speaks GoCardless's wire format, reading its published answers", () => {
   it.live(
-    "sends the token, the API version and JSON on every request, an Idempotency-Key on every POST, and resource envelopes",
+    "sends the token, the API version and JSON on every request, an Idempotency-Key on every creation only, and resource envelopes",
     () =>
       withProvider(
         {
-          "POST /billing_requests": { status: 201, body: { billing_requests: billingRequest } },
-          "POST /billing_request_flows": { status: 201, body: { billing_request_flows: flow } },
-          "GET /billing_requests/BRQ0000000001": { status: 200, body: { billing_requests: fulfilledRequest } },
-          "POST /payments": { status: 201, body: { payments: payment } },
-          "POST /mandates/MD0000000001/actions/cancel": {
-            status: 200,
-            body: {
-              mandates: {
-                id: "MD0000000001",
-                status: "cancelled",
-                next_possible_charge_date: null,
-                links: { customer_bank_account: "BA1" }
-              }
-            }
-          },
-          "POST /payments/PM0000000001/actions/retry": { status: 200, body: { payments: payment } },
-          "GET /payments/PM0000000001": { status: 200, body: { payments: { ...payment, amount: "1200" } } },
-          "GET /customer_bank_accounts/BA1": {
-            status: 200,
-            body: {
-              customer_bank_accounts: {
-                id: "BA1",
-                account_holder_name: "ADA LOVELACE",
-                account_number_ending: "11",
-                bank_name: "BARCLAYS BANK PLC"
-              }
-            }
-          }
+          "POST /billing_requests": published(exampleOf("billing_requests", "create"), 201),
+          "POST /billing_request_flows": published(flow, 201),
+          // GoCardless publishes no fulfilled billing request: its example, fulfilled.
+          "GET /billing_requests/BRQ123": published(withStatus("fulfilled")),
+          "POST /payments": published(payment, 201),
+          "POST /mandates/MD123/actions/cancel": published(
+            publishedFile("gocardless-pro-java", "cancel_a_mandate_response.json")
+          ),
+          "POST /payments/PM123/actions/retry": published(exampleOf("payments", "retry")),
+          "GET /payments/PM123": published(exampleOf("payments", "get")),
+          "GET /customer_bank_accounts/BA123": published(exampleOf("customer_bank_accounts", "get"))
         },
         (seen) =>
           Effect.gen(function* () {
@@ -151,43 +132,41 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
               },
               "key-flow-1"
             )
-            expect(created).toEqual({ id: "BRQ0000000001", redirectUrl: flow.authorisation_url })
-            expect(yield* provider.completeMandateSetup("BRQ0000000001")).toBe("MD0000000001")
-            const made = yield* provider.createPayment(
-              {
-                amount: 1200,
-                currency: "GBP",
-                mandateId: "MD0000000001",
-                description: "CB-000001",
-                chargeDate: null,
-                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
-              },
-              "invoice-1"
-            )
-            expect(made).toEqual({
-              id: "PM0000000001",
-              status: "pending_submission",
-              amount: 1200,
-              chargeDate: "2026-11-27",
-              mandateId: "MD0000000001"
+            expect(created).toEqual({
+              id: "BRQ123",
+              redirectUrl: "https://monzo.com/abc-123-things",
+              expiresAt: new Date("2024-01-15T10:00:00.000Z")
             })
-            expect((yield* provider.cancelMandate("MD0000000001")).status).toBe("cancelled")
-            yield* provider.retryPayment("PM0000000001")
-            expect((yield* provider.getPayment("PM0000000001")).amount).toBe(1200)
-            expect(yield* provider.getBankAccount("BA1")).toEqual({
-              accountHolderName: "ADA LOVELACE",
-              accountNumberEnding: "11",
+            expect(yield* provider.completeMandateSetup("BRQ123")).toBe("MD123")
+            const made = yield* provider.createPayment(newPayment, "invoice-1")
+            expect(made).toEqual({
+              id: "PM123",
+              status: "submitted",
+              amount: 1000,
+              chargeDate: "2014-05-21",
+              mandateId: "MD123"
+            })
+            expect(yield* provider.cancelMandate("MD123")).toEqual({
+              id: "MD00001P1KTRNY",
+              status: "cancelled",
+              nextPossibleChargeDate: null,
+              customerBankAccountId: "BA00001NWCGKRB",
+              newMandateId: null
+            })
+            // Submitted again: the retry's published answer is a payment being collected.
+            expect((yield* provider.retryPayment("PM123")).status).toBe("submitted")
+            expect((yield* provider.getPayment("PM123")).amount).toBe(1000)
+            expect(yield* provider.getBankAccount("BA123")).toEqual({
+              accountHolderName: "Billie Jean",
+              accountNumberEnding: "1234",
               bankName: "BARCLAYS BANK PLC"
             })
 
-            for (const request of seen) {
-              expect(request.headers["authorization"]).toBe("Bearer sandbox_token_123")
-              expect(request.headers["gocardless-version"]).toBe("2015-07-06")
-              expect(request.headers["accept"]).toBe("application/json")
-              if (request.method === "POST") {
-                expect(request.headers["idempotency-key"]).toMatch(/\S/)
-                expect(request.headers["content-type"]).toMatch(/^application\/json/)
-              }
+            for (const sent of seen) {
+              expect(sent.headers["authorization"]).toBe("Bearer sandbox_token_123")
+              expect(sent.headers["gocardless-version"]).toBe("2015-07-06")
+              expect(sent.headers["accept"]).toBe("application/json")
+              if (sent.method === "POST") expect(sent.headers["content-type"]).toMatch(/^application\/json/)
             }
             const [createRequest, createFlow, complete, createPayment, cancel, retry] = seen
             expect(createRequest?.headers["idempotency-key"]).toBe("key-flow-1:billing_request")
@@ -197,12 +176,13 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
                 metadata: { user_id: "user-1" }
               }
             })
+            expect(createFlow?.headers["idempotency-key"]).toMatch(/\S/)
             expect(createFlow?.headers["idempotency-key"]).not.toMatch(/^key-flow-1/)
             expect(createFlow?.body).toEqual({
               billing_request_flows: {
-                redirect_uri: "https://app.example/done?from=setup&redirect_flow_id=BRQ0000000001",
+                redirect_uri: "https://app.example/done?from=setup&redirect_flow_id=BRQ123",
                 exit_uri: "https://app.example/done?from=setup",
-                links: { billing_request: "BRQ0000000001" },
+                links: { billing_request: "BRQ123" },
                 prefilled_customer: {
                   given_name: "Ada",
                   family_name: "Lovelace",
@@ -216,54 +196,54 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
                 }
               }
             })
-            expect([complete?.method, complete?.path]).toEqual(["GET", "/billing_requests/BRQ0000000001"])
+            expect([complete?.method, complete?.path]).toEqual(["GET", "/billing_requests/BRQ123"])
             expect(createPayment?.headers["idempotency-key"]).toBe("invoice-1")
             expect(createPayment?.body).toEqual({
               payments: {
-                amount: 1200,
+                amount: 1000,
                 currency: "GBP",
                 description: "CB-000001",
+                retry_if_possible: false,
                 metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
-                links: { mandate: "MD0000000001" }
+                links: { mandate: "MD123" }
               }
             })
+            // Actions are not deduplicated by GoCardless: they carry no Idempotency-Key.
             expect(cancel?.body).toEqual({ data: {} })
             expect(retry?.body).toEqual({ data: {} })
-            // Actions have no key of the caller's: a fresh one each.
-            expect(cancel?.headers["idempotency-key"]).not.toBe(retry?.headers["idempotency-key"])
+            expect(cancel?.headers["idempotency-key"]).toBeUndefined()
+            expect(retry?.headers["idempotency-key"]).toBeUndefined()
           })
       )
   )
 
-  it.live("maps an error body to DirectDebitRefused with the provider's own message and reason", () =>
+  it.live("with Success+, payments ask GoCardless to retry them itself (retry_if_possible)", () =>
+    Effect.scoped(
+      Effect.flatMap(fakeGoCardless({ "POST /payments": published(payment, 201) }), ({ baseUrl, seen }) =>
+        Effect.gen(function* () {
+          yield* (yield* DirectDebit).createPayment(newPayment, "invoice-1")
+          expect(seen[0]?.body).toMatchObject({ payments: { retry_if_possible: true } })
+        }).pipe(
+          Effect.provide(
+            goCardlessDirectDebit({ baseUrl, accessToken: Redacted.make("sandbox_token_123"), successPlus: true })
+          )
+        )
+      )
+    )
+  )
+
+  it.live("maps GoCardless's published error bodies to DirectDebitRefused with its own message and reason", () =>
     withProvider(
       {
-        "POST /billing_requests": { status: 201, body: { billing_requests: billingRequest } },
-        "POST /billing_request_flows": {
-          status: 422,
-          body: {
-            error: {
-              message: "Validation failed",
-              documentation_url: "https://developer.gocardless.com/api-reference#validation_failed",
-              type: "validation_failed",
-              request_id: "RQ1",
-              code: 422,
-              errors: [
-                {
-                  reason: "validation_failed",
-                  field: "redirect_uri",
-                  message: "must be https",
-                  request_pointer: "/billing_request_flows/redirect_uri"
-                }
-              ]
-            }
-          }
-        },
-        "GET /billing_requests/BRQ0000000001": { status: 200, body: { billing_requests: billingRequest } },
-        "GET /billing_requests/BRQ0000000002": {
-          status: 200,
-          body: { billing_requests: { ...billingRequest, id: "BRQ0000000002", status: "cancelled" } }
-        }
+        "POST /billing_requests": published(exampleOf("billing_requests", "create"), 201),
+        "POST /billing_request_flows": published(
+          publishedFile("gocardless-pro-python", "validation_failed_error.json"),
+          422
+        ),
+        "GET /billing_requests/BRQ123": published(request),
+        // GoCardless publishes no cancelled billing request: its example, cancelled.
+        "GET /billing_requests/BRQ124": published(withStatus("cancelled")),
+        "POST /mandates/MD123/actions/cancel": published(publishedFile("gocardless-nodejs", "invalid_state.json"), 422)
       },
       () =>
         Effect.gen(function* () {
@@ -277,125 +257,56 @@ describe("the GoCardless adapter speaks GoCardless's wire format", () => {
           expect(refused).toMatchObject({
             _tag: "DirectDebitRefused",
             reason: "validation_failed",
-            message: "redirect_uri must be https"
+            message: "branch_code must be a number"
           })
-          expect(yield* Effect.flip(provider.completeMandateSetup("BRQ0000000001"))).toMatchObject({
+          expect(yield* Effect.flip(provider.completeMandateSetup("BRQ123"))).toMatchObject({
             reason: SETUP_NOT_FINISHED
           })
-          expect(yield* Effect.flip(provider.completeMandateSetup("BRQ0000000002"))).toMatchObject({
+          expect(yield* Effect.flip(provider.completeMandateSetup("BRQ124"))).toMatchObject({
             reason: SETUP_CANCELLED
+          })
+          expect(yield* Effect.flip(provider.cancelMandate("MD123"))).toMatchObject({
+            reason: CANCELLATION_FAILED,
+            message: "Payment cannot be cancelled"
           })
         })
     )
   )
 
-  it.live(
-    "answers the existing resource on an idempotent creation conflict, and fulfils a billing request ready to be",
-    () =>
-      withProvider(
-        {
-          "POST /payments": {
-            status: 409,
-            body: {
-              error: {
-                message: "A resource has already been created with this idempotency key",
-                type: "invalid_state",
-                code: 409,
-                errors: [
-                  {
-                    reason: "idempotent_creation_conflict",
-                    message: "conflict",
-                    links: { conflicting_resource_id: "PM0000000001" }
-                  }
-                ]
-              }
-            }
-          },
-          "GET /payments/PM0000000001": { status: 200, body: { payments: payment } },
-          "GET /billing_requests/BRQ0000000001": {
-            status: 200,
-            body: { billing_requests: { ...billingRequest, status: "ready_to_fulfil" } }
-          },
-          "POST /billing_requests/BRQ0000000001/actions/fulfil": {
-            status: 200,
-            body: { billing_requests: fulfilledRequest }
-          }
-        },
-        (seen) =>
-          Effect.gen(function* () {
-            const provider = yield* DirectDebit
-            const again = yield* provider.createPayment(
-              {
-                amount: 1200,
-                currency: "GBP",
-                mandateId: "MD0000000001",
-                description: "CB-000001",
-                chargeDate: null,
-                invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
-              },
-              "invoice-1"
-            )
-            expect(again.id).toBe("PM0000000001")
-            expect(yield* provider.completeMandateSetup("BRQ0000000001")).toBe("MD0000000001")
-            expect(seen.at(-1)).toMatchObject({
-              method: "POST",
-              path: "/billing_requests/BRQ0000000001/actions/fulfil",
-              body: { data: {} }
-            })
-          })
-      )
-  )
-
-  it.live("treats a server failure or a refused token as a defect, not a refusal", () =>
+  it.live("answers the existing resource on GoCardless's published idempotent creation conflict", () =>
     withProvider(
       {
-        "GET /mandates/MD1": { status: 500, body: { error: { message: "boom", type: "gocardless", errors: [] } } },
-        "GET /mandates/MD2": {
-          status: 401,
-          body: { error: { message: "bad token", type: "invalid_api_usage", errors: [] } }
-        }
+        "POST /payments": published(
+          publishedFile("gocardless-pro-python", "idempotent_creation_conflict_error.json"),
+          409
+        ),
+        "GET /payments/PM00001078ZJJN": published(exampleOf("payments", "get"))
       },
-      () =>
+      (seen) =>
+        Effect.gen(function* () {
+          const again = yield* (yield* DirectDebit).createPayment(newPayment, "invoice-1")
+          expect(again.id).toBe("PM123")
+          expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(["POST /payments", "GET /payments/PM00001078ZJJN"])
+        })
+    )
+  )
+
+  it.live("treats a refused token and invalid_api_usage as a fault of ours, a defect, not a refusal", () =>
+    withProvider(
+      {
+        "GET /mandates/MD1": published(publishedFile("gocardless-pro-python", "unauthorized_error.json"), 401),
+        "GET /mandates/MD2": published(publishedFile("gocardless-pro-python", "invalid_api_usage_error.json"), 400)
+      },
+      (seen) =>
         Effect.gen(function* () {
           const provider = yield* DirectDebit
           for (const id of ["MD1", "MD2"]) {
             const exit = yield* Effect.exit(provider.getMandate(id))
-            expect(Exit.isFailure(exit) && exit.cause._tag === "Die").toBe(true)
+            expect(
+              Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
+            ).toBeInstanceOf(DirectDebitFault)
           }
-        })
-    )
-  )
-
-  it.live("lists a mandate's payments page after page, following the after cursor until it is null", () =>
-    withProvider(
-      {
-        "GET /payments?mandate=MD0000000001&limit=500": {
-          status: 200,
-          body: {
-            payments: [
-              { ...payment, id: "PM3", status: "paid_out" },
-              { ...payment, id: "PM2", status: "failed", amount: "700" }
-            ],
-            meta: { cursors: { before: null, after: "PM2" }, limit: 500 }
-          }
-        },
-        "GET /payments?mandate=MD0000000001&limit=500&after=PM2": {
-          status: 200,
-          body: { payments: [{ ...payment, id: "PM1" }], meta: { cursors: { before: "PM1", after: null }, limit: 500 } }
-        }
-      },
-      (seen) =>
-        Effect.gen(function* () {
-          const listed = yield* (yield* DirectDebit).listPayments("MD0000000001")
-          expect(listed.map((p) => [p.id, p.status, p.amount, p.mandateId])).toEqual([
-            ["PM3", "paid_out", 1200, "MD0000000001"],
-            ["PM2", "failed", 700, "MD0000000001"],
-            ["PM1", "pending_submission", 1200, "MD0000000001"]
-          ])
-          expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
-            "GET /payments?mandate=MD0000000001&limit=500",
-            "GET /payments?mandate=MD0000000001&limit=500&after=PM2"
-          ])
+          expect(seen).toHaveLength(2)
         })
     )
   )

@@ -4,61 +4,19 @@ import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Ref, TestClock } from "effect"
+import { exampleOf, published } from "./PublishedGoCardless.js"
+import { internalError as internalErrorReply, rateLimited as rateLimitedReply } from "./RecordedGoCardless.js"
 
-/**
- * GoCardless's answers as its API reference documents them (error types, reasons and headers),
- * written here for these tests.
- */
-const errorBody = (code: number, type: string, reason: string, message: string) =>
-  JSON.stringify({
-    error: {
-      message,
-      documentation_url: `https://developer.gocardless.com/api-reference#${reason}`,
-      type,
-      request_id: "0c8bd7a1-7c2e-4a36-9e0f-2d4f1b6a9c01",
-      code,
-      errors: [{ reason, message }]
-    }
-  })
-
-const internalError = { status: 500, body: errorBody(500, "gocardless", "internal_server_error", "Uh-oh!") }
+/** GoCardless's published answers (fixtures/gocardless), as they are. */
+const json = (body: unknown) => JSON.stringify(body)
+const internalError = { status: 500, body: json(internalErrorReply().body) }
 const unavailable = { status: 503, body: "<html><body>Service Unavailable</body></html>" }
-const rateLimited = (headers: Record<string, string>) => ({
-  status: 429,
-  body: errorBody(429, "invalid_api_usage", "rate_limit_exceeded", "Rate limit exceeded"),
-  headers: { "ratelimit-limit": "1000", "ratelimit-remaining": "0", ...headers }
-})
-const mandate = {
-  status: 200,
-  body: JSON.stringify({
-    mandates: {
-      id: "MD000123",
-      created_at: "2026-11-20T10:00:00.000Z",
-      reference: "CISBOOK-7XKQ3",
-      scheme: "bacs",
-      status: "active",
-      next_possible_charge_date: "2026-11-30",
-      metadata: {},
-      links: { customer_bank_account: "BA000123", creditor: "CR000123", customer: "CU000123" }
-    }
-  })
+const rateLimited = (headers: Record<string, string>) => {
+  const reply = rateLimitedReply(new Date(0))
+  return { status: 429, body: json(reply.body), headers: { ...reply.headers, ...headers } }
 }
-const payment = {
-  status: 201,
-  body: JSON.stringify({
-    payments: {
-      id: "PM000456",
-      created_at: "2026-11-27T10:00:00.000Z",
-      charge_date: "2026-12-02",
-      amount: 240,
-      currency: "GBP",
-      status: "pending_submission",
-      description: "cisbook invoice CB-000001",
-      metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
-      links: { mandate: "MD000123", creditor: "CR000123" }
-    }
-  })
-}
+const mandate = { status: 200, body: json(exampleOf("mandates", "get")) }
+const payment = { status: 201, body: json(exampleOf("payments", "create")) }
 
 type Reply =
   { readonly status: number; readonly body: string; readonly headers?: Record<string, string> } | "drop" | "hang"
@@ -124,12 +82,12 @@ describe("every GoCardless call is limited in time and tried again when it is sa
   it.effect("a 500 and a 503 are tried again after a back-off with jitter; the third try's answer stands", () =>
     Effect.gen(function* () {
       const { provider, seen } = yield* scripted([internalError, unavailable, mandate])
-      const call = yield* Effect.fork(provider.getMandate("MD000123"))
+      const call = yield* Effect.fork(provider.getMandate("MD123"))
       yield* TestClock.adjust(Duration.millis(240))
       // The first pause is half to all of 500 ms: not over yet.
       expect(yield* times(seen)).toEqual([0])
       yield* TestClock.adjust(Duration.seconds(2))
-      expect((yield* Fiber.join(call)).status).toBe("active")
+      expect((yield* Fiber.join(call)).status).toBe("pending_submission")
       const [first, second, third] = yield* times(seen)
       expect(second! - first!).toBeGreaterThanOrEqual(250)
       expect(second! - first!).toBeLessThanOrEqual(500)
@@ -141,12 +99,12 @@ describe("every GoCardless call is limited in time and tried again when it is sa
   it.effect("GoCardless down through 3 tries: DirectDebitUnavailable, with how long to wait", () =>
     Effect.gen(function* () {
       const { provider, seen } = yield* scripted([internalError])
-      const call = yield* Effect.fork(Effect.exit(provider.getMandate("MD000123")))
+      const call = yield* Effect.fork(Effect.exit(provider.getMandate("MD123")))
       yield* TestClock.adjust(Duration.seconds(10))
       const defect = defectOf(yield* Fiber.join(call))
       expect(defect).toBeInstanceOf(DirectDebitUnavailable)
       expect(defect).toMatchObject({
-        message: "GoCardless answered 500 to GET /mandates/MD000123",
+        message: "GoCardless answered 500 to GET /mandates/MD123",
         retryAfterSeconds: 30
       })
       expect(yield* Ref.get(seen)).toHaveLength(3)
@@ -156,21 +114,21 @@ describe("every GoCardless call is limited in time and tried again when it is sa
   it.effect("a dropped connection and a call that never answers are tried again; the time limit is 10 seconds", () =>
     Effect.gen(function* () {
       const { provider, seen } = yield* scripted(["drop", "hang", mandate])
-      const call = yield* Effect.fork(provider.getMandate("MD000123"))
+      const call = yield* Effect.fork(provider.getMandate("MD123"))
       yield* TestClock.adjust(Duration.seconds(1))
       expect(yield* Ref.get(seen)).toHaveLength(2)
       yield* TestClock.adjust(Duration.millis(9_000))
       // The hanging try is still within its 10 seconds.
       expect(yield* Ref.get(seen)).toHaveLength(2)
       yield* TestClock.adjust(Duration.seconds(3))
-      expect((yield* Fiber.join(call)).id).toBe("MD000123")
+      expect((yield* Fiber.join(call)).id).toBe("MD123")
       expect(yield* Ref.get(seen)).toHaveLength(3)
 
       const { provider: silent } = yield* scripted(["hang"])
-      const timedOut = yield* Effect.fork(Effect.exit(silent.getMandate("MD000123")))
+      const timedOut = yield* Effect.fork(Effect.exit(silent.getMandate("MD123")))
       yield* TestClock.adjust(Duration.seconds(40))
       expect(defectOf(yield* Fiber.join(timedOut))).toMatchObject({
-        message: "GoCardless did not answer within 10s to GET /mandates/MD000123"
+        message: "GoCardless did not answer within 10s to GET /mandates/MD123"
       })
     })
   )
@@ -181,24 +139,24 @@ describe("every GoCardless call is limited in time and tried again when it is sa
       Effect.gen(function* () {
         const reset = new Date(2_000).toUTCString()
         const { provider, seen } = yield* scripted([rateLimited({ "ratelimit-reset": reset }), mandate])
-        const call = yield* Effect.fork(provider.getMandate("MD000123"))
+        const call = yield* Effect.fork(provider.getMandate("MD123"))
         yield* TestClock.adjust(Duration.millis(1_999))
         expect(yield* times(seen)).toEqual([0])
         yield* TestClock.adjust(Duration.millis(1))
-        expect((yield* Fiber.join(call)).status).toBe("active")
+        expect((yield* Fiber.join(call)).status).toBe("pending_submission")
         expect(yield* times(seen)).toEqual([0, 2_000])
 
         const { provider: slow, seen: seenSlow } = yield* scripted([
           { ...unavailable, headers: { "retry-after": "3" } },
           mandate
         ])
-        const after = yield* Effect.fork(slow.getMandate("MD000123"))
+        const after = yield* Effect.fork(slow.getMandate("MD123"))
         yield* TestClock.adjust(Duration.seconds(3))
         yield* Fiber.join(after)
         expect((yield* times(seenSlow)).map((at) => at - 2_000)).toEqual([0, 3_000])
 
         const { provider: spent, seen: seenSpent } = yield* scripted([rateLimited({ "retry-after": "60" })])
-        const defect = defectOf(yield* Effect.exit(spent.getMandate("MD000123")))
+        const defect = defectOf(yield* Effect.exit(spent.getMandate("MD123")))
         expect(defect).toMatchObject({ _tag: "DirectDebitUnavailable", retryAfterSeconds: 60 })
         expect(yield* Ref.get(seenSpent)).toHaveLength(1)
       })
@@ -221,7 +179,7 @@ describe("every GoCardless call is limited in time and tried again when it is sa
         )
       )
       yield* TestClock.adjust(Duration.seconds(1))
-      expect((yield* Fiber.join(call)).id).toBe("PM000456")
+      expect((yield* Fiber.join(call)).id).toBe("PM123")
       const [first, second] = yield* Ref.get(seen)
       expect(first?.idempotencyKey).toBe("0f9d5a4e-5b1a-4c55-9d0e-000000000001")
       expect(second?.idempotencyKey).toBe(first?.idempotencyKey)
@@ -230,6 +188,7 @@ describe("every GoCardless call is limited in time and tried again when it is sa
           amount: 240,
           currency: "GBP",
           description: "cisbook invoice CB-000001",
+          retry_if_possible: false,
           metadata: { invoice_id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", invoice_number: "CB-000001" },
           links: { mandate: "MD000123" }
         }
@@ -242,24 +201,18 @@ describe("every GoCardless call is limited in time and tried again when it is sa
     () =>
       Effect.gen(function* () {
         const { provider, seen } = yield* scripted([
-          {
-            status: 400,
-            body: errorBody(400, "invalid_api_usage", "invalid_document_structure", "Invalid document structure")
-          }
+          { status: 400, body: json(published("gocardless-pro-python", "invalid_api_usage_error.json")) }
         ])
-        const defect = defectOf(yield* Effect.exit(provider.getMandate("MD000123")))
+        const defect = defectOf(yield* Effect.exit(provider.getMandate("MD123")))
         expect(defect).toBeInstanceOf(DirectDebitFault)
-        expect(defect).toMatchObject({ reason: "invalid_document_structure" })
+        expect(defect).toMatchObject({ reason: "invalid_api_usage", message: expect.stringMatching(/Root element/) })
         expect(yield* Ref.get(seen)).toHaveLength(1)
 
         const { provider: cancelled } = yield* scripted([
-          {
-            status: 422,
-            body: errorBody(422, "invalid_state", "cancellation_failed", "Mandate could not be cancelled")
-          }
+          { status: 422, body: json(published("gocardless-nodejs", "invalid_state.json")) }
         ])
-        const refused = yield* Effect.flip(cancelled.cancelMandate("MD000123"))
-        expect(refused).toMatchObject({ reason: "cancellation_failed", message: "Mandate could not be cancelled" })
+        const refused = yield* Effect.flip(cancelled.cancelMandate("MD123"))
+        expect(refused).toMatchObject({ reason: "cancellation_failed", message: "Payment cannot be cancelled" })
       })
   )
 })

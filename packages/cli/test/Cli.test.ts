@@ -740,7 +740,8 @@ describe("cisbook admin CLI", () => {
         })
         const repo = yield* MandateRepo
         yield* repo.reserve(flow, at)
-        yield* repo.update(
+        yield* repo.replace(
+          flow,
           new Mandate({
             ...flow,
             status: "Active",

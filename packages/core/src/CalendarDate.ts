@@ -22,3 +22,9 @@ const ukDate = new Intl.DateTimeFormat("en-CA", {
 
 /** The calendar date in the UK at an instant, as YYYY-MM-DD. */
 export const ukCalendarDate = (instant: Date): string => ukDate.format(instant)
+
+/** The calendar date `days` after `date` (before it when negative), both YYYY-MM-DD. */
+export const addDays = (date: string, days: number): string => {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number]
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
+}

@@ -2,29 +2,27 @@ import { draftInvoice } from "@cisbook/core/billing/billinginvoices/InvoiceDraft
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/billing/billinginvoices/BillingInvoiceRepo"
 import { BillingRun } from "@cisbook/core/billing/billinginvoices/BillingRun"
-import { Clock } from "@cisbook/core/system/Clock"
+import { addDays, ukCalendarDate } from "@cisbook/core/CalendarDate"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { assert, expect, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { acceptedJuneReturn } from "./AcceptedReturn.js"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
-import { e2e, raw, signUp, SqlTestPorts } from "./E2E.js"
+import { e2e, raw, signUp, sqlTestPorts } from "./E2E.js"
 import { eventually } from "./WorkerTestApp.js"
 
 const billingRun = (date: string) => Effect.flatMap(BillingRun, (run) => run.run(date))
 
-/** The billing run as it runs `later` from now (a run of its own, on the server's ports, with the clock moved on). */
-const billingRunAfter = (later: Duration.Duration, date: string) =>
-  Effect.flatMap(Clock, (clock) =>
-    billingRun(date).pipe(
-      Effect.provide(BillingRun.Default),
-      Effect.provideService(
-        Clock,
-        Clock.of({ now: Effect.map(clock.now, (now) => new Date(now.getTime() + Duration.toMillis(later))) })
-      )
-    )
+/** The UK day on which the payment's invoice failed, as stored. */
+const failedOn = (payment: string) =>
+  Effect.flatMap(BillingInvoiceRepo, (repo) => repo.failedInvoices).pipe(
+    Effect.map((failed) => {
+      const failedAt = failed.find((i) => i.paymentReference === payment)?.failedAt
+      assert(failedAt !== undefined && failedAt !== null, `no failure recorded for ${payment}`)
+      return ukCalendarDate(failedAt)
+    })
   )
 
 const simulate = (scenario: string, resource: string) =>
@@ -62,7 +60,10 @@ const pdfOf = (key: string, id: string) =>
     )
   )
 
-layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "120 seconds" })("billing invoices over HTTP", (it) => {
+/** The server with GoCardless's Success+ (intelligent retries): its payments carry retry_if_possible. */
+const SuccessPlus = e2e(sqlTestPorts(undefined, undefined, { successPlus: true }))
+
+layer(SuccessPlus, { excludeTestServices: true, timeout: "120 seconds" })("billing invoices over HTTP", (it) => {
   it.effect(
     "monthly return → accepted → usage → billing run → invoice and PDF → mandate completed → paid out → Paid",
     () =>
@@ -204,11 +205,12 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "120 seconds" })(
           paymentReference: payment
         })
 
-        // A run the same day leaves it Failed: the retry is not due yet.
-        yield* billingRun("2026-07-02")
+        // A run dated two days after the failure leaves it Failed: the retry is not due yet.
+        const failed = yield* failedOn(payment)
+        yield* billingRun(addDays(failed, 2))
         expect(yield* invoice()).toEqual({ paymentStatus: "Failed", paymentReference: payment })
-        // Three days on, the run retries the same payment with GoCardless (actions/retry): Pending again.
-        yield* billingRunAfter(Duration.days(3), "2026-07-05")
+        // The run dated three days on retries the same payment with GoCardless (actions/retry): Pending again.
+        yield* billingRun(addDays(failed, 3))
         expect(yield* invoice()).toEqual({ paymentStatus: "Pending", paymentReference: payment })
         expect((yield* simulate("payment_paid_out", payment)).status).toBe(200)
         expect(yield* eventually(invoice(), (i) => i.paymentStatus === "Paid")).toEqual({

@@ -114,7 +114,18 @@ describe("the settings the README documents", () => {
       const live = yield* withEnv({ DIRECT_DEBIT_PROVIDER: "gocardless", GOCARDLESS_ACCESS_TOKEN: "live_token" })(
         DirectDebitConfig
       )
-      expect(live).toMatchObject({ provider: "gocardless", baseUrl: "https://api.gocardless.com" })
+      expect(live).toMatchObject({ provider: "gocardless", baseUrl: "https://api.gocardless.com", successPlus: false })
+      // Success+ (GoCardless's intelligent retries) only when the account has it and says so.
+      expect(
+        yield* withEnv({
+          DIRECT_DEBIT_PROVIDER: "gocardless",
+          GOCARDLESS_ACCESS_TOKEN: "live_token",
+          GOCARDLESS_SUCCESS_PLUS: "true"
+        })(DirectDebitConfig)
+      ).toMatchObject({ successPlus: true })
+      expect(yield* refused({ GOCARDLESS_SUCCESS_PLUS: "maybe" }, DirectDebitConfig)).toContain(
+        "GOCARDLESS_SUCCESS_PLUS"
+      )
       expect(live.headers).toBeUndefined()
       expect(Redacted.value(live.accessToken)).toBe("live_token")
       expect(

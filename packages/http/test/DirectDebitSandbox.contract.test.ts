@@ -18,11 +18,30 @@ const Adapter = Layer.unwrapEffect(
   )
 )
 
-/** The customer posts the sandbox's hosted page with its test bank account, as a browser does. */
+/** The scenario simulator run on a resource, as GoCardless's sandbox offers it. */
+const simulate = (http: HttpClient.HttpClient, scenario: string, resource: string) =>
+  http
+    .execute(
+      HttpClientRequest.post(`${SANDBOX_PATH}/scenario_simulators/${scenario}/actions/run`).pipe(
+        HttpClientRequest.bodyUnsafeJson({ data: { links: { resource } } })
+      )
+    )
+    .pipe(
+      Effect.filterOrDieMessage((response) => response.status === 200, `The ${scenario} scenario did not run`),
+      Effect.scoped,
+      Effect.orDie,
+      Effect.asVoid
+    )
+
+/**
+ * The customer posts the sandbox's hosted page with its test bank account, as a browser does;
+ * the bank's refusal of a payment is the sandbox's payment_failed scenario.
+ */
 const Driver = Layer.effect(
   DirectDebitDriver,
   Effect.map(HttpClient.HttpClient, (http) =>
     DirectDebitDriver.of({
+      failPayment: (paymentId) => simulate(http, "payment_failed", paymentId),
       finishPage: (setup) =>
         http
           .execute(

@@ -6,7 +6,7 @@ import { FilingCheckHmrc } from "@cisbook/adapters/taxauthority/govtalk/FilingCh
 import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
-import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { goCardlessDirectDebit, type GoCardlessOptions } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
 import { ownCallHeaders } from "@cisbook/adapters/system/OwnCalls"
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
@@ -117,33 +117,42 @@ const VerifierLive = Layer.unwrapEffect(
   Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
 )
 
-/** The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox does. */
-export const SandboxDirectDebit = Layer.unwrapEffect(
-  HttpServer.addressWith((address) =>
-    Effect.succeed(
-      goCardlessDirectDebit({
-        baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
-        accessToken: Redacted.make("sandbox"),
-        headers: ownCallHeaders
-      })
+/**
+ * The GoCardless adapter pointed at the sandbox the test server serves, as DIRECT_DEBIT_PROVIDER=sandbox
+ * does; with GOCARDLESS_SUCCESS_PLUS, or pages of another size, when told.
+ */
+export const sandboxDirectDebit = (options: Pick<GoCardlessOptions, "successPlus" | "pageLimit"> = {}) =>
+  Layer.unwrapEffect(
+    HttpServer.addressWith((address) =>
+      Effect.succeed(
+        goCardlessDirectDebit({
+          baseUrl: `${HttpServer.formatAddress(address)}${SANDBOX_PATH}`,
+          accessToken: Redacted.make("sandbox"),
+          headers: ownCallHeaders,
+          ...options
+        })
+      )
     )
   )
-)
+
+export const SandboxDirectDebit = sandboxDirectDebit()
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
  * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
  * addresses only if told; rate limits only when given (the tests of other things send more
- * requests, and fail more authentications, from one address than a client should).
+ * requests, and fail more authentications, from one address than a client should); GoCardless's
+ * Success+ only when told.
  */
 export const sqlTestPorts = (
   webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
-  rateLimits?: RateLimitSettings
+  rateLimits?: RateLimitSettings,
+  directDebit: Pick<GoCardlessOptions, "successPlus"> = {}
 ) =>
   Layer.mergeAll(
     SqlPortsLive,
     webhookTransport(webhooks),
-    SandboxDirectDebit,
+    sandboxDirectDebit(directDebit),
     goCardlessNotificationSignature(Redacted.make(SANDBOX_NOTIFICATION_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,

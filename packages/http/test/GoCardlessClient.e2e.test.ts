@@ -149,6 +149,14 @@ const lifeOfAMandate = async (base: string) => {
   await client.scenarioSimulators.run("payment_failed", { links: { resource: p1! } })
   expect((await client.payments.find(p1!)).status).toBe("failed")
   expect((await client.payments.retry(p1!)).status).toBe("pending_submission")
+  // As GoCardless: a payment that has not failed cannot be retried, and one is retried 3 times at most.
+  expect(await rejection(client.payments.retry(p1!))).toMatchObject({ code: 422, errors: [{ reason: "retry_failed" }] })
+  for (const retry of [1, 2, 3]) {
+    await client.scenarioSimulators.run("payment_failed", { links: { resource: p4! } })
+    expect((await client.payments.retry(p4!)).status, `retry ${retry}`).toBe("pending_submission")
+  }
+  await client.scenarioSimulators.run("payment_failed", { links: { resource: p4! } })
+  expect(await rejection(client.payments.retry(p4!))).toMatchObject({ errors: [{ reason: "retry_failed" }] })
   await client.scenarioSimulators.run("mandate_activated", { links: { resource: mandateId! } })
   expect((await client.mandates.find(mandateId!)).status).toBe("active")
   await client.scenarioSimulators.run("payment_paid_out", { links: { resource: p2! } })
@@ -210,7 +218,19 @@ const lifeOfAMandate = async (base: string) => {
   })
   const [replacedEvent] = (await client.events.list({ mandate: replacedId, action: "replaced" })).events
   expect(replacedEvent?.links).toMatchObject({ mandate: replacedId, new_mandate: newMandate.id })
-  const retrying = await client.payments.create({ amount: 990, currency: "GBP", links: { mandate: newMandate.id! } })
+  // GoCardless retries a failure itself only for a payment that asked for it (Success+).
+  const once = await client.payments.create({ amount: 990, currency: "GBP", links: { mandate: newMandate.id! } })
+  expect(once.retry_if_possible).toBe(false)
+  const refusedRetry = await rejection(
+    client.scenarioSimulators.run("payment_failed_will_retry", { links: { resource: once.id! } })
+  )
+  expect(refusedRetry).toBeInstanceOf(InvalidStateError)
+  const retrying = await client.payments.create({
+    amount: 990,
+    currency: "GBP",
+    retry_if_possible: true,
+    links: { mandate: newMandate.id! }
+  })
   await client.scenarioSimulators.run("payment_failed_will_retry", { links: { resource: retrying.id! } })
   expect((await client.payments.find(retrying.id!)).status).toBe("pending_submission")
   const willRetry = await client.events.list({ payment: retrying.id!, limit: 2 })
@@ -233,8 +253,8 @@ layer(App, { timeout: "90 seconds", excludeTestServices: true })(
         const base = yield* HttpServer.addressFormattedWith((address) => Effect.succeed(address))
         const receiver = yield* Receiver
         const eventIds = yield* Effect.promise(() => lifeOfAMandate(base))
-        // The billing request 3, the mandate 4, the payments 2 + 5 + 4 + 2 + 2.
-        expect(new Set(eventIds).size).toBe(22)
+        // The billing request 3, the mandate 4, the payments 2 + 5 + 4 + 2 + 12 (failed and retried 3 times, failed again).
+        expect(new Set(eventIds).size).toBe(32)
 
         // Every event arrives by webhook, signed as GoCardless signs, however the sender batched them.
         const delivered = yield* receiver.received.pipe(

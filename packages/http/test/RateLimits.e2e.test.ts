@@ -39,6 +39,11 @@ const senderAt = (localAddress: string) =>
           Effect.map(response.text, (text) => ({
             status: response.status,
             retryAfter: response.headers["retry-after"],
+            rateLimit: {
+              limit: response.headers["ratelimit-limit"],
+              remaining: response.headers["ratelimit-remaining"],
+              reset: response.headers["ratelimit-reset"]
+            },
             contentType: response.headers["content-type"] ?? "",
             text
           }))
@@ -209,10 +214,20 @@ layer(sandboxed, { excludeTestServices: true, timeout: "180 seconds" })("the san
         for (let i = 0; i < SANDBOX_REQUESTS; i++) {
           const answer = yield* send(i % 2 === 0 ? mandates : govTalkSubmission)
           expect(answer.status).not.toBe(429)
+          // GoCardless's answers tell what is left of the budget, as GoCardless's RateLimit-* headers do.
+          if (i % 2 === 0) {
+            expect(answer.rateLimit).toEqual({
+              limit: String(SANDBOX_REQUESTS),
+              remaining: String(SANDBOX_REQUESTS - i - 1),
+              reset: expect.stringMatching(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/)
+            })
+          }
         }
         const goCardless = yield* send(mandates)
         expect(goCardless.status).toBe(429)
         expect(Number(goCardless.retryAfter)).toBeGreaterThanOrEqual(1)
+        expect(goCardless.rateLimit).toMatchObject({ limit: String(SANDBOX_REQUESTS), remaining: "0" })
+        expect(Date.parse(goCardless.rateLimit.reset ?? "")).toBeGreaterThan(Date.now() - 1000)
         // GoCardless's own error body, which its clients read.
         expect(JSON.parse(goCardless.text)).toMatchObject({
           error: { code: 429, type: "invalid_api_usage", errors: [{ reason: "rate_limit_exceeded" }] }

@@ -44,7 +44,7 @@ export class BillingApi extends HttpApiGroup.make("billing")
       .annotate(OpenApi.Summary, "Start a direct debit mandate setup (a GoCardless billing request and its flow)")
       .annotate(
         OpenApi.Description,
-        "Prefills the provider's customer from the billing profile, else from the user. Send the browser to redirectUrl; the provider sends it back to successRedirectUrl with redirect_flow_id appended, then complete with PUT /me/billing/mandate within 30 minutes. 400 when neither the profile nor the user has an email address, or the provider refused (detail carries its message); 409 while the caller has an Active or InProgress mandate."
+        "Prefills the provider's customer from the billing profile, else from the user. Send the browser to redirectUrl; the provider sends it back to successRedirectUrl with redirect_flow_id appended, then complete with PUT /me/billing/mandate while the provider's page can be completed (its flow's expires_at: 7 days). 400 when neither the profile nor the user has an email address, or the provider refused (detail carries its message); 409 while the caller has an Active or InProgress mandate (a started setup counts until its flow expired)."
       )
   )
   .add(

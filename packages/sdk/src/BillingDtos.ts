@@ -52,7 +52,7 @@ export class MandateSetupDto extends Schema.Class<MandateSetupDto>("MandateSetup
     ),
     sessionToken: text("Give it back with the redirect flow id to complete the setup", "sess_0f3c...")
   },
-  { description: "A started mandate setup; it can be completed for 30 minutes" }
+  { description: "A started mandate setup; it can be completed while its flow lasts (7 days at GoCardless)" }
 ) {}
 
 export const CompleteMandateSetupRequest = requestBody("CompleteMandateSetupRequest", {

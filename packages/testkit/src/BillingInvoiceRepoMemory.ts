@@ -178,16 +178,12 @@ export const BillingInvoiceRepoMemory = Layer.effect(
               }
             : null
         ),
-      dueForRetry: (failedBy) =>
-        Effect.map(Ref.get(rows), (all) =>
-          all
-            .filter(
-              ({ invoice: i }) =>
-                i.finished && i.paymentStatus === "Failed" && (i.failedAt === null || i.failedAt <= failedBy)
-            )
-            .sort((a, b) => a.seq - b.seq)
-            .map((r) => r.invoice)
-        ),
+      failedInvoices: Effect.map(Ref.get(rows), (all) =>
+        all
+          .filter(({ invoice: i }) => i.finished && i.paymentStatus === "Failed")
+          .sort((a, b) => a.seq - b.seq)
+          .map((r) => r.invoice)
+      ),
       recordRetry: (invoice, to) =>
         update(invoice.userId, invoice.id, (row) =>
           row.invoice.paymentStatus === "Failed" && row.invoice.paymentRetries === invoice.paymentRetries

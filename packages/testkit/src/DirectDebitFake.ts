@@ -5,9 +5,12 @@ import {
   type NewMandateSetup,
   type ProviderMandate,
   type ProviderPayment,
+  RETRY_FAILED,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
 } from "@cisbook/core/billing/mandates/DirectDebit"
+import { flowExpiry } from "@cisbook/core/billing/mandates/MandateFlow"
+import { Clock } from "@cisbook/core/system/Clock"
 import { Effect, Layer, Ref } from "effect"
 
 interface Flow {
@@ -21,20 +24,40 @@ interface State {
   readonly flows: ReadonlyMap<string, Flow>
   readonly mandates: ReadonlyMap<string, ProviderMandate>
   readonly payments: ReadonlyMap<string, ProviderPayment>
+  /** How many times each payment was retried (GoCardless allows 3). */
+  readonly retries: ReadonlyMap<string, number>
   /** Idempotency key → the id the first create under it made. */
   readonly keys: ReadonlyMap<string, string>
   readonly created: number
 }
 
-const empty: State = { flows: new Map(), mandates: new Map(), payments: new Map(), keys: new Map(), created: 0 }
+const empty: State = {
+  flows: new Map(),
+  mandates: new Map(),
+  payments: new Map(),
+  retries: new Map(),
+  keys: new Map(),
+  created: 0
+}
+
+/** The mandate statuses GoCardless still collects on. */
+const LIVE_MANDATE = ["pending_customer_approval", "pending_submission", "submitted", "active"]
+
+/** The most times GoCardless retries one payment. */
+const MAX_RETRIES = 3
+
+/** A payment collected or being collected: what a retry leads to, answered as it is. */
+const COLLECTING = ["pending_customer_approval", "pending_submission", "submitted", "confirmed", "paid_out"]
 
 const refused = (reason: string, message: string) => Effect.fail(new DirectDebitRefused({ reason, message }))
 
 /**
  * A provider in memory with GoCardless's rules as the service relies on them: a refused email
- * (local part beginning `refuse`), setups completed only after the customer finished the page,
- * idempotent creates, mandates cancelled with their pending payments. Tests steer it through
- * the DirectDebitControl service.
+ * (local part beginning `refuse`), setups completed only after the customer finished the page
+ * within the flow's 7 days, idempotent creates, mandates cancelled with their pending payments, a
+ * failed payment retried at most 3 times while its mandate can collect (one being collected is
+ * answered as it is, as the port says; else `retry_failed`).
+ * Tests steer it through the DirectDebitControl service.
  */
 export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("testkit/DirectDebitControl", {
   effect: Effect.map(Ref.make(empty), (state) => ({
@@ -69,7 +92,7 @@ export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("te
             ...s,
             created: s.created + 1,
             mandates: new Map(s.mandates)
-              .set(mandateId, { ...old, status: "cancelled" })
+              .set(mandateId, { ...old, status: "cancelled", newMandateId: id })
               .set(id, { ...old, id, status: "active" })
           }
         ]
@@ -81,7 +104,7 @@ export class DirectDebitControl extends Effect.Service<DirectDebitControl>()("te
 
 export const DirectDebitFake = Layer.effect(
   DirectDebit,
-  Effect.map(DirectDebitControl, ({ state }) => {
+  Effect.map(Effect.all([DirectDebitControl, Clock]), ([{ state }, clock]) => {
     const nextId = (prefix: string) =>
       Ref.modify(state, (s) => [
         `${prefix}${String(s.created + 1).padStart(10, "0")}`,
@@ -115,7 +138,7 @@ export const DirectDebitFake = Layer.effect(
               keys: new Map(s.keys).set(`setup:${key}`, id)
             }))
           }
-          return { id, redirectUrl: `https://pay.example/flow/${id}` }
+          return { id, redirectUrl: `https://pay.example/flow/${id}`, expiresAt: flowExpiry(yield* clock.now) }
         }),
       completeMandateSetup: (id) =>
         Effect.gen(function* () {
@@ -135,7 +158,8 @@ export const DirectDebitFake = Layer.effect(
               id: mandateId,
               status: "pending_submission",
               nextPossibleChargeDate: "2026-11-26",
-              customerBankAccountId: accountId
+              customerBankAccountId: accountId,
+              newMandateId: null
             })
           }))
           return mandateId
@@ -198,11 +222,16 @@ export const DirectDebitFake = Layer.effect(
       retryPayment: (id) =>
         Effect.gen(function* () {
           const found = yield* payment(id)
-          if (found.status !== "failed")
-            return yield* refused("payment_not_failed", "Only a failed payment can be retried")
-          const retried = { ...found, status: "pending_submission" }
-          yield* savePayment(retried)
-          return retried
+          const on = yield* mandate(found.mandateId)
+          const retried = (yield* Ref.get(state)).retries.get(id) ?? 0
+          if (COLLECTING.includes(found.status)) return found
+          if (found.status !== "failed" || !LIVE_MANDATE.includes(on.status) || retried >= MAX_RETRIES) {
+            return yield* refused(RETRY_FAILED, `This payment cannot be retried (it is ${found.status})`)
+          }
+          const again = { ...found, status: "pending_submission" }
+          yield* savePayment(again)
+          yield* Ref.update(state, (s) => ({ ...s, retries: new Map(s.retries).set(id, retried + 1) }))
+          return again
         })
     })
   })

@@ -29,12 +29,19 @@ export const MandateRepoMemory = Layer.effect(
             setups === null ? Effect.fail(new DuplicateKey({ key: "live" })) : Effect.succeed(setups)
           )
         ),
-      update: (mandate) =>
-        Ref.modify(state, (all) =>
-          clashes(all, mandate)
-            ? [false, all]
-            : [true, all.map((m) => (m.userId === mandate.userId && m.id === mandate.id ? mandate : m))]
-        ).pipe(Effect.flatMap((stored) => (stored ? Effect.void : Effect.fail(new DuplicateKey({ key: "live" }))))),
+      replace: (read, next) =>
+        Ref.modify(state, (all): [boolean | "clash", ReadonlyArray<Mandate>] => {
+          const current = all.find((m) => m.userId === read.userId && m.id === read.id)
+          if (current === undefined || current.status !== read.status || current.reference !== read.reference) {
+            return [false, all]
+          }
+          if (clashes(all, next)) return ["clash", all]
+          return [true, all.map((m) => (m === current ? next : m))]
+        }).pipe(
+          Effect.flatMap((stored) =>
+            stored === "clash" ? Effect.fail(new DuplicateKey({ key: "live" })) : Effect.succeed(stored)
+          )
+        ),
       completeSetup: (mandate) =>
         Ref.modify(state, (all): [boolean | "clash", ReadonlyArray<Mandate>] => {
           const current = all.find((m) => m.userId === mandate.userId && m.id === mandate.id)

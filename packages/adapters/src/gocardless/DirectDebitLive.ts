@@ -56,6 +56,12 @@ export const goCardlessBaseUrl = (
 }
 
 /**
+ * GOCARDLESS_SUCCESS_PLUS: the GoCardless account has Success+ (intelligent retries); payments
+ * then ask for them (`retry_if_possible: true`). False unless set.
+ */
+const SuccessPlusConfig = Config.withDefault(Config.boolean("GOCARDLESS_SUCCESS_PLUS"), false)
+
+/**
  * Where the GoCardless adapter goes. DIRECT_DEBIT_PROVIDER=gocardless: GoCardless itself
  * (the environment of GOCARDLESS_ACCESS_TOKEN, or GOCARDLESS_API_URL); =sandbox (the default):
  * the GoCardless-compatible sandbox the server serves under PUBLIC_BASE_URL.
@@ -69,6 +75,7 @@ export const DirectDebitConfig: Effect.Effect<
     "sandbox"
   )
   const timeout = yield* TimeoutConfig
+  const successPlus = yield* SuccessPlusConfig
   if (provider === "gocardless") {
     const accessToken = yield* Config.redacted("GOCARDLESS_ACCESS_TOKEN")
     const override = yield* Config.option(Config.string("GOCARDLESS_API_URL"))
@@ -76,7 +83,7 @@ export const DirectDebitConfig: Effect.Effect<
       Redacted.value(accessToken),
       override._tag === "Some" && override.value.trim() !== "" ? override.value.trim() : null
     )
-    return { provider, baseUrl, accessToken, timeout }
+    return { provider, baseUrl, accessToken, timeout, successPlus }
   }
   const port = yield* Config.withDefault(Config.port("PORT"), 3000)
   const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
@@ -87,7 +94,8 @@ export const DirectDebitConfig: Effect.Effect<
     accessToken: Redacted.make("sandbox"),
     // Calls to the sandbox this process serves count against no client's budget.
     headers: ownCallHeaders,
-    timeout
+    timeout,
+    successPlus
   }
 })
 

@@ -1,6 +1,7 @@
 import {
   DirectDebit,
   DirectDebitRefused,
+  type ProviderMandate,
   type ProviderPayment,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
@@ -22,7 +23,7 @@ import {
   PaymentBody,
   PaymentsPageBody
 } from "./GoCardlessWire.js"
-import { defaultPolicy, goCardlessRequest } from "./GoCardlessRequest.js"
+import { defaultPolicy, type GoCardlessAnswer, goCardlessRequest, unavailable } from "./GoCardlessRequest.js"
 
 export interface GoCardlessOptions {
   /** e.g. https://api-sandbox.gocardless.com, or the service's own sandbox. */
@@ -34,6 +35,12 @@ export interface GoCardlessOptions {
   readonly headers?: Readonly<Record<string, string>>
   /** The time limit of each try of a call (GOCARDLESS_TIMEOUT_MS); 10 seconds unless given. */
   readonly timeout?: Duration.Duration
+  /**
+   * GOCARDLESS_SUCCESS_PLUS: the account has GoCardless's intelligent retries, so payments are
+   * created with `retry_if_possible: true` and GoCardless retries a failure itself when it says
+   * so (`will_attempt_retry`); false unless given.
+   */
+  readonly successPlus?: boolean
 }
 
 type Method = "GET" | "POST"
@@ -60,16 +67,21 @@ const FAULT_TYPES = new Set(["invalid_api_usage", "gocardless"])
  */
 const NOT_FOUND = "resource_not_found"
 
+/** The payment statuses of a payment collected, or being collected: what a retry leads to. */
+const COLLECTING = new Set(["pending_customer_approval", "pending_submission", "submitted", "confirmed", "paid_out"])
+
 const decodeError = Schema.decodeUnknown(Schema.parseJson(ErrorBody))
 
 /**
  * The DirectDebit port over GoCardless's API, in its own wire format: bearer token,
  * `GoCardless-Version`, JSON envelopes named after the resource, an `Idempotency-Key` on every
- * POST (a retried create answers the resource it made). Every call goes through
- * goCardlessRequest (time limit, retries, GoCardless unavailable). `validation_failed` and
- * `invalid_state` bodies (and an unknown id, `resource_not_found`) are DirectDebitRefused;
- * `invalid_api_usage`, `gocardless` and a refused token are DirectDebitFault defects, logged as
- * errors.
+ * creation (a retried create answers the resource it made). Every call goes through
+ * goCardlessRequest (time limit, retries of what is safe to repeat, GoCardless unavailable). An
+ * action (fulfil, cancel, retry) is sent once: GoCardless does not deduplicate actions, so one
+ * whose outcome is unknown is never sent again but answered by reading its resource (see `act`).
+ * `validation_failed` and `invalid_state` bodies (and an unknown id, `resource_not_found`) are
+ * DirectDebitRefused; `invalid_api_usage`, `gocardless` and a refused token are DirectDebitFault
+ * defects, logged as errors.
  */
 export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
   Layer.effect(
@@ -80,6 +92,7 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
       const base = options.baseUrl.replace(/\/+$/, "")
       const pageLimit = Math.min(options.pageLimit ?? MAX_PAGE_LIMIT, MAX_PAGE_LIMIT)
 
+      /** One call; a creation carries its idempotency key, an action none (GoCardless would not honour it). */
       const send = (method: Method, path: string, body?: unknown, idempotencyKey?: string) => {
         const plain = HttpClientRequest.make(method)(`${base}${path}`).pipe(
           HttpClientRequest.bearerToken(Redacted.value(options.accessToken)),
@@ -90,14 +103,11 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
             ...options.headers
           })
         )
+        const withBody = method === "POST" ? HttpClientRequest.bodyUnsafeJson(plain, body ?? {}) : plain
         return request(
-          method === "POST"
-            ? HttpClientRequest.setHeader(
-                HttpClientRequest.bodyUnsafeJson(plain, body ?? {}),
-                "Idempotency-Key",
-                idempotencyKey ?? randomUUID()
-              )
-            : plain
+          idempotencyKey === undefined
+            ? withBody
+            : HttpClientRequest.setHeader(withBody, "Idempotency-Key", idempotencyKey)
         )
       }
 
@@ -112,15 +122,14 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
           )
         )
 
-      const call = <A, I>(
+      /** GoCardless's answer read: the resource, or why not. */
+      const read = <A, I>(
         schema: Schema.Schema<A, I>,
         method: Method,
         path: string,
-        body?: unknown,
-        idempotencyKey?: string
+        answer: GoCardlessAnswer
       ): Effect.Effect<A, DirectDebitRefused> =>
         Effect.gen(function* () {
-          const answer = yield* send(method, path, body, idempotencyKey)
           if (answer.status < 300) {
             return yield* Schema.decodeUnknown(Schema.parseJson(schema))(answer.text).pipe(Effect.orDie)
           }
@@ -149,6 +158,54 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
           }
           return yield* refusal(error)
         })
+
+      /** A read or a creation: safe to repeat, so GoCardless unavailable is the only unknown. */
+      const call = <A, I>(
+        schema: Schema.Schema<A, I>,
+        method: Method,
+        path: string,
+        body?: unknown,
+        idempotencyKey?: string
+      ): Effect.Effect<A, DirectDebitRefused> =>
+        send(method, path, body, idempotencyKey).pipe(
+          Effect.catchTag("OutcomeUnknown", unavailable),
+          Effect.flatMap((answer) => read(schema, method, path, answer))
+        )
+
+      /**
+       * An action on the resource at `path` (`POST {path}/actions/{name}`), sent once. Its outcome
+       * unknown (no answer in time, a dropped connection, a 5xx), the resource is read: already
+       * where the action leads (`done`), that is the answer, else GoCardless did not do it and the
+       * call is unavailable (the caller tries again later, once). A refusal is resolved the same
+       * way when `refusalRead`: a retry GoCardless did make, its answer lost, then refused when
+       * asked again (`retry_failed`), is no refusal of what did happen.
+       */
+      const act = <A, I>(
+        schema: Schema.Schema<A, I>,
+        path: string,
+        name: string,
+        done: (resource: A) => boolean,
+        refusalRead = true
+      ): Effect.Effect<A, DirectDebitRefused> => {
+        const actionPath = `${path}/actions/${name}`
+        const readBack = <E>(otherwise: (resource: A) => Effect.Effect<A, E>, why: string) =>
+          Effect.logWarning("A GoCardless action was not answered as done; reading where its resource stands").pipe(
+            Effect.annotateLogs({ call: `POST ${actionPath}`, reason: why }),
+            Effect.zipRight(call(schema, "GET", path)),
+            Effect.flatMap((now) => (done(now) ? Effect.succeed(now) : otherwise(now)))
+          )
+        return send("POST", actionPath, { data: {} }).pipe(
+          Effect.matchEffect({
+            onFailure: (unknown) => readBack(() => unavailable(unknown), unknown.message),
+            onSuccess: (answer) =>
+              read(schema, "POST", actionPath, answer).pipe(
+                Effect.catchTag("DirectDebitRefused", (refused) =>
+                  refusalRead ? readBack(() => Effect.fail(refused), refused.reason) : Effect.fail(refused)
+                )
+              )
+          })
+        )
+      }
 
       return DirectDebit.of({
         startMandateSetup: (setup, key) =>
@@ -189,11 +246,12 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
                   },
                   links: { billing_request: request.id }
                 }
-              }
+              },
               // A key of its own: GoCardless cannot answer a conflicting flow (flows have no GET),
               // and a second flow of the same request is as good as the first.
+              randomUUID()
             )
-            return { id: request.id, redirectUrl: flow.authorisation_url }
+            return { id: request.id, redirectUrl: flow.authorisation_url, expiresAt: flow.expires_at }
           }),
         completeMandateSetup: (id) => {
           const path = `/billing_requests/${encodeURIComponent(id)}`
@@ -213,26 +271,34 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
             )
           }
           return call(BillingRequestBody, "GET", path).pipe(
-            Effect.flatMap((read) =>
-              read.billing_requests.status === "ready_to_fulfil"
-                ? call(BillingRequestBody, "POST", `${path}/actions/fulfil`, { data: {} }, `${id}:fulfil`).pipe(
-                    // Fulfilled meanwhile by another completion: read where it stands.
+            Effect.flatMap((found) =>
+              found.billing_requests.status === "ready_to_fulfil"
+                ? act(BillingRequestBody, path, "fulfil", (r) => r.billing_requests.status === "fulfilled").pipe(
+                    // Not fulfilled, and refused: read where it stands (cancelled meanwhile, say).
                     Effect.catchTag("DirectDebitRefused", () => call(BillingRequestBody, "GET", path))
                   )
-                : Effect.succeed(read)
+                : Effect.succeed(found)
             ),
             Effect.flatMap(mandateOfRequest)
           )
         },
         cancelMandateSetup: (id) =>
-          call(BillingRequestBody, "POST", `/billing_requests/${encodeURIComponent(id)}/actions/cancel`, {
-            data: {}
-          }).pipe(Effect.asVoid),
+          act(
+            BillingRequestBody,
+            `/billing_requests/${encodeURIComponent(id)}`,
+            "cancel",
+            (r) => r.billing_requests.status === "cancelled"
+          ).pipe(Effect.asVoid),
         getMandate: (id) => call(MandateBody, "GET", `/mandates/${encodeURIComponent(id)}`).pipe(Effect.map(mandateOf)),
+        // A refusal is the port's CANCELLATION_FAILED (the mandate no longer live), left to the caller.
         cancelMandate: (id) =>
-          call(MandateBody, "POST", `/mandates/${encodeURIComponent(id)}/actions/cancel`, { data: {} }).pipe(
-            Effect.map(mandateOf)
-          ),
+          act(
+            MandateBody,
+            `/mandates/${encodeURIComponent(id)}`,
+            "cancel",
+            (m) => m.mandates.status === "cancelled",
+            false
+          ).pipe(Effect.map(mandateOf)),
         getBankAccount: (id) =>
           call(BankAccountBody, "GET", `/customer_bank_accounts/${encodeURIComponent(id)}`).pipe(
             Effect.map(({ customer_bank_accounts: a }) => ({
@@ -252,6 +318,7 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
                 currency: payment.currency,
                 description: payment.description,
                 ...(payment.chargeDate === null ? {} : { charge_date: payment.chargeDate }),
+                retry_if_possible: options.successPlus ?? false,
                 metadata: { invoice_id: payment.invoice.id, invoice_number: payment.invoice.number },
                 links: { mandate: payment.mandateId }
               }
@@ -273,9 +340,9 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
             return payments
           }),
         retryPayment: (id) =>
-          call(PaymentBody, "POST", `/payments/${encodeURIComponent(id)}/actions/retry`, { data: {} }).pipe(
-            Effect.map(paymentOf)
-          )
+          act(PaymentBody, `/payments/${encodeURIComponent(id)}`, "retry", (p) =>
+            COLLECTING.has(p.payments.status)
+          ).pipe(Effect.map(paymentOf))
       })
     })
   )
@@ -284,11 +351,16 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
 export const goCardlessDirectDebit = (options: GoCardlessOptions) =>
   goCardlessDirectDebitOver(options).pipe(Layer.provide(FetchHttpClient.layer))
 
-const mandateOf = ({ mandates: m }: typeof MandateBody.Type) => ({
+const mandateOf = ({ mandates: m }: typeof MandateBody.Type): ProviderMandate => ({
   id: m.id,
   status: m.status,
   nextPossibleChargeDate: m.next_possible_charge_date,
-  customerBankAccountId: m.links.customer_bank_account
+  customerBankAccountId: m.links.customer_bank_account,
+  // A replaced mandate is cancelled and names the new one; a link to itself names none.
+  newMandateId:
+    m.status === "cancelled" && m.links.new_mandate !== undefined && m.links.new_mandate !== m.id
+      ? m.links.new_mandate
+      : null
 })
 
 const paymentOf = ({ payments: p }: typeof PaymentBody.Type) => ({

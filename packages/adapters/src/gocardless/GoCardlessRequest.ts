@@ -1,7 +1,7 @@
 import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Clock, Duration, Effect, Either, Option, Random } from "effect"
+import { Clock, Data, Duration, Effect, Either, Option, Random } from "effect"
 import { goCardlessRetries } from "../metrics/ProviderCallMetrics.js"
 import { DEFAULT_TIMEOUT } from "./GoCardlessTimeout.js"
 
@@ -53,21 +53,47 @@ export const askedPause = (answer: GoCardlessAnswer, now: number): Option.Option
 /** An answer worth another try of a call that is safe to repeat: GoCardless overloaded or failing. */
 const transientStatus = (status: number) => status === 429 || status >= 500
 
-/** A call is safe to repeat when a second one cannot make a second resource: a GET, or a POST with its key. */
+/**
+ * A call is safe to repeat when a second one cannot do anything twice: a GET, or a creation with
+ * its Idempotency-Key. An action (`.../actions/retry`, `fulfil`, `cancel`) is not: GoCardless
+ * deduplicates only creations, and its official clients never resend one.
+ */
 const safeToRepeat = (request: HttpClientRequest.HttpClientRequest) =>
   request.method === "GET" || request.headers["idempotency-key"] !== undefined
+
+/**
+ * A call not safe to repeat whose outcome is unknown: it may or may not have been done (no answer
+ * in time, a dropped connection, a 5xx). Its caller reads the resource to learn which.
+ */
+export class OutcomeUnknown extends Data.TaggedError("OutcomeUnknown")<{
+  /** What happened, as said of the call: "did not answer within 10s to POST /payments/PM1/actions/retry". */
+  readonly message: string
+  readonly retryAfterSeconds: number
+}> {}
+
+const retryAfterSecondsOf = (retryAfter: Option.Option<Duration.Duration>) =>
+  Option.match(retryAfter, {
+    onNone: () => DEFAULT_RETRY_AFTER_SECONDS,
+    onSome: (pause) => Math.max(1, Math.ceil(Duration.toSeconds(pause)))
+  })
+
+/** GoCardless unavailable for a call: the defect a request answers 503 for, and a worker waits on. */
+export const unavailable = (unknown: OutcomeUnknown) =>
+  Effect.die(new DirectDebitUnavailable({ message: unknown.message, retryAfterSeconds: unknown.retryAfterSeconds }))
 
 /**
  * Sends a request to GoCardless as its integration guides ask: each try within the time limit,
  * and a call that is safe to repeat tried again (at most `tries` in all) after a network error,
  * a time-out, a 5xx or a 429, after an exponential back-off with jitter or the pause GoCardless
- * asked for. When GoCardless stays unavailable (or asks for a pause longer than a request can
- * wait) the call dies with DirectDebitUnavailable, carrying how long to wait; any other answer is
- * the caller's to read.
+ * asked for. A call that is not safe to repeat (an action) is tried again only after a 429, which
+ * GoCardless answers before doing anything; after a network error, a time-out or a 5xx it fails
+ * with OutcomeUnknown, never sent again. When GoCardless stays unavailable (or asks for a pause
+ * longer than a request can wait) the call dies with DirectDebitUnavailable, carrying how long to
+ * wait; any other answer is the caller's to read.
  */
 export const goCardlessRequest =
   (http: HttpClient.HttpClient, policy: RequestPolicy) =>
-  (request: HttpClientRequest.HttpClientRequest): Effect.Effect<GoCardlessAnswer> => {
+  (request: HttpClientRequest.HttpClientRequest): Effect.Effect<GoCardlessAnswer, OutcomeUnknown> => {
     const what = `${request.method} ${new URL(request.url).pathname}`
     const once = http.execute(request).pipe(
       Effect.flatMap((response) =>
@@ -84,26 +110,23 @@ export const goCardlessRequest =
         onTimeout: () => `did not answer within ${Duration.format(policy.timeout)}`
       })
     )
-    const unavailable = (why: string, retryAfter: Option.Option<Duration.Duration>) =>
-      Effect.die(
-        new DirectDebitUnavailable({
-          message: `GoCardless ${why} to ${what}`,
-          retryAfterSeconds: Option.match(retryAfter, {
-            onNone: () => DEFAULT_RETRY_AFTER_SECONDS,
-            onSome: (pause) => Math.max(1, Math.ceil(Duration.toSeconds(pause)))
-          })
-        })
-      )
-    const attempt = (tried: number): Effect.Effect<GoCardlessAnswer> =>
+    const failing = (why: string, retryAfter: Option.Option<Duration.Duration>) =>
+      new OutcomeUnknown({
+        message: `GoCardless ${why} to ${what}`,
+        retryAfterSeconds: retryAfterSecondsOf(retryAfter)
+      })
+    const attempt = (tried: number): Effect.Effect<GoCardlessAnswer, OutcomeUnknown> =>
       Effect.gen(function* () {
         const outcome = yield* Effect.either(once)
         if (Either.isRight(outcome) && !transientStatus(outcome.right.status)) return outcome.right
         const now = yield* Clock.currentTimeMillis
         const asked = Either.isRight(outcome) ? askedPause(outcome.right, now) : Option.none()
         const why = Either.isRight(outcome) ? `answered ${outcome.right.status}` : outcome.left
-        if (!safeToRepeat(request) || tried >= policy.tries) return yield* unavailable(why, asked)
+        const refusedUndone = Either.isRight(outcome) && outcome.right.status === 429
+        if (!safeToRepeat(request) && !refusedUndone) return yield* failing(why, asked)
+        if (tried >= policy.tries) return yield* unavailable(failing(why, asked))
         if (Option.isSome(asked) && Duration.greaterThan(asked.value, policy.longestWait)) {
-          return yield* unavailable(why, asked)
+          return yield* unavailable(failing(why, asked))
         }
         const jitter = yield* Random.nextRange(0.5, 1)
         const pause = Option.getOrElse(asked, () => Duration.times(policy.backoff, 2 ** (tried - 1) * jitter))

@@ -29,8 +29,13 @@ export const BillingRequestBody = Schema.Struct({
   })
 })
 
+/** A billing request flow: its hosted page, which the customer can complete until `expires_at` (7 days). */
 export const BillingRequestFlowBody = Schema.Struct({
-  billing_request_flows: Schema.Struct({ id: Schema.String, authorisation_url: Schema.String })
+  billing_request_flows: Schema.Struct({
+    id: Schema.String,
+    authorisation_url: Schema.String,
+    expires_at: Schema.Date
+  })
 })
 
 export const MandateBody = Schema.Struct({
@@ -38,7 +43,11 @@ export const MandateBody = Schema.Struct({
     id: Schema.String,
     status: Schema.String,
     next_possible_charge_date: Schema.NullOr(Schema.String),
-    links: Schema.Struct({ customer_bank_account: Schema.String })
+    links: Schema.Struct({
+      customer_bank_account: Schema.String,
+      /** The mandate that replaced this one, once it was replaced (and so cancelled). */
+      new_mandate: Schema.optional(Schema.String)
+    })
   })
 })
 

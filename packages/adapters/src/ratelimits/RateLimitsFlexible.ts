@@ -55,33 +55,56 @@ export const addressKey = (address: string): string => {
 const retryIn = (limit: RateLimited["limit"], ms: number) =>
   new RateLimited({ limit, retryAfter: Duration.millis(Math.max(ms, 1)) })
 
-/** Consumes a point; RateLimited when the key is over its limit (a store failure counts as allowed). */
-const consume = (limiter: RateLimiterAbstract, key: string, limit: RateLimited["limit"]) =>
+/**
+ * Consumes a point; RateLimited when the key is over its limit. Answers what is left of the
+ * key's budget, or none when the store failed (which counts as allowed).
+ */
+const consume = (
+  limiter: RateLimiterAbstract,
+  key: string,
+  limit: RateLimited["limit"]
+): Effect.Effect<RateLimiterRes | undefined, RateLimited> =>
   Effect.tryPromise({
     try: () => limiter.consume(key),
     catch: (rejection) => rejection
   }).pipe(
-    Effect.asVoid,
     Effect.catchAll((rejection) =>
       rejection instanceof RateLimiterRes
         ? Effect.fail(retryIn(limit, rejection.msBeforeNext))
-        : Effect.logWarning("The rate limiter could not count a request; it was let through", rejection)
+        : Effect.as(
+            Effect.logWarning("The rate limiter could not count a request; it was let through", rejection),
+            undefined
+          )
     )
   )
 
+/** What is left of an address's budget of requests after one: how many more, and when it is whole again. */
+export interface RequestsLeft {
+  readonly remaining: number
+  readonly resetAfter: Duration.Duration
+}
+
 /**
  * A budget of requests per client address (its key as `addressKey` makes it), counted in this
- * process's memory: RateLimited past it; 0 points is no limit.
+ * process's memory: what is left of it after each request, RateLimited past it; 0 points is no
+ * limit (nothing is counted, nothing is left to tell).
  */
 export const addressRequestLimit = (keyPrefix: string, limit: RateLimit) =>
   Effect.sync(() => {
-    if (limit.points === 0) return (_address: string): Effect.Effect<void, RateLimited> => Effect.void
+    if (limit.points === 0) {
+      return (_address: string): Effect.Effect<RequestsLeft | undefined, RateLimited> => Effect.succeed(undefined)
+    }
     const limiter = new RateLimiterMemory({
       keyPrefix,
       points: limit.points,
       duration: Math.ceil(Duration.toSeconds(limit.window))
     })
-    return (address: string) => consume(limiter, addressKey(address), "Requests")
+    return (address: string): Effect.Effect<RequestsLeft | undefined, RateLimited> =>
+      Effect.map(consume(limiter, addressKey(address), "Requests"), (left) =>
+        left === undefined
+          ? undefined
+          : { remaining: left.remainingPoints, resetAfter: Duration.millis(left.msBeforeNext) }
+      )
   })
 
 export const rateLimitsFlexible = (settings: RateLimitSettings) =>
@@ -127,7 +150,8 @@ export const rateLimitsFlexible = (settings: RateLimitSettings) =>
           failures === undefined
             ? Effect.void
             : Effect.ignore(consume(failures, addressKey(address), "AuthenticationFailures")),
-        request: (userId) => (requests === undefined ? Effect.void : consume(requests, userId, "Requests"))
+        request: (userId) =>
+          requests === undefined ? Effect.void : Effect.asVoid(consume(requests, userId, "Requests"))
       })
     })
   )

@@ -258,16 +258,14 @@ export const BillingInvoiceRepoSql = Layer.effect(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
-      dueForRetry: (failedBy) =>
-        sql`
+      failedInvoices: sql`
           SELECT ${columns} FROM billing_invoices
           WHERE payment_status = 'Failed' AND finished_at IS NOT NULL
-            AND (failed_at IS NULL OR failed_at <= ${failedBy})
           ORDER BY seq`.pipe(
-          Effect.flatMap(decodeInvoices),
-          Effect.map((rows) => rows.map(toInvoice)),
-          Effect.orDie
-        ),
+        Effect.flatMap(decodeInvoices),
+        Effect.map((rows) => rows.map(toInvoice)),
+        Effect.orDie
+      ),
       recordRetry: (invoice, to) =>
         sql`
           UPDATE billing_invoices SET payment_status = ${to}, payment_retries = payment_retries + 1

@@ -17,6 +17,7 @@ const mutable = (m: Mandate) => ({
   bankName: m.bankName,
   accountNumberEnding: m.accountNumberEnding,
   nextPossibleChargeDate: m.nextPossibleChargeDate,
+  expiresAt: m.expiresAt,
   completedAt: m.completedAt
 })
 
@@ -69,7 +70,6 @@ export const MandateRepoSql = Layer.effect(
               id: m.id,
               sessionToken: m.sessionToken,
               createdAt: m.createdAt,
-              expiresAt: m.expiresAt,
               ...mutable(m)
             })}`
           ),
@@ -79,9 +79,13 @@ export const MandateRepoSql = Layer.effect(
           ),
           liveWrite
         ),
-      update: (m) =>
-        sql`UPDATE mandates SET ${sql.update(mutable(m))} WHERE user_id = ${m.userId} AND id = ${m.id}`.pipe(
-          Effect.asVoid,
+      replace: (read, next) =>
+        sql`
+          UPDATE mandates SET ${sql.update(mutable(next))}
+          WHERE user_id = ${read.userId} AND id = ${read.id} AND status = ${read.status}
+            AND reference IS NOT DISTINCT FROM ${read.reference}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
           liveWrite
         ),
       completeSetup: (m) =>

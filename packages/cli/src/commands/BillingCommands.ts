@@ -1,7 +1,6 @@
 import { Email } from "@cisbook/core/Email"
-import { CalendarDate } from "@cisbook/core/CalendarDate"
+import { CalendarDate, ukCalendarDate } from "@cisbook/core/CalendarDate"
 import { formatMoney } from "@cisbook/core/mail/MailFormat"
-import { ukCalendarDate } from "@cisbook/core/CalendarDate"
 import { BillingInvoices } from "@cisbook/core/billing/billinginvoices/BillingInvoices"
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
 import { BillingRun, type RunProgress } from "@cisbook/core/billing/billinginvoices/BillingRun"
@@ -91,7 +90,9 @@ const run = Command.make(
   "run",
   {
     date: Options.text("date").pipe(
-      Options.withDescription("The invoices' issue date, YYYY-MM-DD (default: today in the UK)"),
+      Options.withDescription(
+        "The run's date, YYYY-MM-DD (default: today in the UK): the invoices' issue date, and the day the 3 days after a failed payment are counted to"
+      ),
       Options.optional
     )
   },
@@ -150,7 +151,7 @@ const run = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "Bills every user with accepted returns not yet invoiced: one invoice each, its PDF, and its direct debit payment; then collects again every failed payment due (a retry at least 3 days after the failure, at most 3, or waiting for a new mandate). Safe to run again: nothing is billed twice."
+    "Bills every user with accepted returns not yet invoiced: one invoice each, its PDF, and its direct debit payment; then collects again every failed payment: a retry when its mandate can still collect and 3 days have passed since the failure by the run's --date (at most 3 retries), else it waits for a new mandate. Safe to run again: nothing is billed twice."
   )
 )
 

@@ -24,6 +24,18 @@ const bank = (cause: string, description: string, reason_code: string): Details 
   reason_code
 })
 
+/**
+ * A payment failed by a simulator, in the words GoCardless's own sandbox uses (the webhook its Go
+ * client publishes, `testdata/webhook_request.json`), for a Bacs payment.
+ */
+const SIMULATED_FAILURE: Details = {
+  origin: "bank",
+  cause: "test_failure",
+  scheme: "bacs",
+  reason_code: "TEST",
+  description: "GoCardless has marked this payment as failed in sandbox to enable testing of payment failure webhooks."
+}
+
 /** The details of each action as GoCardless's sandbox writes them. */
 const details: Record<EventResourceType, Record<string, Details>> = {
   billing_requests: {
@@ -97,10 +109,7 @@ const details: Record<EventResourceType, Record<string, Details>> = {
       cause: "payment_paid_out",
       description: "The payment has been paid out by GoCardless."
     },
-    failed: {
-      ...bank("insufficient_funds", "The customer's account had insufficient funds to make this payment.", "ARRUD-0"),
-      will_attempt_retry: false
-    },
+    failed: { ...SIMULATED_FAILURE, will_attempt_retry: false },
     charged_back: bank(
       "authorisation_disputed",
       "The customer has disputed that the amount taken differs from the amount they were notified of.",
@@ -108,7 +117,7 @@ const details: Record<EventResourceType, Record<string, Details>> = {
     ),
     cancelled: { origin: "api", cause: "payment_cancelled", description: "The payment was cancelled at your request." },
     late_failure_settled: {
-      ...bank("insufficient_funds", "The payment failed after it was paid out; the amount was taken back.", "ARRUD-0"),
+      ...bank("insufficient_funds", "The payment failed after it was paid out; the amount was taken back.", "ARUDD-0"),
       will_attempt_retry: false
     },
     resubmission_requested: {
@@ -119,11 +128,8 @@ const details: Record<EventResourceType, Record<string, Details>> = {
   }
 }
 
-/** A failure GoCardless will collect again by itself (its intelligent retries). */
-export const WILL_ATTEMPT_RETRY: Details = {
-  ...bank("insufficient_funds", "The customer's account had insufficient funds to make this payment.", "ARRUD-0"),
-  will_attempt_retry: true
-}
+/** A failure GoCardless will collect again by itself (its intelligent retries, Success+). */
+export const WILL_ATTEMPT_RETRY: Details = { ...SIMULATED_FAILURE, will_attempt_retry: true }
 
 /** The payment GoCardless put forward again after a failure it retries. */
 export const RETRIED_BY_GOCARDLESS: Details = {

@@ -5,8 +5,30 @@ import { hostedPageHtml } from "./HostedPage.js"
 import { failure, notFound, type SandboxAnswer } from "./SandboxAnswer.js"
 import type { Query } from "./SandboxPaging.js"
 
-/** Whether a request may be served: nothing when it may, else the seconds after which to ask again. */
-export type Admission = (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<number | undefined>
+/** A client's budget of requests as it stands after one: its size, what is left, when it is whole again. */
+export interface RequestBudget {
+  readonly limit: number
+  readonly remaining: number
+  readonly resetsAt: Date
+}
+
+/** Whether a request may be served: `retryAfterSeconds` when it may not; the budget, when the request was counted. */
+export interface SandboxAdmitted {
+  readonly retryAfterSeconds?: number
+  readonly budget?: RequestBudget
+}
+
+export type Admission = (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<SandboxAdmitted>
+
+/** GoCardless's rate-limit headers (as its recorded answers carry them): RateLimit-Reset is an HTTP date. */
+const rateLimitHeaders = (budget: RequestBudget | undefined): Record<string, string> =>
+  budget === undefined
+    ? {}
+    : {
+        "ratelimit-limit": String(budget.limit),
+        "ratelimit-remaining": String(budget.remaining),
+        "ratelimit-reset": budget.resetsAt.toUTCString()
+      }
 
 const answer = ({ body, status }: SandboxAnswer) => HttpServerResponse.unsafeJson(body, { status })
 
@@ -47,19 +69,21 @@ const page = (result: Effect.Effect.Success<ReturnType<GoCardlessSandbox["Type"]
         HttpServerResponse.setStatus(result._tag === "Gone" ? 404 : 200)
       )
 
-const tooMany = (seconds: number) =>
+/** GoCardless's 429 (its published rate_limit_exceeded body), with Retry-After and its RateLimit-* headers. */
+const tooMany = (seconds: number, budget: RequestBudget | undefined) =>
   HttpServerResponse.unsafeJson(
     failure(429, "invalid_api_usage", "Rate limit exceeded", [
-      { reason: "rate_limit_exceeded", message: `Too many requests from this address; try again in ${seconds} s` }
+      { reason: "rate_limit_exceeded", message: "Rate limit exceeded" }
     ]).body,
-    { status: 429, headers: { "retry-after": String(seconds) } }
+    { status: 429, headers: { "retry-after": String(seconds), ...rateLimitHeaders(budget) } }
   )
 
 /**
  * The GoCardless-compatible sandbox under `path`: the API subset (any bearer token is accepted,
  * as a sandbox needs none), the scenario simulators and the hosted page. Any other path or
  * method under it answers GoCardless's own 404 body, so that GoCardless's client can read it.
- * Every request is first admitted (the per-address rate limit).
+ * Every request is first admitted (the per-address rate limit), and told what is left of its
+ * budget in GoCardless's RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers.
  */
 export const sandboxRoutes = (path: string, admit: Admission) =>
   HttpApiBuilder.Router.use((router) =>
@@ -73,8 +97,10 @@ export const sandboxRoutes = (path: string, admit: Admission) =>
       })
       const admitted = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          Effect.flatMap(admit(request), (retryAfter) =>
-            retryAfter === undefined ? handler : Effect.succeed(tooMany(retryAfter))
+          Effect.flatMap(admit(request), ({ budget, retryAfterSeconds }) =>
+            retryAfterSeconds === undefined
+              ? Effect.map(handler, HttpServerResponse.setHeaders(rateLimitHeaders(budget)))
+              : Effect.succeed(tooMany(retryAfterSeconds, budget))
           )
         )
       const api = <R>(handler: Effect.Effect<SandboxAnswer, MalformedBody, R>) =>

@@ -71,8 +71,8 @@ export const GovTalkEngineRoutes = HttpApiBuilder.Router.use((router) =>
     const handle = yield* govTalkEngineHandler(sql.value)
     const answer = (endpoint: "submission" | "response") =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.flatMap(admit(request), (retryAfter) =>
-          retryAfter === undefined ? handle(endpoint) : Effect.succeed(tooMany(retryAfter))
+        Effect.flatMap(admit(request), ({ retryAfterSeconds }) =>
+          retryAfterSeconds === undefined ? handle(endpoint) : Effect.succeed(tooMany(retryAfterSeconds))
         )
       )
     yield* router.post(`${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`, answer("submission"))

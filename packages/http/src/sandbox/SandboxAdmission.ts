@@ -2,16 +2,18 @@ import { addressRequestLimit } from "@cisbook/adapters/ratelimits/RateLimitsFlex
 import { SandboxRateLimitConfig } from "@cisbook/adapters/ratelimits/RateLimitSettings"
 import { isOwnCall, OWN_CALL_HEADER } from "@cisbook/adapters/system/OwnCalls"
 import type { HttpServerRequest } from "@effect/platform"
-import { Context, Duration, Effect, Layer } from "effect"
+import type { SandboxAdmitted } from "@cisbook/fakes/gocardless/SandboxRoutes"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { clientAddress, TrustedProxiesConfig } from "../middleware/ClientAddress.js"
 
 /**
- * Whether a request to one of the sandboxes the server serves may be served: nothing when it
- * may, else the seconds after which to ask again (each sandbox answers that in its own way).
+ * Whether a request to one of the sandboxes the server serves may be served: `retryAfterSeconds`
+ * when it may not (each sandbox answers that in its own way), and the client's budget as it
+ * stands when it was counted (the GoCardless sandbox tells it in GoCardless's RateLimit-* headers).
  */
 export class SandboxAdmission extends Context.Tag("http/SandboxAdmission")<
   SandboxAdmission,
-  (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<number | undefined>
+  (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<SandboxAdmitted>
 >() {}
 
 /**
@@ -23,17 +25,29 @@ export class SandboxAdmission extends Context.Tag("http/SandboxAdmission")<
 export const SandboxAdmissionLive = Layer.effect(
   SandboxAdmission,
   Effect.gen(function* () {
-    const count = yield* Effect.flatMap(SandboxRateLimitConfig, (limit) =>
-      addressRequestLimit("sandbox-requests", limit)
-    )
+    const limit = yield* SandboxRateLimitConfig
+    const count = yield* addressRequestLimit("sandbox-requests", limit)
     const trustedProxies = yield* TrustedProxiesConfig
+    const budget = (remaining: number, resetAfter: Duration.Duration) =>
+      Effect.map(Clock.currentTimeMillis, (now) => ({
+        limit: limit.points,
+        remaining,
+        resetsAt: new Date(now + Duration.toMillis(resetAfter))
+      }))
     return (request) =>
       isOwnCall(request.headers[OWN_CALL_HEADER])
-        ? Effect.succeed(undefined)
+        ? Effect.succeed({})
         : count(clientAddress(request.remoteAddress, request.headers["x-forwarded-for"], trustedProxies)).pipe(
-            Effect.as(undefined),
+            Effect.flatMap((left): Effect.Effect<SandboxAdmitted> =>
+              left === undefined
+                ? Effect.succeed({})
+                : Effect.map(budget(left.remaining, left.resetAfter), (counted) => ({ budget: counted }))
+            ),
             Effect.catchTag("RateLimited", (limited) =>
-              Effect.succeed(Math.max(1, Math.ceil(Duration.toSeconds(limited.retryAfter))))
+              Effect.map(budget(0, limited.retryAfter), (counted) => ({
+                retryAfterSeconds: Math.max(1, Math.ceil(Duration.toSeconds(limited.retryAfter))),
+                budget: counted
+              }))
             )
           )
   })

@@ -86,8 +86,12 @@ export const mandateRepoContract = (it: ContractIt) => {
       const user = yield* storedUser
       const first = yield* flowOf(user, at(0))
       expect(yield* repo.reserve(first, at(0))).toEqual([])
-      const second = yield* flowOf(user, at(30))
-      expect(yield* repo.reserve(second, at(30))).toEqual([first.redirectFlowId])
+      // Still open a minute before its flow expires (7 days), expired at the minute it does.
+      const week = 7 * 24 * 60
+      const early = yield* flowOf(user, at(week - 1))
+      expect(yield* Effect.flip(repo.reserve(early, at(week - 1)))).toMatchObject({ key: "live" })
+      const second = yield* flowOf(user, at(week))
+      expect(yield* repo.reserve(second, at(week))).toEqual([first.redirectFlowId])
       expect(Option.map(yield* repo.findByRedirectFlow(user.id, first.redirectFlowId ?? ""), (m) => m.status)).toEqual(
         Option.some("Expired")
       )
@@ -143,12 +147,18 @@ export const mandateRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("updates a mandate, refuses an update that makes a second live one, and removes a reservation", () =>
+  it.effect("replaces a mandate only while it is as read; refuses a second live one; removes a reservation", () =>
     Effect.gen(function* () {
       const repo = yield* MandateRepo
       const user = yield* storedUser
-      const flow = yield* flowOf(user, at(0))
-      yield* repo.reserve(flow, at(0))
+      const reserved = yield* flowOf(user, at(0))
+      yield* repo.reserve(new Mandate({ ...reserved, redirectFlowId: null, redirectUrl: null }), at(0))
+      const flow = new Mandate({ ...reserved, expiresAt: at(60) })
+      // The provider's setup and its own expiry are stored with it.
+      expect(yield* repo.replace(new Mandate({ ...reserved, redirectFlowId: null, redirectUrl: null }), flow)).toBe(
+        true
+      )
+      expect(yield* repo.findByRedirectFlow(user.id, flow.redirectFlowId ?? "")).toEqual(Option.some(flow))
       const completed = new Mandate({
         ...flow,
         status: "Active",
@@ -159,18 +169,26 @@ export const mandateRepoContract = (it: ContractIt) => {
         nextPossibleChargeDate: "2026-01-08",
         completedAt: at(5)
       })
-      yield* repo.update(completed)
+      expect(yield* repo.replace(flow, completed)).toBe(true)
       expect(yield* repo.findByRedirectFlow(user.id, flow.redirectFlowId ?? "")).toEqual(Option.some(completed))
-      yield* repo.update(new Mandate({ ...completed, status: "Cancelled" }))
+      // The provider replaced the mandate meanwhile: a write of what was read before changes nothing.
+      const replaced = new Mandate({ ...completed, reference: "MD0000000002" })
+      expect(yield* repo.replace(completed, replaced)).toBe(true)
+      expect(yield* repo.replace(completed, new Mandate({ ...completed, status: "Cancelled" }))).toBe(false)
+      expect(yield* repo.replace(flow, new Mandate({ ...completed, reference: "MD0000000003" }))).toBe(false)
+      expect(yield* repo.latest(user.id)).toEqual(Option.some(replaced))
+      // Moved meanwhile (another status) is changed too.
+      expect(yield* repo.moveStatus(replaced, "Active", "Cancelled")).toBe(true)
+      expect(yield* repo.replace(replaced, new Mandate({ ...replaced, bankName: "HSBC UK" }))).toBe(false)
+      const cancelled = new Mandate({ ...replaced, status: "Cancelled" })
       const next = yield* flowOf(user, at(10))
       yield* repo.reserve(next, at(10))
-      expect(yield* Effect.flip(repo.update(new Mandate({ ...completed, status: "Active" })))).toMatchObject({
-        _tag: "DuplicateKey",
-        key: "live"
-      })
+      expect(
+        yield* Effect.flip(repo.replace(cancelled, new Mandate({ ...cancelled, status: "Active" })))
+      ).toMatchObject({ _tag: "DuplicateKey", key: "live" })
       yield* repo.remove(user.id, next.id)
       expect(yield* repo.live(user.id)).toEqual(Option.none())
-      expect(Option.map(yield* repo.latest(user.id), (m) => m.status)).toEqual(Option.some("Cancelled"))
+      expect(yield* repo.latest(user.id)).toEqual(Option.some(cancelled))
       // Flows are found only under their own user.
       const stranger = yield* storedUser
       expect(yield* repo.findByRedirectFlow(stranger.id, flow.redirectFlowId ?? "")).toEqual(Option.none())

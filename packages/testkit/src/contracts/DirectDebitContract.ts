@@ -2,6 +2,8 @@ import {
   CANCELLATION_FAILED,
   DirectDebit,
   type NewMandateSetup,
+  type NewPayment,
+  RETRY_FAILED,
   SETUP_CANCELLED,
   SETUP_NOT_FINISHED
 } from "@cisbook/core/billing/mandates/DirectDebit"
@@ -10,7 +12,8 @@ import { Effect, type Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { DirectDebitDriver } from "../DirectDebitDriver.js"
 
-const setupFor = (email: string): NewMandateSetup => ({
+/** A mandate setup for a new user, its customer prefilled with `email`. */
+export const setupFor = (email: string): NewMandateSetup => ({
   userId: randomUUID(),
   successRedirectUrl: "https://app.cisbook.example/billing/done?from=setup",
   prefilledCustomer: {
@@ -34,6 +37,15 @@ const aMandate = Effect.gen(function* () {
   return yield* provider.completeMandateSetup(started.id)
 })
 
+const paymentOn = (mandateId: string, number: string): NewPayment => ({
+  amount: 1440,
+  currency: "GBP",
+  mandateId,
+  description: number,
+  chargeDate: null,
+  invoice: { id: randomUUID(), number }
+})
+
 const refusal = <A, R>(effect: Effect.Effect<A, { readonly reason: string }, R>) =>
   Effect.map(Effect.flip(effect), (refused) => refused.reason)
 
@@ -52,6 +64,9 @@ export const directDebitContract = (name: string, provider: Layer.Layer<DirectDe
           const started = yield* provider.startMandateSetup(setupFor("ada@example.com"), randomUUID())
           expect(started.id).toMatch(/^BRQ/)
           expect(started.redirectUrl).toMatch(/^https?:\/\//)
+          // A billing request flow can be completed for 7 days (GoCardless's expires_at), not 30 minutes.
+          const lifetime = started.expiresAt.getTime() - Date.now()
+          expect(lifetime).toBeGreaterThan(6 * 24 * 3600_000)
           expect(yield* refusal(provider.completeMandateSetup(started.id))).toBe(SETUP_NOT_FINISHED)
           yield* (yield* DirectDebitDriver).finishPage(started)
           const mandateId = yield* provider.completeMandateSetup(started.id)
@@ -135,6 +150,55 @@ export const directDebitContract = (name: string, provider: Layer.Layer<DirectDe
           expect((yield* provider.getMandate(mandateId)).status).toBe("cancelled")
           expect((yield* provider.getPayment(payment.id)).status).toBe("cancelled")
           expect(yield* refusal(provider.cancelMandate(mandateId))).toBe(CANCELLATION_FAILED)
+        })
+      )
+
+      it.effect(
+        "retries a failed payment at most 3 times; a payment being collected is answered as it is; else retry_failed",
+        () =>
+          Effect.gen(function* () {
+            const provider = yield* DirectDebit
+            const driver = yield* DirectDebitDriver
+            const mandateId = yield* aMandate
+            const payment = yield* provider.createPayment(paymentOn(mandateId, "CB-000003"), randomUUID())
+            // Not failed: being collected already (as after a retry whose answer was lost), nothing is done.
+            expect(yield* provider.retryPayment(payment.id)).toMatchObject({
+              id: payment.id,
+              status: "pending_submission"
+            })
+            for (let retry = 1; retry <= 3; retry++) {
+              yield* driver.failPayment(payment.id)
+              expect((yield* provider.getPayment(payment.id)).status).toBe("failed")
+              const retried = yield* provider.retryPayment(payment.id)
+              expect(retried).toMatchObject({ id: payment.id, status: "pending_submission", amount: 1440, mandateId })
+            }
+            yield* driver.failPayment(payment.id)
+            expect(yield* refusal(provider.retryPayment(payment.id))).toBe(RETRY_FAILED)
+            expect((yield* provider.getPayment(payment.id)).status).toBe("failed")
+          })
+      )
+
+      it.effect("a failed payment whose mandate was cancelled is retry_failed", () =>
+        Effect.gen(function* () {
+          const provider = yield* DirectDebit
+          const mandateId = yield* aMandate
+          const payment = yield* provider.createPayment(paymentOn(mandateId, "CB-000004"), randomUUID())
+          yield* (yield* DirectDebitDriver).failPayment(payment.id)
+          yield* provider.cancelMandate(mandateId)
+          expect(yield* refusal(provider.retryPayment(payment.id))).toBe(RETRY_FAILED)
+          expect((yield* provider.getPayment(payment.id)).status).toBe("failed")
+        })
+      )
+
+      it.effect("lists every payment of a mandate, newest first, however many pages it takes", () =>
+        Effect.gen(function* () {
+          const provider = yield* DirectDebit
+          const mandateId = yield* aMandate
+          const made = []
+          for (const number of ["CB-000005", "CB-000006", "CB-000007"]) {
+            made.push((yield* provider.createPayment(paymentOn(mandateId, number), randomUUID())).id)
+          }
+          expect((yield* provider.listPayments(mandateId)).map((p) => p.id)).toEqual([...made].reverse())
         })
       )
 

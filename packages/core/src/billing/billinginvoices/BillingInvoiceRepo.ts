@@ -72,10 +72,10 @@ export class BillingInvoiceRepo extends Context.Tag("core/BillingInvoiceRepo")<
       at: Date
     ) => Effect.Effect<boolean>
     /**
-     * The finished invoices (of every user) whose payment is Failed and failed at or before
-     * `failedBy` (or at a time not recorded), lowest number first: due to be collected again.
+     * The finished invoices (of every user) whose payment is Failed, lowest number first: the
+     * billing run collects each again, or moves it to wait for a mandate.
      */
-    readonly dueForRetry: (failedBy: Date) => Effect.Effect<ReadonlyArray<BillingInvoice>>
+    readonly failedInvoices: Effect.Effect<ReadonlyArray<BillingInvoice>>
     /**
      * Records a retry of the invoice's failed payment, now `to` at the provider, with one more
      * retry counted; only while it is still Failed with the retries `invoice` has (false otherwise).

@@ -3,7 +3,7 @@ import { BillingInvoice, type BillingInvoiceWithLines } from "./BillingInvoice.j
 import { BillingTerms } from "./BillingTerms.js"
 import { collect, waitingForMandate } from "./Collect.js"
 import { DirectDebitFault, DirectDebitUnavailable } from "../mandates/DirectDebitFaults.js"
-import { failedBy, MAX_PAYMENT_RETRIES } from "./FailedPayments.js"
+import { dueForRetry, MAX_PAYMENT_RETRIES } from "./FailedPayments.js"
 import { invoicePaymentStatusOf } from "./InvoicePaymentStatus.js"
 import { WaitingInvoices } from "../mandates/WaitingInvoices.js"
 import { draftInvoice } from "./InvoiceDraft.js"
@@ -64,7 +64,8 @@ const CONCURRENCY = 4
  * The billing run. First, per user in one transaction, the returns are claimed and their invoice
  * inserted, so that no return is ever billed twice. Then every unfinished invoice (this run's, and
  * any a crashed run left) gets its PDF and its payment: the payment's idempotency key is the
- * invoice id, so finishing an invoice twice never charges twice.
+ * invoice id, so finishing an invoice twice never charges twice. Last, every Failed invoice is
+ * collected again (a retry when due, or it waits for a mandate).
  */
 export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", {
   effect: Effect.gen(function* () {
@@ -199,54 +200,67 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         } as const
       })
 
+    /** Asks the provider to collect the invoice's failed payment again, and records the retry. */
+    const retry = (invoice: BillingInvoice, payment: string, collecting: string) =>
+      provider.retryPayment(payment).pipe(
+        Effect.flatMap((retried) => {
+          const to = invoicePaymentStatusOf(retried.status)
+          return Effect.map(repo.recordRetry(invoice, to), (recorded): CollectedAgain =>
+            recorded
+              ? {
+                  invoice: new BillingInvoice({
+                    ...invoice,
+                    paymentStatus: to,
+                    paymentRetries: invoice.paymentRetries + 1
+                  }),
+                  outcome: "Retried",
+                  reason: `retry ${invoice.paymentRetries + 1} of ${MAX_PAYMENT_RETRIES}`
+                }
+              : { invoice, outcome: "Skipped", reason: "its payment changed meanwhile" }
+          )
+        }),
+        // A refusal will not change by asking again: the invoice waits for a new mandate. (A retry
+        // GoCardless had already made, its answer lost, is no refusal: the adapter answers the
+        // payment as it now is.)
+        Effect.catchTag("DirectDebitRefused", (refused) =>
+          Effect.logWarning(
+            "The direct debit provider refused to retry a payment; the invoice waits for a mandate"
+          ).pipe(
+            Effect.annotateLogs({ invoice: invoice.number, reason: refused.reason, message: refused.message }),
+            Effect.zipRight(waitForMandate(invoice, collecting, `the provider refused the retry: ${refused.message}`))
+          )
+        )
+      )
+
     /**
-     * Collects a Failed invoice again: retries its payment when its mandate is the user's
-     * collecting one and retries are left; otherwise (or when the provider refuses the retry) it
-     * waits for a mandate, put forward at once when the user already completed a newer one.
+     * Collects a Failed invoice again, as the run dated `runDate` does: an invoice whose mandate
+     * can no longer collect (or whose retries are spent) waits for a mandate at once, put forward
+     * when the user already completed a newer one; one whose mandate can still collect is retried
+     * once it is due (3 days after the failure, counted to the run's date), else left (none).
      */
-    const collectAgain = (invoice: BillingInvoice): Effect.Effect<CollectedAgain> =>
+    const collectAgain = (invoice: BillingInvoice, runDate: string): Effect.Effect<Option.Option<CollectedAgain>> =>
       Effect.gen(function* () {
         const collecting = yield* collectingMandate(invoice.userId)
         const payment = invoice.paymentReference
-        if (collecting === null)
-          return yield* waitForMandate(invoice, collecting, "the user has no mandate that can collect")
+        if (collecting === null) {
+          return Option.some(yield* waitForMandate(invoice, collecting, "the user has no mandate that can collect"))
+        }
         if (collecting !== invoice.mandateReference || payment === null) {
-          return yield* waitForMandate(
-            invoice,
-            collecting,
-            `its mandate ${invoice.mandateReference ?? ""} no longer collects`
+          return Option.some(
+            yield* waitForMandate(
+              invoice,
+              collecting,
+              `its mandate ${invoice.mandateReference ?? ""} no longer collects`
+            )
           )
         }
         if (invoice.paymentRetries >= MAX_PAYMENT_RETRIES) {
-          return yield* waitForMandate(invoice, collecting, `its payment failed after ${MAX_PAYMENT_RETRIES} retries`)
-        }
-        return yield* provider.retryPayment(payment).pipe(
-          Effect.flatMap((retried) => {
-            const to = invoicePaymentStatusOf(retried.status)
-            return Effect.map(repo.recordRetry(invoice, to), (recorded): CollectedAgain =>
-              recorded
-                ? {
-                    invoice: new BillingInvoice({
-                      ...invoice,
-                      paymentStatus: to,
-                      paymentRetries: invoice.paymentRetries + 1
-                    }),
-                    outcome: "Retried",
-                    reason: `retry ${invoice.paymentRetries + 1} of ${MAX_PAYMENT_RETRIES}`
-                  }
-                : { invoice, outcome: "Skipped", reason: "its payment changed meanwhile" }
-            )
-          }),
-          // A refusal will not change by asking again: the invoice waits for a new mandate.
-          Effect.catchTag("DirectDebitRefused", (refused) =>
-            Effect.logWarning(
-              "The direct debit provider refused to retry a payment; the invoice waits for a mandate"
-            ).pipe(
-              Effect.annotateLogs({ invoice: invoice.number, reason: refused.reason, message: refused.message }),
-              Effect.zipRight(waitForMandate(invoice, collecting, `the provider refused the retry: ${refused.message}`))
-            )
+          return Option.some(
+            yield* waitForMandate(invoice, collecting, `its payment failed after ${MAX_PAYMENT_RETRIES} retries`)
           )
-        )
+        }
+        if (!dueForRetry(invoice, runDate)) return Option.none()
+        return Option.some(yield* retry(invoice, payment, collecting))
       }).pipe(
         // Left Failed for the next run: the provider unavailable (said as a warning), or a fault
         // of ours or the provider's (an error, and the run reports it).
@@ -256,40 +270,47 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
                 "The direct debit provider is unavailable; the next run collects the invoice again"
               ).pipe(
                 Effect.annotateLogs({ invoice: invoice.number, reason: defect.message }),
-                Effect.as<CollectedAgain>({ invoice, outcome: "Unreached", reason: defect.message })
+                Effect.as(Option.some<CollectedAgain>({ invoice, outcome: "Unreached", reason: defect.message }))
               )
             : Effect.logError("A failed invoice could not be collected again; the next run tries again", defect).pipe(
                 Effect.annotateLogs({ invoice: invoice.number }),
-                Effect.as<CollectedAgain>({
-                  invoice,
-                  outcome: "Unreached",
-                  reason: defect instanceof DirectDebitFault ? defect.message : "an unexpected failure (see the log)"
-                })
+                Effect.as(
+                  Option.some<CollectedAgain>({
+                    invoice,
+                    outcome: "Unreached",
+                    reason: defect instanceof DirectDebitFault ? defect.message : "an unexpected failure (see the log)"
+                  })
+                )
               )
         ),
         Effect.withSpan("BillingRun.collectAgain")
       )
 
-    /** Every Failed invoice due again (3 days after its failure), collected again. */
-    const collectFailed = (onProgress: (progress: RunProgress) => Effect.Effect<void>) =>
+    /** Every Failed invoice, collected again as the run dated `runDate` does (see collectAgain). */
+    const collectFailed = (runDate: string, onProgress: (progress: RunProgress) => Effect.Effect<void>) =>
       Effect.gen(function* () {
-        const due = yield* repo.dueForRetry(failedBy(yield* clock.now))
+        const failed = yield* repo.failedInvoices
         let done = 0
-        return yield* Effect.forEach(
-          due,
+        const collected = yield* Effect.forEach(
+          failed,
           (invoice) =>
-            collectAgain(invoice).pipe(
+            collectAgain(invoice, runDate).pipe(
               Effect.tap(() => {
                 done += 1
-                return onProgress({ phase: "Retrying", done, total: due.length })
+                return onProgress({ phase: "Retrying", done, total: failed.length })
               })
             ),
           { concurrency: CONCURRENCY }
         )
+        return collected.flatMap(Option.toArray)
       })
 
+    /**
+     * The run dated `runDate` (YYYY-MM-DD): its "today" for every rule, the invoices' issue date
+     * and the day the 3 days after a failure are counted to, whatever the wall clock says.
+     */
     const run = (
-      issueDate: string,
+      runDate: string,
       onProgress: (progress: RunProgress) => Effect.Effect<void> = () => Effect.void
     ): Effect.Effect<RunReport> =>
       Effect.gen(function* () {
@@ -299,7 +320,7 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         yield* Effect.forEach(
           owing,
           (userId) =>
-            invoiceUser(userId, issueDate).pipe(
+            invoiceUser(userId, runDate).pipe(
               Effect.tap((made) => {
                 invoiced += 1
                 if (Option.isSome(made)) issued += 1
@@ -311,7 +332,7 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         const { finished, unfinished } = yield* finishAll((n) =>
           onProgress({ phase: "Collecting", done: n, total: Math.max(n, issued) })
         )
-        const collectedAgain = yield* collectFailed(onProgress)
+        const collectedAgain = yield* collectFailed(runDate, onProgress)
         return { issued, finished, unfinished, collectedAgain }
       }).pipe(Effect.withSpan("BillingRun.run"))
 

@@ -21,10 +21,14 @@ export interface NewMandateSetup {
   readonly prefilledCustomer: PrefilledCustomer
 }
 
-/** A started setup (a GoCardless billing request, BRQ...) and its hosted page (its flow's authorisation URL). */
+/**
+ * A started setup (a GoCardless billing request, BRQ...), its hosted page (its flow's
+ * authorisation URL) and when that page can no longer be completed (the flow's `expires_at`).
+ */
 export interface MandateSetupStarted {
   readonly id: string
   readonly redirectUrl: string
+  readonly expiresAt: Date
 }
 
 /** Why a setup cannot be completed: the customer has not finished the provider's page yet. */
@@ -33,6 +37,8 @@ export const SETUP_NOT_FINISHED = "setup_not_finished"
 export const SETUP_CANCELLED = "setup_cancelled"
 /** Why a mandate cannot be cancelled: it is no longer live (already cancelled, failed or expired). */
 export const CANCELLATION_FAILED = "cancellation_failed"
+/** Why a payment cannot be retried: it has not failed, its mandate can no longer collect, or it was retried 3 times. */
+export const RETRY_FAILED = "retry_failed"
 
 /** A mandate as the provider holds it; `status` is the provider's own word (pending_submission, active, ...). */
 export interface ProviderMandate {
@@ -40,6 +46,8 @@ export interface ProviderMandate {
   readonly status: string
   readonly nextPossibleChargeDate: string | null
   readonly customerBankAccountId: string
+  /** The mandate that replaced this one (GoCardless `links.new_mandate`), null unless it was replaced. */
+  readonly newMandateId: string | null
 }
 
 export interface BankAccount {
@@ -76,8 +84,10 @@ export class DirectDebitRefused extends Data.TaggedError("DirectDebitRefused")<{
 
 /**
  * A direct debit provider, in GoCardless's terms: a mandate setup (a billing request and its
- * flow) sets a mandate up through the provider's hosted page, payments collect on a mandate. Every create takes an idempotency key,
- * so that a retried request never makes a second resource. Transport failures are defects.
+ * flow) sets a mandate up through the provider's hosted page, payments collect on a mandate.
+ * Every create takes an idempotency key, so that a retried request never makes a second resource.
+ * An action (fulfil, cancel, retry) is done at most once: one whose outcome is unknown is answered
+ * by where the resource stands. Transport failures are defects.
  */
 export class DirectDebit extends Context.Tag("core/DirectDebit")<
   DirectDebit,
@@ -105,6 +115,11 @@ export class DirectDebit extends Context.Tag("core/DirectDebit")<
     readonly getPayment: (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
     /** Every payment on the mandate, newest first, however many pages the provider answers them in. */
     readonly listPayments: (mandateId: string) => Effect.Effect<ReadonlyArray<ProviderPayment>, DirectDebitRefused>
+    /**
+     * Collects a failed payment again (at most 3 times, while its mandate can collect); answers the
+     * payment. A payment already being collected again (a retry whose answer was lost) is answered
+     * as it is; any other refused with RETRY_FAILED.
+     */
     readonly retryPayment: (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
   }
 >() {}

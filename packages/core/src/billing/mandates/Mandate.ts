@@ -3,8 +3,9 @@ import { MandateId, UserId } from "../../Ids.js"
 import { StoredMandateStatus } from "./MandateStatus.js"
 
 /**
- * One mandate setup of a user: a redirect flow with the provider first, then, once completed,
- * the provider's mandate (`reference`, MD...) with the account holder as the provider holds them.
+ * One mandate setup of a user: a billing request and its flow with the provider first, then, once
+ * completed, the provider's mandate (`reference`, MD...) with the account holder as the provider
+ * holds them.
  */
 export class Mandate extends Schema.Class<Mandate>("Mandate")({
   id: MandateId,
@@ -12,7 +13,7 @@ export class Mandate extends Schema.Class<Mandate>("Mandate")({
   status: StoredMandateStatus,
   /** The service's secret that the completion must give back. */
   sessionToken: Schema.String,
-  /** The provider's redirect flow (RE...); null for the moment between reserving a setup and the provider's answer. */
+  /** The provider's setup (a billing request, BRQ...); null for the moment between reserving a setup and the provider's answer. */
   redirectFlowId: Schema.NullOr(Schema.String),
   redirectUrl: Schema.NullOr(Schema.String),
   reference: Schema.NullOr(Schema.String),
@@ -21,7 +22,7 @@ export class Mandate extends Schema.Class<Mandate>("Mandate")({
   accountNumberEnding: Schema.NullOr(Schema.String),
   nextPossibleChargeDate: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
-  /** When the redirect flow can no longer be completed. */
+  /** When the setup's flow can no longer be completed (the provider's `expires_at`: 7 days at GoCardless). */
   expiresAt: Schema.DateFromSelf,
   completedAt: Schema.NullOr(Schema.DateFromSelf)
 }) {

@@ -20,15 +20,20 @@ export class MandateCompletion extends Effect.Service<MandateCompletion>()("core
     const waiting = yield* WaitingInvoices
     const clock = yield* Clock
 
-    /** The mandate with the provider's current status and account holder. */
+    /**
+     * The mandate with the provider's current status and account holder. A mandate the provider
+     * replaced (GoCardless: cancelled, `links.new_mandate`) goes on as its new one, as the
+     * `replaced` event says: whichever of the two is noticed first, the user is on the new one.
+     */
     const refreshed = (mandate: Mandate): Effect.Effect<Mandate, DirectDebitRefused> => {
       const reference = mandate.reference
       return reference === null
         ? Effect.succeed(mandate)
         : Effect.gen(function* () {
-            const current = yield* provider.getMandate(reference)
+            const read = yield* provider.getMandate(reference)
+            const current = read.newMandateId === null ? read : yield* provider.getMandate(read.newMandateId)
             const account =
-              mandate.accountHolderName === null
+              mandate.accountHolderName === null || current.id !== reference
                 ? yield* provider.getBankAccount(current.customerBankAccountId)
                 : {
                     accountHolderName: mandate.accountHolderName,
@@ -37,6 +42,7 @@ export class MandateCompletion extends Effect.Service<MandateCompletion>()("core
                   }
             return new Mandate({
               ...mandate,
+              reference: current.id,
               status: mandateStatusOf(current.status),
               nextPossibleChargeDate: current.nextPossibleChargeDate,
               ...account

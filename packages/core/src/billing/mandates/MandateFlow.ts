@@ -1,4 +1,11 @@
-/** A redirect flow can be completed for 30 minutes after it was created, as with GoCardless. */
-export const REDIRECT_FLOW_LIFETIME_MS = 30 * 60 * 1000
+import { Duration } from "effect"
 
-export const flowExpiry = (createdAt: Date): Date => new Date(createdAt.getTime() + REDIRECT_FLOW_LIFETIME_MS)
+/**
+ * How long GoCardless's billing request flow can be completed: 7 days after it was created (its
+ * `expires_at`; the redirect flows' 30 minutes do not apply). A setup stands on this until the
+ * provider says when its flow expires.
+ */
+export const BILLING_REQUEST_FLOW_LIFETIME = Duration.days(7)
+
+export const flowExpiry = (createdAt: Date): Date =>
+  new Date(createdAt.getTime() + Duration.toMillis(BILLING_REQUEST_FLOW_LIFETIME))

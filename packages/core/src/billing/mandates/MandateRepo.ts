@@ -17,8 +17,13 @@ export class MandateRepo extends Context.Tag("core/MandateRepo")<
      * ids of the setups it marked Expired (to cancel them with the provider).
      */
     readonly reserve: (mandate: Mandate, now: Date) => Effect.Effect<ReadonlyArray<string>, DuplicateKey>
-    /** Replaces the stored mandate; DuplicateKey "live" when it would make a second live one. */
-    readonly update: (mandate: Mandate) => Effect.Effect<void, DuplicateKey>
+    /**
+     * Stores `next` in place of `read` only while the stored mandate is still as `read` was (the
+     * same provider mandate and status): false when something else changed it meanwhile (an
+     * event that replaced or moved it), so that a write never brings back what it read before.
+     * DuplicateKey "live" when it would make a second live one.
+     */
+    readonly replace: (read: Mandate, next: Mandate) => Effect.Effect<boolean, DuplicateKey>
     /**
      * Stores a completed setup (its `reference` set) only if it was not completed meanwhile; false
      * when another completion (a concurrent request, the provider's event) stored it first.

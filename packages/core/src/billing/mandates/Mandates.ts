@@ -2,6 +2,7 @@ import { Effect, Option, Schema } from "effect"
 import { Mandate } from "./Mandate.js"
 import { flowExpiry } from "./MandateFlow.js"
 import { prefilledCustomer } from "./Prefill.js"
+import type { StoredMandateStatus } from "./MandateStatus.js"
 import { mandateStatusOf } from "./ProviderMandateStatus.js"
 import { formatSessionToken, SESSION_TOKEN_BYTES, sameToken } from "./SessionToken.js"
 import { SuccessRedirectUrl } from "./SuccessRedirectUrl.js"
@@ -119,9 +120,15 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
             Effect.mapError(refusedBy),
             Effect.onError(() => repo.remove(user.id, reserved.id))
           )
-        yield* repo
-          .update(new Mandate({ ...reserved, redirectFlowId: flow.id, redirectUrl: flow.redirectUrl }))
-          .pipe(Effect.orDie)
+        const started = new Mandate({
+          ...reserved,
+          redirectFlowId: flow.id,
+          redirectUrl: flow.redirectUrl,
+          expiresAt: flow.expiresAt
+        })
+        if (!(yield* repo.replace(reserved, started).pipe(Effect.orDie))) {
+          return yield* Effect.dieMessage(`Mandate setup ${reserved.id} changed before the provider took it up`)
+        }
         return { redirectFlowId: flow.id, redirectUrl: flow.redirectUrl, sessionToken: reserved.sessionToken }
       }).pipe(Effect.withSpan("Mandates.setup"))
 
@@ -138,12 +145,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         if (flow.reference !== null) return yield* refreshed(flow)
         const now = yield* clock.now
         if (flow.status === "Expired" || flow.isExpiredFlow(now)) {
-          if (flow.status !== "Expired") {
-            yield* repo.update(new Mandate({ ...flow, status: "Expired" })).pipe(Effect.orDie)
-            yield* completion.cancelExpired([redirectFlowId])
-          }
+          // Marked Expired, and cancelled with the provider, when the next setup starts (MandateRepo.reserve).
           return yield* new Refused({
-            detail: "This mandate setup has expired (30 minutes): start a new one.",
+            detail: "This mandate setup has expired (its page could be completed for 7 days): start a new one.",
             remedy: { _tag: "StartMandateSetup" }
           })
         }
@@ -177,7 +181,13 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         )
       }).pipe(Effect.withSpan("Mandates.complete"))
 
-    /** The caller's latest mandate, its status refreshed from the provider. */
+    /**
+     * The caller's latest mandate, its status refreshed from the provider (a mandate the provider
+     * replaced is followed to its new one). A setup is answered Expired once its flow's time ran
+     * out, and never cancelled here: until then the customer may still be on its page. The refresh
+     * is stored only if nothing changed the mandate meanwhile; else what changed it (a provider
+     * event) stands.
+     */
     const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>
       Effect.gen(function* () {
         const latest = yield* repo.latest(user.id)
@@ -187,32 +197,54 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
             remedy: { _tag: "StartMandateSetup" }
           })
         }
+        const read = latest.value
         const now = yield* clock.now
-        const expired = latest.value.isExpiredFlow(now)
-        const current = expired ? new Mandate({ ...latest.value, status: "Expired" }) : yield* refreshed(latest.value)
-        if (current !== latest.value) yield* repo.update(current).pipe(Effect.orDie)
-        if (expired && latest.value.redirectFlowId !== null)
-          yield* completion.cancelExpired([latest.value.redirectFlowId])
-        return current
+        // Marked Expired, and cancelled with the provider, when the next setup starts (MandateRepo.reserve).
+        if (read.isExpiredFlow(now)) return new Mandate({ ...read, status: "Expired" })
+        const current = yield* refreshed(read)
+        if (current === read || (yield* repo.replace(read, current).pipe(Effect.orDie))) return current
+        return Option.getOrElse(yield* repo.latest(user.id), () => current)
       }).pipe(Effect.withSpan("Mandates.get"))
 
-    /** Cancels the caller's mandate with the provider; a new setup can start at once. */
+    /**
+     * Cancels the caller's mandate with the provider; a new setup can start at once. A mandate the
+     * provider replaced, whether its event arrived or not, is followed: the new one is cancelled.
+     */
     const cancel = (user: User): Effect.Effect<void, NotFound | Refused> =>
-      Effect.gen(function* () {
-        const live = yield* repo.live(user.id)
-        if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
-        const cancelled = yield* provider.cancelMandate(live.value.reference).pipe(
-          Effect.map((mandate) => mandateStatusOf(mandate.status)),
-          // Cancelled meanwhile by the payer or the provider (GoCardless: invalid_state
-          // cancellation_failed): the outcome is the same.
-          Effect.catchIf(
-            (error) => error.reason === CANCELLATION_FAILED,
-            () => Effect.succeed("Cancelled" as const)
-          ),
-          Effect.mapError(refusedBy)
+      Effect.flatMap(repo.live(user.id), (live): Effect.Effect<void, NotFound | Refused> =>
+        Option.isNone(live) || live.value.reference === null ? Effect.fail(noMandate) : cancelLive(live.value)
+      ).pipe(Effect.withSpan("Mandates.cancel"))
+
+    /**
+     * Cancels the mandate with the provider: its status then, and the mandate cancelled. One the
+     * payer or the provider cancelled meanwhile (GoCardless: invalid_state cancellation_failed)
+     * is as good, unless the provider replaced it (`links.new_mandate`): then the new one is.
+     */
+    const cancelAtProvider = (
+      reference: string
+    ): Effect.Effect<{ readonly reference: string; readonly status: StoredMandateStatus }, DirectDebitRefused> =>
+      provider.cancelMandate(reference).pipe(
+        Effect.map((mandate) => ({ reference, status: mandateStatusOf(mandate.status) })),
+        Effect.catchIf(
+          (error) => error.reason === CANCELLATION_FAILED,
+          () =>
+            Effect.flatMap(provider.getMandate(reference), (mandate) =>
+              mandate.newMandateId === null
+                ? Effect.succeed({ reference, status: "Cancelled" as const })
+                : cancelAtProvider(mandate.newMandateId)
+            )
         )
-        yield* repo.update(new Mandate({ ...live.value, status: cancelled })).pipe(Effect.orDie)
-      }).pipe(Effect.withSpan("Mandates.cancel"))
+      )
+
+    const cancelLive = (live: Mandate): Effect.Effect<void, Refused> =>
+      Effect.gen(function* () {
+        const cancelled = yield* cancelAtProvider(live.reference ?? "").pipe(Effect.mapError(refusedBy))
+        if (yield* repo.replace(live, new Mandate({ ...live, ...cancelled })).pipe(Effect.orDie)) return
+        const now = yield* repo.live(live.userId)
+        if (Option.isSome(now) && now.value.reference !== null && now.value.reference !== cancelled.reference) {
+          yield* cancelLive(now.value)
+        }
+      })
 
     /** The latest mandate of a user, as support staff see it (no provider round trip). */
     const latestOf = (user: User): Effect.Effect<Option.Option<Mandate>> =>

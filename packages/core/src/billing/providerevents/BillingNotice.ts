@@ -1,6 +1,5 @@
 import type { Email } from "../../Email.js"
 import { formatDate, formatMoney } from "../../mail/MailFormat.js"
-import { ukCalendarDate } from "../../CalendarDate.js"
 import type { AfterFailure } from "../billinginvoices/FailedPayments.js"
 import type { BillingInvoice } from "../billinginvoices/BillingInvoice.js"
 import type { StoredMandateStatus } from "../mandates/MandateStatus.js"
@@ -28,7 +27,7 @@ const whatNext = (invoice: BillingInvoice, next: AfterFailure) => {
   switch (next._tag) {
     case "Retry":
       return (
-        `What happens next: we will collect it again from the same account on ${formatDate(ukCalendarDate(next.on))} ` +
+        `What happens next: we will collect it again from the same account on ${formatDate(next.on)} ` +
         `or at the first billing run after it. Make sure your account can pay ${formatMoney(invoice.total)} by then.`
       )
     case "CurrentMandate":

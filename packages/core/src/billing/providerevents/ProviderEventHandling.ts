@@ -192,9 +192,11 @@ export class ProviderEventHandling extends Effect.Service<ProviderEventHandling>
           return yield* settle(claimed, Option.isSome(already) ? "duplicate" : "ignored", Effect.void)
         }
         const now = yield* mandateAsProvider(found.value, replacement ?? reference)
-        return yield* settle(claimed, "applied", mandates.update(now)).pipe(
-          Effect.catchTag("DuplicateKey", () => settle(claimed, "ignored", Effect.void))
-        )
+        return yield* settle(
+          claimed,
+          "applied",
+          Effect.flatMap(mandates.replace(found.value, now), (stored) => (stored ? Effect.void : new Raced()))
+        ).pipe(Effect.catchTag("DuplicateKey", () => settle(claimed, "ignored", Effect.void)))
       })
 
     /** Where the invoice goes after failing: told to the user in the notice, done by the billing run. */

@@ -19,6 +19,7 @@ import { MailOutbox } from "../../../src/mail/MailOutbox.js"
 import { UseCasesLive } from "../../../src/UseCases.js"
 import { WaitingInvoices } from "../../../src/billing/mandates/WaitingInvoices.js"
 import type { User } from "../../../src/users/User.js"
+import { ukCalendarDate } from "../../../src/CalendarDate.js"
 import { aUser } from "../../TestApp.js"
 
 /** Every use case over in-memory ports, the Clock port on Effect's clock (moved with TestClock). */
@@ -143,9 +144,15 @@ const noticesTo = (to: string) =>
 
 const run = Effect.flatMap(BillingRun, (billing) => billing.run("2026-12-01"))
 
+/** The billing run dated `date` (its "today"), whatever the clock says. */
+const runDated = (date: string) => Effect.flatMap(BillingRun, (billing) => billing.run(date))
+
+/** The billing run dated the clock's UK day, as the nightly job runs it. */
+const runToday = Effect.flatMap(TestClock.currentTimeMillis, (now) => runDated(ukCalendarDate(new Date(now))))
+
 describe("collecting failed payments again", () => {
   it.effect(
-    "a failure is retried by the billing run 3 days later, at most 3 times, then waits for a new mandate; each notice says what comes next",
+    "a failure is retried by the billing run dated 3 days later, at most 3 times, then waits for a new mandate; each notice says what comes next",
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(START.getTime())
@@ -163,26 +170,28 @@ describe("collecting failed payments again", () => {
         )
         expect(first?.body).toContain("we will collect it again from the same account on 24 November 2026")
 
-        // Two days on, the run leaves it: not due yet.
-        yield* TestClock.adjust(Duration.times(DAY, 2))
-        expect((yield* run).collectedAgain).toEqual([])
+        // A run dated two days on leaves it: not due yet, whatever the clock says.
+        yield* TestClock.adjust(Duration.times(DAY, 5))
+        expect((yield* runDated("2026-11-23")).collectedAgain).toEqual([])
         expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "Failed", paymentRetries: 0 })
         expect(yield* providerStatus(payment)).toBe("failed")
 
-        // Three days after the failure, the run retries it with the provider.
-        yield* TestClock.adjust(DAY)
-        const [retried] = (yield* run).collectedAgain
+        // A run dated three days after the failure retries it, though the clock is back on the day it failed.
+        yield* TestClock.setTime(START.getTime())
+        const [retried] = (yield* runDated("2026-11-24")).collectedAgain
         expect(retried).toMatchObject({ outcome: "Retried", reason: "retry 1 of 3" })
         expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "Pending", paymentRetries: 1 })
         expect(yield* providerStatus(payment)).toBe("pending_submission")
         // A second run the same day retries nothing again.
-        expect((yield* run).collectedAgain).toEqual([])
+        expect((yield* runDated("2026-11-24")).collectedAgain).toEqual([])
 
-        // It fails twice more, each retried 3 days later.
+        // It fails twice more, each retried by the run dated 3 days later.
         for (const retry of [2, 3]) {
           yield* paymentFails(payment)
-          yield* TestClock.adjust(Duration.times(DAY, 3))
-          expect((yield* run).collectedAgain.map((c) => c.reason)).toEqual([`retry ${retry} of 3`])
+          yield* TestClock.adjust(Duration.times(DAY, 2))
+          expect((yield* runToday).collectedAgain).toEqual([])
+          yield* TestClock.adjust(DAY)
+          expect((yield* runToday).collectedAgain.map((c) => c.reason)).toEqual([`retry ${retry} of 3`])
         }
         expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "Pending", paymentRetries: 3 })
 
@@ -192,8 +201,7 @@ describe("collecting failed payments again", () => {
         expect(notices).toHaveLength(4)
         expect(notices[3]?.body).toContain("it will not be collected again on this mandate")
         expect(notices[3]?.body).not.toContain("we will collect it again")
-        yield* TestClock.adjust(Duration.times(DAY, 3))
-        expect((yield* run).collectedAgain).toMatchObject([
+        expect((yield* runToday).collectedAgain).toMatchObject([
           { outcome: "WaitingForMandate", reason: "its payment failed after 3 retries" }
         ])
         expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "WaitingForMandate" })
@@ -206,6 +214,19 @@ describe("collecting failed payments again", () => {
         expect(collected).toMatchObject({ paymentStatus: "Pending", mandateReference: next })
         expect(collected.paymentReference).not.toBe(payment)
       }).pipe(Effect.provide(app))
+  )
+
+  it.effect("a retry is due on the third UK day after the failure, counted to the run's date", () =>
+    Effect.gen(function* () {
+      // Failed at 23:30 UTC on 10 June 2026: already 11 June in the UK (British Summer Time).
+      const lateAtNight = new Date("2026-06-10T23:30:00.000Z")
+      yield* TestClock.setTime(lateAtNight.getTime())
+      const { reference, user } = yield* customer("ida@example.com")
+      const invoice = yield* collectingInvoice(user, reference)
+      yield* paymentFails(invoice.paymentReference!)
+      expect((yield* runDated("2026-06-13")).collectedAgain).toEqual([])
+      expect((yield* runDated("2026-06-14")).collectedAgain).toMatchObject([{ outcome: "Retried" }])
+    }).pipe(Effect.provide(app))
   )
 
   it.effect("a failure GoCardless will retry itself keeps the invoice Pending, with no notice", () =>
@@ -225,40 +246,42 @@ describe("collecting failed payments again", () => {
     }).pipe(Effect.provide(app))
   )
 
-  it.effect("an invoice whose mandate ended waits for a mandate, and one completed since collects it at once", () =>
-    Effect.gen(function* () {
-      yield* TestClock.setTime(START.getTime())
-      const { billingEmail, reference, user } = yield* customer("mary@example.com")
-      const invoice = yield* collectingInvoice(user, reference)
-      const other = yield* customer("hedy@example.com")
-      const otherInvoice = yield* collectingInvoice(other.user, other.reference)
+  it.effect(
+    "an invoice whose mandate ended waits for a mandate at the next run, and one completed since collects it",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(START.getTime())
+        const { billingEmail, reference, user } = yield* customer("mary@example.com")
+        const invoice = yield* collectingInvoice(user, reference)
+        const other = yield* customer("hedy@example.com")
+        const otherInvoice = yield* collectingInvoice(other.user, other.reference)
 
-      // Mary's mandate is cancelled after the failure: the notice sends her to a new mandate.
-      yield* (yield* DirectDebitControl).setMandateStatus(reference, "cancelled")
-      yield* (yield* Mandates).get(user)
-      yield* paymentFails(invoice.paymentReference!)
-      const notices = yield* noticesTo(billingEmail)
-      expect(notices.at(-1)?.body).toContain("Set up a new direct debit mandate")
-      // Hedy's failed while her mandate stood; she then cancelled it and set up another before the run.
-      yield* paymentFails(otherInvoice.paymentReference!)
-      yield* (yield* Mandates).cancel(other.user)
-      const newer = yield* completedMandate(other.user)
-      expect(yield* stored(other.user, otherInvoice.id)).toMatchObject({ paymentStatus: "Failed" })
+        // Mary's mandate is cancelled after the failure: the notice sends her to a new mandate.
+        yield* (yield* DirectDebitControl).setMandateStatus(reference, "cancelled")
+        yield* (yield* Mandates).get(user)
+        yield* paymentFails(invoice.paymentReference!)
+        const notices = yield* noticesTo(billingEmail)
+        expect(notices.at(-1)?.body).toContain("Set up a new direct debit mandate")
+        // Hedy's failed while her mandate stood; she then cancelled it and set up another before the run.
+        yield* paymentFails(otherInvoice.paymentReference!)
+        yield* (yield* Mandates).cancel(other.user)
+        const newer = yield* completedMandate(other.user)
+        expect(yield* stored(other.user, otherInvoice.id)).toMatchObject({ paymentStatus: "Failed" })
 
-      yield* TestClock.adjust(Duration.times(DAY, 3))
-      const outcomes = (yield* run).collectedAgain.map((c) => [c.invoice.number, c.outcome])
-      expect(outcomes).toEqual([
-        [invoice.number, "WaitingForMandate"],
-        [otherInvoice.number, "PutForward"]
-      ])
-      expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "WaitingForMandate" })
-      expect(yield* stored(other.user, otherInvoice.id)).toMatchObject({
-        paymentStatus: "Pending",
-        mandateReference: newer
-      })
-      const mary = yield* completedMandate(user)
-      expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "Pending", mandateReference: mary })
-    }).pipe(Effect.provide(app))
+        // The run dated the day of the failures moves both at once: neither waits for a retry.
+        const outcomes = (yield* runToday).collectedAgain.map((c) => [c.invoice.number, c.outcome])
+        expect(outcomes).toEqual([
+          [invoice.number, "WaitingForMandate"],
+          [otherInvoice.number, "PutForward"]
+        ])
+        expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "WaitingForMandate" })
+        expect(yield* stored(other.user, otherInvoice.id)).toMatchObject({
+          paymentStatus: "Pending",
+          mandateReference: newer
+        })
+        const mary = yield* completedMandate(user)
+        expect(yield* stored(user, invoice.id)).toMatchObject({ paymentStatus: "Pending", mandateReference: mary })
+      }).pipe(Effect.provide(app))
   )
 
   it.effect("a retry the provider refuses waits for a mandate; a provider that is down leaves it to the next run", () =>

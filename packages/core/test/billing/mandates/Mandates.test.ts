@@ -1,7 +1,7 @@
 import { DirectDebitControl } from "@cisbook/testkit/DirectDebitFake"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Ref } from "effect"
+import { Deferred, Duration, Effect, Fiber, Option, Ref } from "effect"
 import { Conflict, NotFound, Refused } from "../../../src/Errors.js"
 import { BillingInvoiceRepo } from "../../../src/billing/billinginvoices/BillingInvoiceRepo.js"
 import { waitingForMandate } from "../../../src/billing/billinginvoices/Collect.js"
@@ -13,9 +13,13 @@ import type { User } from "../../../src/users/User.js"
 import { BillingProfiles } from "../../../src/billing/mandates/BillingProfiles.js"
 import { Mandates } from "../../../src/billing/mandates/Mandates.js"
 import { Users } from "../../../src/users/Users.js"
-import { aUser, claims, testApp } from "../../TestApp.js"
+import { ProviderEventHandling } from "../../../src/billing/providerevents/ProviderEventHandling.js"
+import { ProviderEventReceiving } from "../../../src/billing/providerevents/ProviderEventReceiving.js"
+import { aUser, claims, testApp, testAppWith } from "../../TestApp.js"
 
 const successRedirectUrl = "https://app.example/done"
+const MINUTE = 60 * 1000
+const DAY = 24 * 60 * MINUTE
 
 const address = {
   companyName: "Lovelace Builders Ltd",
@@ -81,26 +85,34 @@ describe("Mandates.setup", () => {
     }).pipe(Effect.provide(testApp()))
   )
 
-  it.effect("is 409 while a flow is in progress, and possible again once it expired after 30 minutes", () =>
+  it.effect("is 409 while a flow is in progress, and possible again once its flow expired after 7 days", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com")
       const mandates = yield* Mandates
       const first = yield* mandates.setup(user, { successRedirectUrl })
       const clock = yield* ManualClock
-      yield* clock.advance(30 * 60 * 1000 - 1)
-      expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toEqual(
-        new Conflict({
-          detail:
-            "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
-          remedy: { _tag: "CancelMandate" }
-        })
-      )
+      // Half an hour, then a day, then to a moment before the week is out: the customer may still complete the page.
+      for (const wait of [30 * MINUTE, DAY, 7 * DAY - 30 * MINUTE - DAY - 1]) {
+        yield* clock.advance(wait)
+        expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toEqual(
+          new Conflict({
+            detail:
+              "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
+            remedy: { _tag: "CancelMandate" }
+          })
+        )
+        expect((yield* mandates.get(user)).status).toBe("InProgress")
+      }
+      const { state } = yield* DirectDebitControl
+      // Neither the reads nor the refused setups cancelled the customer's billing request.
+      expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(false)
       yield* clock.advance(1)
       expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
+      expect((yield* mandates.get(user)).status).toBe("Expired")
+      expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(false)
       const second = yield* mandates.setup(user, { successRedirectUrl })
       expect(second.redirectFlowId).not.toBe(first.redirectFlowId)
       // The expired setup was cancelled with the provider when the new one started; the new one was not.
-      const { state } = yield* DirectDebitControl
       expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(true)
       expect((yield* Ref.get(state)).flows.get(second.redirectFlowId)?.cancelled).toBe(false)
       // The expired flow can no longer be completed.
@@ -110,10 +122,18 @@ describe("Mandates.setup", () => {
       )
       expect(late).toEqual(
         new Refused({
-          detail: "This mandate setup has expired (30 minutes): start a new one.",
+          detail: "This mandate setup has expired (its page could be completed for 7 days): start a new one.",
           remedy: { _tag: "StartMandateSetup" }
         })
       )
+    }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect("a setup completed on the sixth day is the user's mandate", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      yield* (yield* ManualClock).advance(6 * DAY)
+      expect((yield* mandates.complete(user, complete)).reference).toMatch(/^MD/)
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -247,5 +267,143 @@ describe("Mandates.get and cancel", () => {
       expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
       expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
+  )
+})
+
+/** A read of one mandate held after the provider answered it, until the test lets it go on. */
+let held: {
+  readonly id: string
+  readonly answered: Deferred.Deferred<void>
+  readonly goOn: Deferred.Deferred<void>
+} | null = null
+
+/** The provider, whose answer about the held mandate reaches its reader only when the test says so. */
+const appHoldingReads = testAppWith(DirectDebit, (provider) =>
+  Effect.succeed(
+    DirectDebit.of({
+      ...provider,
+      getMandate: (id) =>
+        Effect.flatMap(provider.getMandate(id), (mandate) => {
+          const hold = held
+          if (hold === null || hold.id !== id) return Effect.succeed(mandate)
+          held = null
+          return Deferred.succeed(hold.answered, undefined).pipe(
+            Effect.zipRight(Deferred.await(hold.goOn)),
+            Effect.as(mandate)
+          )
+        })
+    })
+  )
+)
+
+describe("a mandate the provider replaced", () => {
+  it.effect("a read racing the replaced event never puts the user back on the old mandate", () =>
+    Effect.gen(function* () {
+      const { complete, mandates, user } = yield* finishedSetup()
+      const old = (yield* mandates.complete(user, complete)).reference!
+      const control = yield* DirectDebitControl
+      yield* control.setMandateStatus(old, "active")
+
+      // GET /me/billing/mandate reads the mandate from the provider (still active) ...
+      const answered = yield* Deferred.make<void>()
+      const goOn = yield* Deferred.make<void>()
+      held = { id: old, answered, goOn }
+      const reading = yield* Effect.fork(mandates.get(user))
+      yield* Deferred.await(answered)
+      // ... meanwhile GoCardless replaces it, and its `replaced` event is handled ...
+      const replacement = yield* control.replaceMandate(old)
+      yield* (yield* ProviderEventReceiving).receive({
+        notificationId: "WB1",
+        events: [
+          {
+            id: "EV_REPLACED",
+            createdAt: new Date(),
+            resourceType: "mandates",
+            action: "replaced",
+            resourceId: old,
+            links: { mandate: old, new_mandate: replacement },
+            details: { origin: "gocardless", cause: "mandate_replaced" },
+            metadata: {}
+          }
+        ]
+      })
+      const work = yield* ProviderEventHandling
+      yield* work.record(yield* Effect.forEach(yield* work.claim(10, Duration.minutes(1)), work.attempt))
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).reference).toBe(replacement)
+      // ... then the read goes on with what it had read before: it does not write the old mandate back.
+      yield* Deferred.succeed(goOn, undefined)
+      expect((yield* Fiber.join(reading)).reference).toBe(replacement)
+      expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id))).toMatchObject({
+        reference: replacement,
+        status: "Active"
+      })
+      expect((yield* mandates.get(user)).reference).toBe(replacement)
+    }).pipe(Effect.provide(appHoldingReads))
+  )
+
+  it.effect(
+    "a read before the replaced event arrives follows the provider's new_mandate; the late event is a duplicate",
+    () =>
+      Effect.gen(function* () {
+        const { complete, mandates, user } = yield* finishedSetup()
+        const old = (yield* mandates.complete(user, complete)).reference!
+        const replacement = yield* (yield* DirectDebitControl).replaceMandate(old)
+        expect(yield* mandates.get(user)).toMatchObject({ reference: replacement, status: "Active" })
+        yield* (yield* ProviderEventReceiving).receive({
+          notificationId: "WB2",
+          events: [
+            {
+              id: "EV_LATE_REPLACED",
+              createdAt: new Date(),
+              resourceType: "mandates",
+              action: "replaced",
+              resourceId: old,
+              links: { mandate: old, new_mandate: replacement },
+              details: {},
+              metadata: {}
+            }
+          ]
+        })
+        const work = yield* ProviderEventHandling
+        yield* work.record(yield* Effect.forEach(yield* work.claim(10, Duration.minutes(1)), work.attempt))
+        expect((yield* (yield* ProviderEventReceiving).list(10)).map((e) => e.handled)).toEqual(["duplicate"])
+        expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).reference).toBe(replacement)
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "DELETE of a mandate GoCardless replaced before its event arrived cancels the new one; the late event keeps it so",
+    () =>
+      Effect.gen(function* () {
+        const { complete, mandates, user } = yield* finishedSetup()
+        const old = (yield* mandates.complete(user, complete)).reference!
+        const control = yield* DirectDebitControl
+        const replacement = yield* control.replaceMandate(old)
+        yield* mandates.cancel(user)
+        expect((yield* Ref.get(control.state)).mandates.get(replacement)?.status).toBe("cancelled")
+        expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id))).toMatchObject({
+          reference: replacement,
+          status: "Cancelled"
+        })
+        yield* (yield* ProviderEventReceiving).receive({
+          notificationId: "WB3",
+          events: [
+            {
+              id: "EV_REPLACED_AFTER_DELETE",
+              createdAt: new Date(),
+              resourceType: "mandates",
+              action: "replaced",
+              resourceId: old,
+              links: { mandate: old, new_mandate: replacement },
+              details: {},
+              metadata: {}
+            }
+          ]
+        })
+        const work = yield* ProviderEventHandling
+        yield* work.record(yield* Effect.forEach(yield* work.claim(10, Duration.minutes(1)), work.attempt))
+        expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
+        expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      }).pipe(Effect.provide(testApp()))
   )
 })

@@ -6,8 +6,8 @@ import { asObject, type SandboxResources, text } from "../SandboxResources.js"
 import { type BankDetailsForm, checkBankDetails } from "../BankDetails.js"
 import { billingRequestFulfilment } from "./BillingRequestsResource.js"
 
-/** A flow's page can be used for 30 minutes after it was created (the service's setups expire then). */
-const FLOW_LIFETIME_MS = 30 * 60 * 1000
+/** A billing request flow's page can be used for 7 days after it was created (its `expires_at`), as at GoCardless. */
+const FLOW_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000
 
 const isHttpUrl = (s: string | undefined) => {
   if (s === undefined) return false

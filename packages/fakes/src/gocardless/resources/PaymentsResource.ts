@@ -11,6 +11,9 @@ import {
   text
 } from "../SandboxResources.js"
 
+/** The most times GoCardless retries one payment ("Payments can be retried up to 3 times"). */
+const MAX_RETRIES = 3
+
 /** Payments: created on a live mandate, read, listed, cancelled and retried. */
 export const payments = ({
   create,
@@ -79,7 +82,8 @@ export const payments = ({
             faster_ach: false,
             fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
             metadata: asObject(payment["metadata"]),
-            retry_if_possible: false,
+            // Success+: whether GoCardless may retry a failure itself (see payment_failed_will_retry).
+            retry_if_possible: payment["retry_if_possible"] === true,
             links: { creditor: CREDITOR, mandate: mandateId }
           }),
           (resource) => [{ resourceType: "payments", resource, action: "created" }]
@@ -87,16 +91,31 @@ export const payments = ({
       })
     )
 
+  /**
+   * As GoCardless: only a failed payment whose mandate can still collect, at most 3 times, else
+   * 422 `invalid_state` `retry_failed`. Retried, it is `pending_submission` again
+   * (`resubmission_requested`).
+   */
   const retryPayment = (id: string) =>
     find("payments", id, (payment) =>
       Effect.gen(function* () {
-        if (payment["status"] !== "failed") {
-          return invalidState(
-            "payment_not_failed",
-            `Only a failed payment can be retried; this one is ${String(payment["status"])}`
-          )
+        const retries = Number(payment._internal?.["retries"] ?? 0)
+        const mandate = yield* store.load("mandates", text(asObject(payment["links"])["mandate"]) ?? "")
+        const mandateStatus = String(mandate?.["status"])
+        const why =
+          payment["status"] !== "failed"
+            ? `this payment is ${String(payment["status"])}, not failed`
+            : !liveMandate.includes(mandateStatus)
+              ? `its mandate is ${mandateStatus}`
+              : retries >= MAX_RETRIES
+                ? `it was retried ${MAX_RETRIES} times already`
+                : null
+        if (why !== null) return invalidState("retry_failed", `The payment could not be retried: ${why}`)
+        const retried: Resource = {
+          ...payment,
+          status: "pending_submission",
+          _internal: { ...payment._internal, retries: retries + 1 }
         }
-        const retried: Resource = { ...payment, status: "pending_submission" }
         yield* store.save(retried)
         yield* record([{ resourceType: "payments", resource: retried, action: "resubmission_requested" }])
         return shown("payments", retried)

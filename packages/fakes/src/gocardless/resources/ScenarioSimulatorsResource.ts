@@ -136,6 +136,13 @@ export const scenarioSimulators = ({ clock, find, moved, record, store }: Sandbo
             `The ${type} scenario cannot run on a resource that is ${String(resource["status"])}`
           )
         }
+        // GoCardless retries a failure itself (Success+) only for a payment created with retry_if_possible.
+        if (scenario.back !== undefined && resource["retry_if_possible"] !== true) {
+          return invalidState(
+            "invalid_resource_state",
+            `The ${type} scenario needs a payment created with retry_if_possible (Success+); this one was not`
+          )
+        }
         let current = resource
         const changes: Array<Change> = []
         for (const status of stepsOf(scenario.kind, String(resource["status"]), scenario.to, scenario.through)) {
