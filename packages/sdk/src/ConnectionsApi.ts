@@ -1,8 +1,12 @@
-import { ConnectionDto } from "@cisbook/core/connections/ConnectionView"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
-import { ConnectionListParams, CreateConnectionRequest, SetConnectionCounterpartyRequest } from "./ConnectionDtos.js"
+import {
+  ConnectionDto,
+  ConnectionListParams,
+  CreateConnectionRequest,
+  SetConnectionCounterpartyRequest
+} from "./ConnectionDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 import { TenantMember } from "./TenantMember.js"

@@ -1,10 +1,9 @@
 import { importColumns } from "@cisbook/core/contacts/import/ImportColumns"
 import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_ROWS } from "@cisbook/core/contacts/import/ImportLimits"
-import { ImportSelections } from "@cisbook/core/contacts/import/ImportSelections"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
-import { ContactImportResultDto, ContactImportRowDto } from "./ContactImportDtos.js"
+import { ContactImportResultDto, ContactImportRowDto, ImportSelections } from "./ContactImportDtos.js"
 import {
   ConflictProblem,
   ContentTooLargeProblem,

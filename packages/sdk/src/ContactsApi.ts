@@ -1,8 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ContactDto } from "@cisbook/core/contacts/ContactView"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
-import { ContactDtoPagedResult, ContactListParams, CreateContactRequest, UpdateContactRequest } from "./ContactDtos.js"
+import {
+  ContactDto,
+  ContactDtoPagedResult,
+  ContactListParams,
+  CreateContactRequest,
+  UpdateContactRequest
+} from "./ContactDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 import { TenantMember } from "./TenantMember.js"

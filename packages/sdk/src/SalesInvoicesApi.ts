@@ -1,5 +1,4 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { SalesInvoiceDto, SalesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { Schema } from "effect"
 import { Authenticate } from "./Authenticate.js"
 import {
@@ -8,7 +7,9 @@ import {
   InvoiceListParams,
   PaymentsReportHeaders,
   PaymentsReportParams,
+  SalesInvoiceDto,
   SalesInvoiceDtoPagedResult,
+  SalesInvoicePaymentDto,
   SalesInvoicePaymentsCsv,
   salesInvoicePaymentsCsvMedia,
   SalesInvoicePaymentsReport

@@ -4,7 +4,7 @@ import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, NewConnection, SetCounterpartyRequest } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
-import { connectionJson } from "./ConnectionView.js"
+import { connectionEventJson } from "./ConnectionEventData.js"
 import type { Contact } from "../contacts/Contact.js"
 import { Conflict, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
@@ -234,7 +234,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
             const connected = new Connection({ ...connection, status: "Connected", receiver, connectedAt: now })
             for (const party of [connected.initiator, receiver]) {
               yield* outbox.record(party.tenantId, [
-                { type: "connection.connected", data: connectionJson(connected, asTenant(party)) }
+                { type: "connection.connected", data: connectionEventJson(connected, asTenant(party)) }
               ])
             }
             return { connection: connected, viewer }

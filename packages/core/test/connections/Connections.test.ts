@@ -9,7 +9,7 @@ import { Conflict, NotFound, Refused, ValidationFailed } from "../../src/Errors.
 import { VerificationQueue } from "../../src/verification/VerificationQueue.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Connections, type SeenConnection } from "../../src/connections/Connections.js"
-import { connectionDto } from "../../src/connections/ConnectionView.js"
+import { connectionEventData } from "../../src/connections/ConnectionEventData.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
@@ -19,7 +19,7 @@ import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
 const john = { type: "SoleTrader" as const, firstName: "John", lastName: "Smith", utr: "2234567890" }
 const scheme = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
 
-const dto = ({ connection, viewer }: SeenConnection) => connectionDto(connection, viewer)
+const dto = ({ connection, viewer }: SeenConnection) => connectionEventData(connection, viewer)
 
 /** The use case, answering as the API shows a connection to the caller. */
 const asTheApiShowsIt = (connections: Connections) => ({

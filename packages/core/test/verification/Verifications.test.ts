@@ -8,7 +8,7 @@ import { Duration, Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
 import { CisScheme } from "../../src/cis/CisScheme.js"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
-import { contactJson } from "../../src/contacts/ContactView.js"
+import { contactEventJson } from "../../src/contacts/ContactEventData.js"
 import { NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { NotAMember } from "../../src/tenants/NotAMember.js"
@@ -95,7 +95,7 @@ describe("Verifications", () => {
         const answer = yield* verifications.request("johnsmit").pipe(asMember(owner, TENANT))
         expect(answer.verification).toMatchObject({ ...requested, verificationNumber: null, taxTreatment: null })
         expect(yield* (yield* Contacts).get(contact.code).pipe(asMember(owner, TENANT))).toEqual(answer)
-        expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(answer) })
+        expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactEventJson(answer) })
         const queued = yield* queue.find(tenant.id, contact.id)
         assert(Option.isSome(queued))
         expect(queued.value).toMatchObject({ contactCode: "JOHNSMIT" })
@@ -248,7 +248,7 @@ describe("Verifications", () => {
           message: null
         })
       )
-      expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(verified) })
+      expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactEventJson(verified) })
       expect(yield* work.workDue(10, LEASE)).toBe(0)
       expect(yield* authority.asked).toHaveLength(1)
     }).pipe(Effect.provide(testApp()))

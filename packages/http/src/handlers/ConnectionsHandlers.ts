@@ -1,11 +1,9 @@
 import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import { Connections, type SeenConnection } from "@cisbook/core/connections/Connections"
-import { connectionDto } from "@cisbook/core/connections/ConnectionView"
+import { Connections } from "@cisbook/core/connections/Connections"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-
-const seenDto = ({ connection, viewer }: SeenConnection) => connectionDto(connection, viewer)
+import { connectionDto } from "../dto/ConnectionDto.js"
 
 export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections", (handlers) =>
   Effect.gen(function* () {
@@ -14,19 +12,19 @@ export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections
       .handle("listConnections", ({ urlParams }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => connections.list(user, urlParams)),
-          Effect.map((all) => all.map(seenDto))
+          Effect.map((all) => all.map(connectionDto))
         )
       )
       .handle("createConnection", ({ payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => connections.create(user, payload)),
-          Effect.map(seenDto)
+          Effect.map(connectionDto)
         )
       )
       .handle("getConnection", ({ path }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => connections.get(user, path.connection)),
-          Effect.map(seenDto)
+          Effect.map(connectionDto)
         )
       )
       .handle("deleteConnection", ({ path }) =>
@@ -35,7 +33,7 @@ export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections
       .handle("setConnectionCounterparty", ({ path, payload }) =>
         CurrentUser.pipe(
           Effect.flatMap((user) => connections.setCounterparty(user, path.connection, payload)),
-          Effect.map(seenDto)
+          Effect.map(connectionDto)
         )
       )
   })

@@ -2,17 +2,17 @@ import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { SalesInvoiceMail } from "@cisbook/core/invoices/SalesInvoiceMail"
 import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { preferredMediaType } from "../ContentNegotiation.js"
 import { queuedMailDto } from "../dto/MailDto.js"
 import {
   invoicePageDto,
-  salesInvoicePaymentsReportItem,
   salesInvoiceDto,
-  salesInvoicePaymentDto
+  salesInvoicePaymentDto,
+  salesInvoicePaymentsCsvResponse,
+  salesInvoicePaymentsReportDto
 } from "../dto/InvoiceDto.js"
-import { paymentsReportCsv } from "../PaymentsReportCsv.js"
 
 export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
   Effect.gen(function* () {
@@ -32,19 +32,15 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
         )
       )
       .handle("listSalesInvoicePayments", ({ headers, urlParams }) =>
-        invoices.paymentsReport(urlParams.from, urlParams.to).pipe(
-          Effect.map((report) => {
-            const items = report.payments.map(salesInvoicePaymentsReportItem)
-            if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json")
-              return items
-            return HttpServerResponse.text(paymentsReportCsv(items), {
-              contentType: "text/csv; charset=utf-8",
-              headers: {
-                "content-disposition": `attachment; filename="sales-invoice-payments-${report.from}-to-${report.to}.csv"`
-              }
-            })
-          })
-        )
+        invoices
+          .paymentsReport(urlParams.from, urlParams.to)
+          .pipe(
+            Effect.map((report) =>
+              preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json"
+                ? salesInvoicePaymentsReportDto(report)
+                : salesInvoicePaymentsCsvResponse(report)
+            )
+          )
       )
       .handle("createSalesInvoice", ({ payload }) =>
         invoices.create(payload).pipe(Effect.map((invoice) => salesInvoiceDto(invoice)))
