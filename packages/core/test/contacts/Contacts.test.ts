@@ -13,7 +13,7 @@ import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, plainCis, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -22,7 +22,9 @@ const setUp = Effect.gen(function* () {
   const tenants = yield* Tenants
   const contacts = yield* Contacts
   const owner = yield* aUser("owner@example.com")
-  const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
+  const { tenant } = yield* tenants
+    .create({ code: TenantCode.make(TENANT), name: "Acme", email: null })
+    .pipe(asUser(owner))
   const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
     Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
   )
@@ -280,7 +282,7 @@ describe("Contacts.get", () => {
     Effect.gen(function* () {
       const { contacts, owner, tenants } = yield* setUp
       const other = yield* aUser("other@example.com")
-      yield* tenants.create(other, { code: TenantCode.make("other-ltd"), name: "Other", email: null })
+      yield* tenants.create({ code: TenantCode.make("other-ltd"), name: "Other", email: null }).pipe(asUser(other))
       const mine = yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, TENANT))
       expect(yield* Effect.flip(contacts.get(mine.code).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
       expect(yield* Effect.flip(contacts.get(mine.code).pipe(asMember(other, "other-ltd")))).toBeInstanceOf(NotFound)

@@ -9,7 +9,7 @@ import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { SalesInvoices } from "../../src/invoices/SalesInvoices.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, aUser, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -20,7 +20,9 @@ const setUpTenant = (code: string) =>
     const contacts = yield* Contacts
     const invoices = yield* SalesInvoices
     const owner = yield* aUser(`owner@${code}.example.com`)
-    const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(code), name: "Acme", email: null })
+    const { tenant } = yield* tenants
+      .create({ code: TenantCode.make(code), name: "Acme", email: null })
+      .pipe(asUser(owner))
     yield* contacts.create({ name: "Acme", isCustomer: true }).pipe(asMember(owner, code))
     yield* contacts.create({ name: "Bricks", isSupplier: true }).pipe(asMember(owner, code))
     const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
@@ -173,7 +175,7 @@ describe("SalesInvoices.addPayment", () => {
     Effect.gen(function* () {
       const { invoices, owner, tenants } = yield* setUp
       const created = yield* invoices.create(invoice).pipe(asMember(owner, TENANT))
-      yield* tenants.create(owner, { code: TenantCode.make("other-tenant"), name: "Other", email: null })
+      yield* tenants.create({ code: TenantCode.make("other-tenant"), name: "Other", email: null }).pipe(asUser(owner))
       const payment = { date: "2026-05-01", amount: 1 }
       for (const [tenant, id] of [
         [TENANT, "nope"],

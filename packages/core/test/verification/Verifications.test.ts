@@ -20,7 +20,7 @@ import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
 import { FilingCheck } from "../../src/taxauthority/FilingCheck.js"
-import { asMember, aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
+import { asMember, asUser, aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -43,11 +43,13 @@ const acme = { type: "Company", tradingName: "Acme Ltd", utr: "1097172564" } as 
 const setUpWith = (options: { readonly scheme: boolean; readonly utr?: boolean }) =>
   Effect.gen(function* () {
     const owner = yield* aUser("owner@example.com")
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make(TENANT),
-      name: "Acme",
-      email: null
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make(TENANT),
+        name: "Acme",
+        email: null
+      })
+      .pipe(asUser(owner))
     const contacts = yield* Contacts
     const contact = yield* contacts
       .create({
@@ -223,7 +225,9 @@ describe("Verifications", () => {
       expect(yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(stranger, TENANT)))).toBeInstanceOf(
         NotAMember
       )
-      yield* (yield* Tenants).create(owner, { code: TenantCode.make("other-co"), name: "Other", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("other-co"), name: "Other", email: null })
+        .pipe(asUser(owner))
       const notHere = yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(owner, "other-co")))
       assert(notHere instanceof NotFound)
       expect(notHere.detail).toBe("There is no contact with the code JOHNSMIT in other-co.")

@@ -1,4 +1,3 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { SalesInvoiceMail } from "@cisbook/core/invoices/SalesInvoiceMail"
 import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
@@ -20,16 +19,10 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
     const mail = yield* SalesInvoiceMail
     return handlers
       .handle("emailSalesInvoice", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => mail.send(user, path.invoice, payload)),
-          Effect.map(queuedMailDto)
-        )
+        mail.send(path.invoice, payload).pipe(Effect.map(queuedMailDto))
       )
       .handle("sendPaymentReminder", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => mail.remind(user, path.invoice, payload)),
-          Effect.map(queuedMailDto)
-        )
+        mail.remind(path.invoice, payload).pipe(Effect.map(queuedMailDto))
       )
       .handle("listSalesInvoicePayments", ({ headers, urlParams }) =>
         invoices

@@ -20,6 +20,7 @@ import {
 import { IdGenerator } from "../../system/IdGenerator.js"
 import { MandateRepo } from "./MandateRepo.js"
 import { MandateCompletion } from "./MandateCompletion.js"
+import { CurrentUser } from "../../users/CurrentUser.js"
 import type { User } from "../../users/User.js"
 import { decodeInput } from "../../Validation.js"
 
@@ -70,10 +71,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
       completion.refreshed(mandate).pipe(Effect.mapError(refusedBy))
 
     const setup = (
-      user: User,
       input: NewMandateSetup
-    ): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const { successRedirectUrl } = yield* decodeInput(SetupInput)(input)
         const customer = prefilledCustomer(user, yield* profiles.get(user.id))
         if (customer === null) {
@@ -125,8 +126,11 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         return { redirectFlowId: flow.id, redirectUrl: flow.redirectUrl, sessionToken: reserved.sessionToken }
       }).pipe(Effect.withSpan("Mandates.setup"))
 
-    const complete = (user: User, input: MandateSetupCompletion): Effect.Effect<Mandate, ValidationFailed | Refused> =>
+    const complete = (
+      input: MandateSetupCompletion
+    ): Effect.Effect<Mandate, ValidationFailed | Refused, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const { redirectFlowId, sessionToken } = yield* decodeInput(CompleteInput)(input)
         const found = yield* repo.findByRedirectFlow(user.id, redirectFlowId)
         if (Option.isNone(found) || !sameToken(found.value.sessionToken, sessionToken)) {
@@ -178,8 +182,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
       }).pipe(Effect.withSpan("Mandates.complete"))
 
     /** The caller's latest mandate, its status refreshed from the provider. */
-    const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>
+    const get = (): Effect.Effect<Mandate, NotFound | Refused, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const latest = yield* repo.latest(user.id)
         if (Option.isNone(latest)) {
           return yield* new NotFound({
@@ -197,8 +202,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
       }).pipe(Effect.withSpan("Mandates.get"))
 
     /** Cancels the caller's mandate with the provider; a new setup can start at once. */
-    const cancel = (user: User): Effect.Effect<void, NotFound | Refused> =>
+    const cancel = (): Effect.Effect<void, NotFound | Refused, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const live = yield* repo.live(user.id)
         if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
         const cancelled = yield* provider.cancelMandate(live.value.reference).pipe(
