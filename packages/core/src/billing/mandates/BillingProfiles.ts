@@ -29,9 +29,7 @@ export class BillingProfiles extends Effect.Service<BillingProfiles>()("core/Bil
 
     const get = (): Effect.Effect<BillingProfile, never, CurrentUser> =>
       CurrentUser.pipe(
-        Effect.flatMap(({ user }) =>
-          Effect.all({ address: profiles.get(user.id), mandateStatus: mandateStatus(user) })
-        )
+        Effect.flatMap(({ user }) => Effect.all({ address: profiles.get(user.id), mandateStatus: mandateStatus(user) }))
       )
 
     /** Replaces the address whole; the mandate is untouched. */

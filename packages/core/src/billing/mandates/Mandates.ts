@@ -126,9 +126,7 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         return { redirectFlowId: flow.id, redirectUrl: flow.redirectUrl, sessionToken: reserved.sessionToken }
       }).pipe(Effect.withSpan("Mandates.setup"))
 
-    const complete = (
-      input: MandateSetupCompletion
-    ): Effect.Effect<Mandate, ValidationFailed | Refused, CurrentUser> =>
+    const complete = (input: MandateSetupCompletion): Effect.Effect<Mandate, ValidationFailed | Refused, CurrentUser> =>
       Effect.gen(function* () {
         const { user } = yield* CurrentUser
         const { redirectFlowId, sessionToken } = yield* decodeInput(CompleteInput)(input)
