@@ -17,6 +17,7 @@ import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import { loadTest, type LoadResult } from "../LoadTest.js"
 import { seedBilling, seedLaterReturn } from "./Seed.js"
 import { freePort } from "../FreePort.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const MiB = 1024 * 1024
 const USERS = Number(process.env["BENCH_BILLING_USERS"] ?? 2_000)
@@ -105,7 +106,7 @@ const measure = (database: Database, port: number) =>
       ["invoices list, WaitingForMandate", 1]
     ] as const) {
       const user = yield* (yield* Users).byEmail(`payer${n}@bench.example` as Email)
-      const { key } = yield* (yield* ApiKeys).issue(user, "bench")
+      const { key } = yield* (yield* ApiKeys).issue("bench").pipe(asUser(user))
       const result = yield* Effect.promise(() =>
         loadTest({
           url: `http://127.0.0.1:${port}/me/billing/invoices`,

@@ -18,6 +18,7 @@ import { withCpuProfile } from "../CpuProfile.js"
 import { checkClean, markdownTable, type Row } from "../Report.js"
 import { startBareServer } from "./BareServer.js"
 import { seedContacts, seedNeighbours } from "./Seed.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const CONTACTS = Number(process.env["BENCH_CONTACTS"] ?? 100_000)
 const NEIGHBOURS = 20
@@ -43,12 +44,14 @@ const measure = (database: Database) =>
     yield* migrate
     const users = yield* Users
     const owner = yield* users.create({ email: "bench@example.com" as Email, name: "Bench" })
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make("bench-main"),
-      name: "Bench",
-      email: null
-    })
-    const { key } = yield* (yield* ApiKeys).issue(owner, "bench")
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make("bench-main"),
+        name: "Bench",
+        email: null
+      })
+      .pipe(asUser(owner))
+    const { key } = yield* (yield* ApiKeys).issue("bench").pipe(asUser(owner))
     yield* seedContacts(tenant.id, CONTACTS)
     yield* seedNeighbours(NEIGHBOURS, CONTACTS / NEIGHBOURS)
     yield* Effect.logWarning(

@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const MiB = 1024 * 1024
 const ROWS = Number(process.env["BENCH_ROWS"] ?? 10_000)
@@ -80,8 +81,10 @@ const measure = (database: Database, rows: number) =>
   Effect.gen(function* () {
     yield* migrate
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
-    yield* (yield* Tenants).create(owner, { code: TenantCode.make("bench-import"), name: "Bench", email: null })
-    const { key } = yield* (yield* ApiKeys).issue(owner, "bench")
+    yield* (yield* Tenants)
+      .create({ code: TenantCode.make("bench-import"), name: "Bench", email: null })
+      .pipe(asUser(owner))
+    const { key } = yield* (yield* ApiKeys).issue("bench").pipe(asUser(owner))
     const server = yield* HttpServer.HttpServer
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     const base = `http://127.0.0.1:${port}/tenants/bench-import/contacts/import`

@@ -14,6 +14,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
 import { loadTest, type LoadResult } from "../LoadTest.js"
 import { seedInvoices } from "./Seed.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const INVOICES = Number(process.env["BENCH_INVOICES"] ?? 20_000)
 const CUSTOMERS = 500
@@ -33,12 +34,14 @@ const row = (name: string, rows: number, r: LoadResult) =>
 
 const measure = Effect.gen(function* () {
   const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
-  const { tenant } = yield* (yield* Tenants).create(owner, {
-    code: TenantCode.make("bench-main"),
-    name: "Bench",
-    email: null
-  })
-  const { key } = yield* (yield* ApiKeys).issue(owner, "bench")
+  const { tenant } = yield* (yield* Tenants)
+    .create({
+      code: TenantCode.make("bench-main"),
+      name: "Bench",
+      email: null
+    })
+    .pipe(asUser(owner))
+  const { key } = yield* (yield* ApiKeys).issue("bench").pipe(asUser(owner))
   const started = Date.now()
   const payments = yield* seedInvoices(tenant.id, CUSTOMERS, INVOICES)
   yield* Effect.logWarning(`seeded ${INVOICES} invoices, ${payments} payments in ${(Date.now() - started) / 1000} s`)

@@ -15,6 +15,7 @@ import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { chosenDatabases, type Database } from "../Databases.js"
 import { startHelperProcess } from "../HelperProcess.js"
 import { runOver } from "../WorkerBenchApp.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const MAILS = Number(process.env["BENCH_MAILS"] ?? 10_000)
 const CONCURRENCY = Number(process.env["BENCH_MAIL_CONCURRENCY"] ?? 100)
@@ -41,11 +42,13 @@ const measure = (database: Database) =>
     yield* migrate
     const sink = yield* startSink
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make("bench-mail"),
-      name: "Lovelace Builders Ltd",
-      email: "accounts@lovelace.example" as Email
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make("bench-mail"),
+        name: "Lovelace Builders Ltd",
+        email: "accounts@lovelace.example" as Email
+      })
+      .pipe(asUser(owner))
 
     // Queued as use cases queue them: rendered from the template, in transactions (500 a time).
     const mail = yield* TenantMail

@@ -17,6 +17,7 @@ import { startCpuProfile } from "../CpuProfile.js"
 import { startHelperProcess } from "../HelperProcess.js"
 import { runOver } from "../WorkerBenchApp.js"
 import { runBareDispatcher } from "./BareDispatcher.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const EVENTS = Number(process.env["BENCH_WEBHOOK_EVENTS"] ?? 5_000)
 const CONCURRENCY = Number(process.env["BENCH_WEBHOOK_CONCURRENCY"] ?? 50)
@@ -57,7 +58,9 @@ const measure = (database: Database) =>
     yield* migrate
     const receiver = yield* startReceiver
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
-    yield* (yield* Tenants).create(owner, { code: TenantCode.make("bench-hooks"), name: "Bench", email: null })
+    yield* (yield* Tenants)
+      .create({ code: TenantCode.make("bench-hooks"), name: "Bench", email: null })
+      .pipe(asUser(owner))
     const { secret, webhook } = yield* (yield* Webhooks)
       .create({ url: `${receiver.url}/in` })
       .pipe(asMember(owner, "bench-hooks"))

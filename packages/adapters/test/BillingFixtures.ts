@@ -28,6 +28,7 @@ import { DirectDebitFake } from "@cisbook/testkit/DirectDebitFake"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Ref } from "effect"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 type CreatePayment = (payment: NewPayment, key: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
 type GetPayment = (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
@@ -94,7 +95,7 @@ export const aUser = (name: string) =>
 /** A tenant the user owns, named as given. */
 export const aTenant = (owner: User, name: string) =>
   Effect.flatMap(Tenants, (tenants) =>
-    tenants.create(owner, { code: TenantCode.make(unique("t")), name, email: null })
+    tenants.create({ code: TenantCode.make(unique("t")), name, email: null }).pipe(asUser(owner))
   ).pipe(Effect.map(({ tenant }) => tenant))
 
 const line = (n: number) =>

@@ -12,18 +12,20 @@ import { SqlClient } from "@effect/sql"
 import { assert, expect, layer } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Option, Ref } from "effect"
 import { aTenant, aUser, anAcceptedReturn, BillingOverSql, type Faults, ProviderFaults } from "./BillingFixtures.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const run = (date = "2026-07-01") => Effect.flatMap(BillingRun, (billing) => billing.run(date))
 const invoicesOf = (user: User) => Effect.flatMap(BillingInvoices, (invoices) => invoices.listAsStored(user))
-const detailOf = (user: User, id: string) => Effect.flatMap(BillingInvoices, (invoices) => invoices.get(user, id))
+const detailOf = (user: User, id: string) =>
+  Effect.flatMap(BillingInvoices, (invoices) => invoices.get(id).pipe(asUser(user)))
 
 /** A completed mandate of the user (the customer finished the provider's page). */
 const mandateFor = (user: User) =>
   Effect.gen(function* () {
     const mandates = yield* Mandates
-    const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/done" })
+    const setup = yield* mandates.setup({ successRedirectUrl: "https://app.example/done" }).pipe(asUser(user))
     yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
-    const mandate = yield* mandates.complete(user, setup)
+    const mandate = yield* mandates.complete(setup).pipe(asUser(user))
     return mandate.reference!
   })
 
@@ -60,7 +62,7 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
         const may = yield* anAcceptedReturn(beta.id, "2026-05-05", 2)
         const alphaJune = yield* anAcceptedReturn(alpha.id, "2026-06-05", 1)
 
-        const usage = yield* (yield* BillingInvoices).usage(owner)
+        const usage = yield* (yield* BillingInvoices).usage().pipe(asUser(owner))
         // Oldest tax month first, then by tenant code.
         const sameMonth = [
           [june, beta.code, "Beta Builders Ltd", "2026-06-05", 3],
@@ -72,7 +74,7 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
         ])
         expect(usage[0]?.subcontractors[1]).toMatchObject({ contactCode: "SUB2", name: "Subcontractor 2" })
         // A Member's tenants are not billed to them.
-        expect(yield* (yield* BillingInvoices).usage(member)).toEqual([])
+        expect(yield* (yield* BillingInvoices).usage().pipe(asUser(member))).toEqual([])
 
         yield* run()
         const [invoice, ...others] = yield* invoicesOf(owner)
@@ -97,7 +99,7 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
           usage.map((u) => [u.returnId, u.subcontractors.length, 100, u.subcontractors.length * 100])
         )
         expect(lines[0]?.description).toBe("CIS return, tax month ending 5 May 2026 (Beta Builders Ltd)")
-        expect(yield* (yield* BillingInvoices).usage(owner)).toEqual([])
+        expect(yield* (yield* BillingInvoices).usage().pipe(asUser(owner))).toEqual([])
         expect(yield* invoicesOf(member)).toEqual([])
 
         yield* run("2026-07-02")
@@ -121,7 +123,7 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
       yield* run()
       const [invoice] = yield* invoicesOf(owner)
       assert(invoice !== undefined)
-      const { bytes, fileName } = yield* (yield* BillingInvoices).pdf(owner, invoice.id)
+      const { bytes, fileName } = yield* (yield* BillingInvoices).pdf(invoice.id).pipe(asUser(owner))
       expect(fileName).toBe(`${invoice.number}.pdf`)
       const text = (yield* pdfText(bytes)).replace(/\s+/g, " ")
       for (const expected of [
@@ -241,8 +243,8 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
       const [pending] = yield* invoicesOf(owner)
       expect(pending).toMatchObject({ paymentStatus: "Pending", mandateReference: first })
       // The payer cancels the mandate; the provider cancels its pending payment with it.
-      yield* (yield* Mandates).cancel(owner)
-      const [cancelled] = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner))
+      yield* (yield* Mandates).cancel().pipe(asUser(owner))
+      const [cancelled] = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list().pipe(asUser(owner)))
       expect(cancelled).toMatchObject({ paymentStatus: "Cancelled", paymentReference: pending?.paymentReference })
       const second = yield* mandateFor(owner)
       const [again] = yield* invoicesOf(owner)
@@ -297,7 +299,7 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
           getPayment: (real) => (id) => Effect.zipRight(record(`getPayment ${id}`), real(id)),
           listPayments: (real) => (id) => Effect.zipRight(record(`listPayments ${id}`), real(id))
         })
-        const listed = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner))
+        const listed = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list().pipe(asUser(owner)))
         yield* noFaults
         expect(yield* Ref.get(calls)).toEqual([`listPayments ${stored[0]!.mandateReference}`])
         const expected = ["Paid", "Failed", "Paid", "Pending"]
@@ -322,14 +324,14 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
       )
       yield* setFaults({ listPayments: (real) => (id) => (id === mandate ? Effect.never : real(id)) })
       const started = Date.now()
-      const listed = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner)).pipe(
+      const listed = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list().pipe(asUser(owner))).pipe(
         Effect.provideService(PaymentRefreshTimeout, Duration.millis(300))
       )
       expect(Date.now() - started).toBeLessThan(5000)
       yield* noFaults
       expect(listed.map((i) => i.paymentStatus)).toEqual(["Pending"])
       expect((yield* invoicesOf(owner)).map((i) => i.paymentStatus)).toEqual(["Pending"])
-      const [again] = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list(owner))
+      const [again] = yield* Effect.flatMap(BillingInvoices, (invoices) => invoices.list().pipe(asUser(owner)))
       expect(again?.paymentStatus).toBe("Paid")
     })
   )
@@ -344,10 +346,10 @@ layer(BillingOverSql, { excludeTestServices: true, timeout: "120 seconds" })("th
       const [invoice] = yield* invoicesOf(owner)
       assert(invoice !== undefined)
       const invoices = yield* BillingInvoices
-      expect((yield* Effect.flip(invoices.get(other, invoice.id)))._tag).toBe("NotFound")
-      expect((yield* Effect.flip(invoices.pdf(other, invoice.id)))._tag).toBe("NotFound")
-      expect((yield* Effect.flip(invoices.get(owner, "not-a-uuid")))._tag).toBe("NotFound")
-      expect(yield* invoices.list(other)).toEqual([])
+      expect((yield* Effect.flip(invoices.get(invoice.id).pipe(asUser(other))))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(invoices.pdf(invoice.id).pipe(asUser(other))))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(invoices.get("not-a-uuid").pipe(asUser(owner))))._tag).toBe("NotFound")
+      expect(yield* invoices.list().pipe(asUser(other))).toEqual([])
     })
   )
 

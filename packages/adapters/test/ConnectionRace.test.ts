@@ -9,6 +9,7 @@ import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { expect, layer } from "@effect/vitest"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
 import { Effect, Exit } from "effect"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const App = UseCasesOverSql
 
@@ -18,7 +19,9 @@ layer(App, { timeout: "120 seconds" })("connections of one contact, created at o
   it.effect("exactly one is created and its invitation queued; every other is a Conflict", () =>
     Effect.gen(function* () {
       const owner = yield* (yield* Users).create({ email: Email.make("racing@example.com"), name: "Racer" })
-      yield* (yield* Tenants).create(owner, { code: TenantCode.make("conn-race"), name: "Race", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("conn-race"), name: "Race", email: null })
+        .pipe(asUser(owner))
       const contact = yield* (yield* Contacts)
         .create({
           name: "Sub One",
@@ -33,7 +36,7 @@ layer(App, { timeout: "120 seconds" })("connections of one contact, created at o
         () =>
           Effect.exit(
             connections
-              .create(owner, { contact: contact.code, direction: "In", email: invitee })
+              .create({ contact: contact.code, direction: "In", email: invitee })
               .pipe(asMember(owner, "conn-race"))
           ),
         { concurrency: RACERS }
@@ -48,9 +51,7 @@ layer(App, { timeout: "120 seconds" })("connections of one contact, created at o
       expect(outcomes.filter((o) => o === "Conflict")).toHaveLength(RACERS - 1)
       const mails = yield* (yield* MailOutbox).list({ status: null, limit: 1000 })
       expect(mails.filter((m) => m.to === invitee)).toHaveLength(1)
-      expect(yield* connections.list(owner, { contact: contact.code }).pipe(asMember(owner, "conn-race"))).toHaveLength(
-        1
-      )
+      expect(yield* connections.list({ contact: contact.code }).pipe(asMember(owner, "conn-race"))).toHaveLength(1)
     })
   )
 })

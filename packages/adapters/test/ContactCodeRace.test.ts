@@ -7,6 +7,7 @@ import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { expect, layer } from "@effect/vitest"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
 import { Effect } from "effect"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const App = UseCasesOverSql
 
@@ -16,7 +17,9 @@ layer(App, { timeout: "120 seconds" })("contacts of one name, created at once", 
   it.effect("all succeed, each under its own code", () =>
     Effect.gen(function* () {
       const owner = yield* (yield* Users).create({ email: Email.make("racer@example.com"), name: "Racer" })
-      yield* (yield* Tenants).create(owner, { code: TenantCode.make("code-race"), name: "Race", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("code-race"), name: "Race", email: null })
+        .pipe(asUser(owner))
       const contacts = yield* Contacts
       const created = yield* Effect.forEach(
         Array.from({ length: RACERS }),

@@ -9,6 +9,7 @@ import { largeImportCsv } from "@cisbook/testkit/ImportFixtures"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const IMPORTS = 20
 const ROWS = 100
@@ -28,7 +29,9 @@ layer(UseCasesOverSql, { timeout: "120 seconds" })("imports into one tenant at o
   it.effect("import every row, each contact under its own code", () =>
     Effect.gen(function* () {
       const owner = yield* (yield* Users).create({ email: Email.make("importer@example.com"), name: "Importer" })
-      yield* (yield* Tenants).create(owner, { code: TenantCode.make("import-race"), name: "Race", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("import-race"), name: "Race", email: null })
+        .pipe(asUser(owner))
       const imports = yield* ContactImport
       const rowIds = Array.from({ length: ROWS }, (_, i) => i + 1)
       const started = Date.now()

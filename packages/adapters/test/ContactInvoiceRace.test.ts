@@ -10,6 +10,7 @@ import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { expect, layer } from "@effect/vitest"
 import { UseCasesOverSql } from "./UseCasesOverSql.js"
 import { Effect, Exit, Option } from "effect"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 /**
  * The use cases over the real database: on PostgreSQL (CISBOOK_TEST_DATABASE_URL) with a pool of
@@ -22,7 +23,9 @@ const ROUNDS = 12
 const setUp = Effect.gen(function* () {
   const owner = yield* (yield* Users).create({ email: Email.make(`race.${Date.now()}@example.com`), name: "Racer" })
   const code = `race-${Date.now().toString(36)}`
-  const { tenant } = yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Race", email: null })
+  const { tenant } = yield* (yield* Tenants)
+    .create({ code: TenantCode.make(code), name: "Race", email: null })
+    .pipe(asUser(owner))
   return { owner, tenant, code } as const
 })
 

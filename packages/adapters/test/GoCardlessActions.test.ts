@@ -8,6 +8,7 @@ import { WaitingInvoices } from "@cisbook/core/billing/mandates/WaitingInvoices"
 import { Email } from "@cisbook/core/Email"
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { UseCasesLive } from "@cisbook/core/UseCases"
+import { asUser } from "@cisbook/core/users/ActingAs"
 import { Users } from "@cisbook/core/users/Users"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
@@ -217,9 +218,11 @@ describe("the billing run over GoCardless, when the answer to its retry is lost"
           yield* TestClock.setTime(START.getTime())
           const user = yield* (yield* Users).create({ email: Email.make("ada@example.com"), name: "Ada Lovelace" })
           const mandates = yield* Mandates
-          const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.cisbook.example/done" })
+          const setup = yield* mandates
+            .setup({ successRedirectUrl: "https://app.cisbook.example/done" })
+            .pipe(asUser(user))
           yield* replay.finishPage({ id: setup.redirectFlowId, redirectUrl: setup.redirectUrl, expiresAt: START })
-          const reference = (yield* mandates.complete(user, setup)).reference!
+          const reference = (yield* mandates.complete(setup).pipe(asUser(user))).reference!
           const repo = yield* BillingInvoiceRepo
           const { id } = yield* repo.insert(
             draftInvoice(

@@ -10,6 +10,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Config, Effect, Fiber, Layer, Option, Queue, Stream } from "effect"
 import { useCasesOver } from "./UseCasesOverSql.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const postgresUrl = Config.option(Config.redacted("CISBOOK_TEST_DATABASE_URL")).pipe(Effect.runSync)
 
@@ -41,13 +42,13 @@ describe.skipIf(Option.isNone(postgresUrl))(
               const sql = yield* SqlClient.SqlClient
               const keys = yield* ApiKeys
               const user = yield* (yield* Users).create({ email: Email.make("revoker@example.com"), name: "Revoker" })
-              const kept = yield* keys.issue(user, "kept")
-              const revoked = yield* keys.issue(user, "revoked")
+              const kept = yield* keys.issue("kept").pipe(asUser(user))
+              const revoked = yield* keys.issue("revoked").pipe(asUser(user))
               // Revoked, then rolled back: no one may be told.
               yield* sql
-                .withTransaction(Effect.zipRight(keys.revoke(user, kept.apiKey.id), Effect.fail("undo")))
+                .withTransaction(Effect.zipRight(keys.revoke(kept.apiKey.id).pipe(asUser(user)), Effect.fail("undo")))
                 .pipe(Effect.flip)
-              yield* keys.revoke(user, revoked.apiKey.id)
+              yield* keys.revoke(revoked.apiKey.id).pipe(asUser(user))
               expect(yield* next).toEqual({ _tag: "Revoked", id: revoked.apiKey.id })
 
               yield* sql`

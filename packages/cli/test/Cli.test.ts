@@ -32,6 +32,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vi
 import { ConfigProvider, type Console, Duration, Effect, Layer, Redacted } from "effect"
 import { run } from "../src/Cli.js"
 import { SecretInput } from "../src/SecretInput.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 /**
  * The admin CLI, run in-process as `bin.ts` runs it, over an embedded database in a fresh
@@ -227,7 +228,7 @@ describe("cisbook admin CLI", () => {
       const key = stdout.at(-1) ?? ""
       expect(key).toMatch(/^cis_[0-9A-Za-z]{43}$/)
 
-      const user = yield* Effect.flatMap(ApiKeys, (keys) => keys.authenticate(key)).pipe(
+      const { user } = yield* Effect.flatMap(ApiKeys, (keys) => keys.authenticate(key)).pipe(
         Effect.provide(AppLive),
         configured
       )
@@ -714,13 +715,15 @@ describe("cisbook admin CLI", () => {
       ])
       yield* Effect.gen(function* () {
         const ada = yield* (yield* Users).byEmail(Email.make("ada@example.com"))
-        yield* (yield* BillingProfiles).put(ada, {
-          companyName: "Lovelace Builders Ltd",
-          billingEmail: "accounts@lovelace.example",
-          addressLine1: "1 Analytical Row",
-          postcode: "nw1 6xe",
-          country: "GB"
-        })
+        yield* (yield* BillingProfiles)
+          .put({
+            companyName: "Lovelace Builders Ltd",
+            billingEmail: "accounts@lovelace.example",
+            addressLine1: "1 Analytical Row",
+            postcode: "nw1 6xe",
+            country: "GB"
+          })
+          .pipe(asUser(ada))
         const at = new Date("2026-11-20T10:00:00.000Z")
         const flow = new Mandate({
           id: MandateId.make("00000000-0000-4000-8000-00000000cafe"),
@@ -788,11 +791,13 @@ describe("cisbook admin CLI", () => {
       Effect.gen(function* () {
         yield* Effect.gen(function* () {
           const grace = yield* (yield* Users).create({ email: Email.make("grace@example.com"), name: "Grace Hopper" })
-          const { tenant } = yield* (yield* Tenants).create(grace, {
-            code: TenantCode.make("hopper-builds"),
-            name: "Hopper Builds Ltd",
-            email: null
-          })
+          const { tenant } = yield* (yield* Tenants)
+            .create({
+              code: TenantCode.make("hopper-builds"),
+              name: "Hopper Builds Ltd",
+              email: null
+            })
+            .pipe(asUser(grace))
           const line = (n: number) =>
             new ReturnLine({
               contactId: ContactId.make(`00000000-0000-4000-8000-00000000000${n}`),

@@ -12,7 +12,7 @@ import { TenantCode } from "../src/tenants/Tenant.js"
 import { UseCasesLive } from "../src/UseCases.js"
 import { ApiKeys } from "../src/apikeys/ApiKeys.js"
 import { Tenants } from "../src/tenants/Tenants.js"
-import { asMember, aUser, testApp } from "./TestApp.js"
+import { asMember, asUser, aUser, testApp } from "./TestApp.js"
 
 const invalidKey = new Unauthorized({
   detail: "The API key is not valid. Check the x-api-key header, or create a new key."
@@ -45,12 +45,12 @@ describe("API keys, as the lookup cache keeps them", () => {
     Effect.gen(function* () {
       const keys = yield* ApiKeys
       const ada = yield* aUser("ada@example.com")
-      const { apiKey, key } = yield* keys.issue(ada, "laptop")
-      expect(yield* keys.authenticate(key)).toEqual(ada)
+      const { apiKey, key } = yield* keys.issue("laptop").pipe(asUser(ada))
+      expect(yield* keys.authenticate(key)).toEqual({ user: ada, apiKeyId: apiKey.id })
 
       yield* (yield* ApiKeyRepo).revoke(ada.id, apiKey.id, new Date())
       yield* TestClock.adjust(Duration.seconds(9))
-      expect(yield* keys.authenticate(key)).toEqual(ada)
+      expect(yield* keys.authenticate(key)).toEqual({ user: ada, apiKeyId: apiKey.id })
       yield* TestClock.adjust(Duration.seconds(2))
       expect(yield* Effect.flip(keys.authenticate(key))).toEqual(invalidKey)
     }).pipe(Effect.provide(testApp()))
@@ -60,8 +60,8 @@ describe("API keys, as the lookup cache keeps them", () => {
     Effect.gen(function* () {
       const keys = yield* ApiKeys
       const ada = yield* aUser("ada@example.com")
-      const { apiKey, key } = yield* keys.issue(ada, "laptop")
-      expect(yield* keys.authenticate(key)).toEqual(ada)
+      const { apiKey, key } = yield* keys.issue("laptop").pipe(asUser(ada))
+      expect(yield* keys.authenticate(key)).toEqual({ user: ada, apiKeyId: apiKey.id })
       yield* (yield* ApiKeyRepo).revoke(ada.id, apiKey.id, new Date())
       expect(yield* Effect.flip(keys.authenticate(key))).toEqual(invalidKey)
     }).pipe(Effect.provide(testApp()), Effect.provide(Layer.succeed(LookupCacheTtl, Duration.zero)))
@@ -74,12 +74,12 @@ describe("memberships, as the lookup cache keeps them", () => {
       const tenants = yield* Tenants
       const reads = yield* AccessReads
       const owner = yield* aUser("owner@example.com")
-      yield* tenants.create(owner, acme)
-      yield* tenants.access(owner, "acme-builders")
-      yield* tenants.access(owner, "acme-builders")
+      yield* tenants.create(acme).pipe(asUser(owner))
+      yield* tenants.access("acme-builders").pipe(asUser(owner))
+      yield* tenants.access("acme-builders").pipe(asUser(owner))
       expect(yield* Ref.get(reads)).toBe(1)
       yield* TestClock.adjust(Duration.seconds(11))
-      yield* tenants.access(owner, "acme-builders")
+      yield* tenants.access("acme-builders").pipe(asUser(owner))
       expect(yield* Ref.get(reads)).toBe(2)
     }).pipe(Effect.provide(countingApp))
   )
@@ -89,8 +89,8 @@ describe("memberships, as the lookup cache keeps them", () => {
       const tenants = yield* Tenants
       const owner = yield* aUser("owner@example.com")
       const bob = yield* aUser("bob@example.com")
-      yield* tenants.create(owner, acme)
-      expect(yield* Effect.flip(tenants.access(bob, "acme-builders"))).toEqual(
+      yield* tenants.create(acme).pipe(asUser(owner))
+      expect(yield* Effect.flip(tenants.access("acme-builders").pipe(asUser(bob)))).toEqual(
         new NotAMember({
           tenantCode: TenantCode.make("acme-builders"),
           detail: "You are not a member of the tenant acme-builders."
@@ -99,7 +99,7 @@ describe("memberships, as the lookup cache keeps them", () => {
       yield* tenants
         .addMember({ email: Email.make("bob@example.com"), role: "Member" })
         .pipe(asMember(owner, "acme-builders"))
-      expect((yield* tenants.access(bob, "acme-builders")).role).toBe("Member")
+      expect((yield* tenants.access("acme-builders").pipe(asUser(bob))).role).toBe("Member")
     }).pipe(Effect.provide(countingApp))
   )
 })

@@ -48,3 +48,6 @@ export const plainCis = (fields: Partial<PlainCisDetails> = {}): PlainCisDetails
 
 /** A use case run for a tenant: `contacts.list(request).pipe(asMember(owner, "acme-builders"))`, or `asSupport(code)`. */
 export { asMember, asSupport } from "@cisbook/core/tenants/ActingFor"
+
+/** A use case run as a user: `keys.issue("laptop").pipe(asUser(ada))`. */
+export { asUser } from "@cisbook/core/users/ActingAs"

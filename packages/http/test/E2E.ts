@@ -65,6 +65,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpAppLive } from "../src/HttpAppLive.js"
 import { DEFAULT_SERVER_LIMITS, makeNodeServer } from "../src/transport/NodeServer.js"
 import { AUDIENCE, ISSUER, startLocalIdentityProvider } from "./LocalIdentityProvider.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 export type Ports =
   | BillingProfileRepo
@@ -194,7 +195,7 @@ export const uniqueEmail = (name = "user") => `${name}.${process.pid}.${Date.now
 export const signUp = (name = "user") =>
   Effect.gen(function* () {
     const user = yield* (yield* Users).create({ email: uniqueEmail(name), name })
-    const { key } = yield* (yield* ApiKeys).issue(user, "test")
+    const { key } = yield* (yield* ApiKeys).issue("test").pipe(asUser(user))
     return { user, key, api: yield* client({ apiKey: key }) }
   })
 

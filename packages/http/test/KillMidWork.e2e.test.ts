@@ -27,6 +27,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Config, Effect, Fiber, Layer, Option, Redacted, Schedule } from "effect"
 import { killNine, startServerProcess } from "./ChildServer.js"
 import { appOver } from "./WorkerTestApp.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const postgresUrl = Config.option(Config.redacted("CISBOOK_TEST_DATABASE_URL")).pipe(Effect.runSync)
 
@@ -59,12 +60,14 @@ const withApp = <Out, A, E, R>(open: Layer.Layer<Out | SqlClient.SqlClient>, eff
 const anOwner = Effect.gen(function* () {
   const owner = yield* (yield* Users).create({ email: "crash@example.com" as Email, name: "Crash" })
   const code = "kill-nine"
-  const { tenant } = yield* (yield* Tenants).create(owner, {
-    code: TenantCode.make(code),
-    name: "Kill Nine",
-    email: null
-  })
-  const { key } = yield* (yield* ApiKeys).issue(owner, "crash test")
+  const { tenant } = yield* (yield* Tenants)
+    .create({
+      code: TenantCode.make(code),
+      name: "Kill Nine",
+      email: null
+    })
+    .pipe(asUser(owner))
+  const { key } = yield* (yield* ApiKeys).issue("crash test").pipe(asUser(owner))
   return { owner, code, tenantId: tenant.id, key } as const
 })
 

@@ -18,6 +18,7 @@ import { appOver, eventually } from "./WorkerTestApp.js"
 import { expect, layer } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Exit, Layer, Logger, Ref, Scope } from "effect"
 import { mailSender, MailSenderLive } from "../src/workers/MailSender.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const FROM = "mail@cisbook.example"
 const fast = { pollInterval: Duration.millis(20), concurrency: 8, lease: Duration.seconds(60) }
@@ -29,11 +30,13 @@ const aTenant = (name: string) =>
     const n = ++counter
     const owner = yield* (yield* Users).create({ email: `owner${n}@example.com` as Email, name: "Owner" })
     const code = `mail-${n}-${Date.now().toString(36)}`
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make(code),
-      name,
-      email: `accounts${n}@builders.example` as Email
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make(code),
+        name,
+        email: `accounts${n}@builders.example` as Email
+      })
+      .pipe(asUser(owner))
     yield* (yield* EmailSettingsRepo).setSettings(
       tenant.id,
       new EmailSettings({ signature: "Ada Lovelace\nAccounts, 020 7946 0000", autoEmailStatements: false })

@@ -21,6 +21,7 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
 import { providerEventsWorker } from "../src/workers/ProviderEventsWorker.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 let counter = 0
 const unique = (stem: string) => `${stem}-${process.pid}-${Date.now().toString(36)}-${++counter}`
@@ -219,7 +220,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       Effect.gen(function* () {
         const user = yield* (yield* Users).create({ email: `${unique("tab")}@example.com` as Email, name: "Ada" })
         const mandates = yield* Mandates
-        const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        const setup = yield* mandates.setup({ successRedirectUrl: "https://app.example/back" }).pipe(asUser(user))
         // Before the customer finished the page, nothing can come of it: tried again later.
         const early = event("billing_requests", "fulfilled", setup.redirectFlowId)
         expect(yield* receiveAndHandle(early)).toEqual(["pending"])
@@ -234,10 +235,12 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
         expect(yield* receiveAndHandle(event("billing_requests", "fulfilled", setup.redirectFlowId))).toEqual([
           "duplicate"
         ])
-        const completed = yield* mandates.complete(user, {
-          redirectFlowId: setup.redirectFlowId,
-          sessionToken: setup.sessionToken
-        })
+        const completed = yield* mandates
+          .complete({
+            redirectFlowId: setup.redirectFlowId,
+            sessionToken: setup.sessionToken
+          })
+          .pipe(asUser(user))
         expect(completed.reference).toBe(reference)
       })
     )
@@ -299,7 +302,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       Effect.gen(function* () {
         const user = yield* (yield* Users).create({ email: `${unique("brq")}@example.com` as Email, name: "Ada" })
         const mandates = yield* Mandates
-        const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        const setup = yield* mandates.setup({ successRedirectUrl: "https://app.example/back" }).pipe(asUser(user))
         expect(yield* receiveAndHandle(event("billing_requests", "cancelled", setup.redirectFlowId))).toEqual([
           "applied"
         ])
@@ -308,10 +311,12 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
           "duplicate"
         ])
         const refused = yield* Effect.flip(
-          mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+          mandates
+            .complete({ redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+            .pipe(asUser(user))
         )
         expect(refused._tag).toBe("Refused")
-        yield* mandates.setup(user, { successRedirectUrl: "https://app.example/back" })
+        yield* mandates.setup({ successRedirectUrl: "https://app.example/back" }).pipe(asUser(user))
         expect(yield* mandateStatus(user.id)).toEqual(Option.some("InProgress"))
       })
     )

@@ -33,6 +33,7 @@ import { Duration, Effect, Exit, Layer, Option, Ref, Scope } from "effect"
 import { returnFiler } from "../src/workers/ReturnFiler.js"
 import { engineReceived } from "./GovTalkSandbox.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
 
@@ -110,11 +111,13 @@ const aContractorPaying = (subcontractorName: string, storedTradingName = subcon
     const n = ++counter
     const owner = yield* (yield* Users).create({ email: `filer${n}@example.com` as Email, name: "Owner" })
     const code = `filer-${n}-${Date.now().toString(36)}`
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make(code),
-      name: "Lovelace",
-      email: null
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make(code),
+        name: "Lovelace",
+        email: null
+      })
+      .pipe(asUser(owner))
     yield* (yield* TenantSettings)
       .setCisDetails({
         type: "Company",

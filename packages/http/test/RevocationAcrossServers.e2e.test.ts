@@ -17,6 +17,7 @@ import { DEFAULT_SERVER_LIMITS, makeNodeServer } from "../src/transport/NodeServ
 import { RevocationFollowerLive } from "../src/workers/RevocationFollower.js"
 import { uniqueEmail } from "./E2E.js"
 import { appOver } from "./WorkerTestApp.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const postgresUrl = Config.option(Config.redacted("CISBOOK_TEST_DATABASE_URL")).pipe(Effect.runSync)
 
@@ -73,9 +74,9 @@ describe.skipIf(Option.isNone(postgresUrl))(
             return {
               user,
               keys: [
-                yield* keys.issue(user, "admin"),
-                yield* keys.issue(user, "first"),
-                yield* keys.issue(user, "second")
+                yield* keys.issue("admin").pipe(asUser(user)),
+                yield* keys.issue("first").pipe(asUser(user)),
+                yield* keys.issue("second").pipe(asUser(user))
               ]
             }
           }).pipe(Effect.provide(processA))

@@ -19,6 +19,7 @@ import { appOver, eventually } from "./WorkerTestApp.js"
 import { describe, expect, layer } from "@effect/vitest"
 import { Config, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { Webhook } from "standardwebhooks"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 8, lease: Duration.seconds(60) }
 
@@ -29,7 +30,7 @@ const aTenantWithWebhook = (receiver: WebhookReceiver) =>
     const n = ++counter
     const owner = yield* (yield* Users).create({ email: `owner${n}@example.com` as Email, name: "Owner" })
     const code = `dispatch-${n}-${Date.now().toString(36)}`
-    yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Dispatch", email: null })
+    yield* (yield* Tenants).create({ code: TenantCode.make(code), name: "Dispatch", email: null }).pipe(asUser(owner))
     const { secret, webhook } = yield* (yield* Webhooks)
       .create({ url: `${receiver.url}/hooks?n=${n}` })
       .pipe(asMember(owner, code))

@@ -15,6 +15,7 @@ import { Clock, Duration, Effect, Layer, TestClock, TestContext } from "effect"
 import { Webhook } from "standardwebhooks"
 import { vi } from "vitest"
 import { appOver } from "./WorkerTestApp.js"
+import { asUser } from "@cisbook/core/users/ActingAs"
 
 const HOUR = 3600_000
 const DAY = 24 * HOUR
@@ -27,7 +28,7 @@ const aTenantWithWebhook = (url: string) =>
     const n = ++counter
     const owner = yield* (yield* Users).create({ email: `health${n}@example.com` as Email, name: "Owner" })
     const code = `health-${n}-${Date.now().toString(36)}`
-    yield* (yield* Tenants).create(owner, { code: TenantCode.make(code), name: "Health", email: null })
+    yield* (yield* Tenants).create({ code: TenantCode.make(code), name: "Health", email: null }).pipe(asUser(owner))
     const webhooks = yield* Webhooks
     const { secret, webhook } = yield* webhooks.create({ url }).pipe(asMember(owner, code))
     return { owner, code, webhook, secret, webhooks } as const

@@ -1,4 +1,5 @@
 import { HttpApi } from "@effect/platform"
+import { everyAccessDeclared } from "./Access.js"
 import { BillingApi } from "./BillingApi.js"
 import { ConnectionsApi } from "./ConnectionsApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
@@ -17,17 +18,19 @@ import { WebhooksApi } from "./WebhooksApi.js"
  * The client's contract: every endpoint a client calls. The server implements it, adds what
  * only it has (the GoCardless webhook) and serves the OpenAPI document (/openapi.json).
  */
-export class CisbookApi extends HttpApi.make("cisbook")
-  .add(SystemApi)
-  .add(MeApi)
-  .add(TenantsApi)
-  .add(SettingsApi)
-  .add(EmailSettingsApi)
-  .add(ContactsApi)
-  .add(SalesInvoicesApi)
-  .add(PurchaseInvoicesApi)
-  .add(ContactImportApi)
-  .add(WebhooksApi)
-  .add(MonthlyReturnsApi)
-  .add(BillingApi)
-  .add(ConnectionsApi) {}
+export class CisbookApi extends everyAccessDeclared(
+  HttpApi.make("cisbook")
+    .add(SystemApi)
+    .add(MeApi)
+    .add(TenantsApi)
+    .add(SettingsApi)
+    .add(EmailSettingsApi)
+    .add(ContactsApi)
+    .add(SalesInvoicesApi)
+    .add(PurchaseInvoicesApi)
+    .add(ContactImportApi)
+    .add(WebhooksApi)
+    .add(MonthlyReturnsApi)
+    .add(BillingApi)
+    .add(ConnectionsApi)
+) {}

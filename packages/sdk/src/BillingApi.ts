@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import {
   BillingInvoiceDto,
   BillingMandateDto,
@@ -12,6 +11,7 @@ import {
   UpdateBillingProfileRequest
 } from "./BillingDtos.js"
 import { ConflictProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
+import { forUsers } from "./Access.js"
 
 export class BillingApi extends HttpApiGroup.make("billing")
   .add(
@@ -115,9 +115,9 @@ export class BillingApi extends HttpApiGroup.make("billing")
         'application/pdf with content-disposition: attachment; filename="CB-000001.pdf". 404 when the invoice does not exist, is another user\'s, or has no PDF yet (hasPdf false).'
       )
   )
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Billing")
   .annotate(
     OpenApi.Description,
     "Billing of the calling user (not of a tenant): their billing address, their GoCardless direct debit mandate, their usage not invoiced yet, and the service's invoices to them."
-  ) {}
+  )
+  .pipe(forUsers) {}

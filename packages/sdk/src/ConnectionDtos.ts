@@ -1,7 +1,11 @@
 import { ConnectionDirection } from "@cisbook/core/connections/Connection"
+import { ConnectionEventData as ConnectionDto } from "@cisbook/core/connections/ConnectionEventData"
 import { EmailAddress } from "@cisbook/core/Email"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
+
+// A connection as the API shows it is the `data` of its event, which core writes with the change.
+export { ConnectionDto }
 
 const ContactCode = Schema.Trim.pipe(Schema.minLength(1, { message: () => "A contact code is required" }))
 

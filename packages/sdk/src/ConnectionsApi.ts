@@ -1,11 +1,14 @@
-import { ConnectionDto } from "@cisbook/core/connections/ConnectionView"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
-import { ConnectionListParams, CreateConnectionRequest, SetConnectionCounterpartyRequest } from "./ConnectionDtos.js"
+import {
+  ConnectionDto,
+  ConnectionListParams,
+  CreateConnectionRequest,
+  SetConnectionCounterpartyRequest
+} from "./ConnectionDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
+import { forTenantMembers } from "./Access.js"
 
 const connectionParam = HttpApiSchema.param("connection", Schema.String)
 
@@ -79,10 +82,9 @@ export class ConnectionsApi extends HttpApiGroup.make("connections")
         "The receiving tenant's side is the contact given (404 when unknown; 400 with the wrong role: for Out a CIS subcontractor, for In a customer; 400 when it already has a connection in that direction), or without one a contact created from the shared details (Out: a supplier and CIS subcontractor holding the shared CIS identity, whose verification with the tax authority starts at once; In: a customer), with its contact.created (and subcontractor.created) events. Only a Pending connection sent to the tenant: the initiator calling it, or a connection no longer Pending, is 400. Answers the connection as the receiver now sees it (Connected); connection.connected goes to both tenants."
       )
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Connections")
   .annotate(
     OpenApi.Description,
     "Connections between tenants: a subcontractor shares its CIS details with a contractor (Out), or a contractor invites a subcontractor (In); the tenant invited by email accepts or rejects"
-  ) {}
+  )
+  .pipe(forTenantMembers) {}

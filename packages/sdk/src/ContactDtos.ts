@@ -4,10 +4,13 @@ import { ContactName, ContactRole, VatRate } from "@cisbook/core/contacts/Contac
 import { ExternalId, PaymentTermsDays, VatNumber } from "@cisbook/core/contacts/ContactInput"
 import { EmailAddress } from "@cisbook/core/Email"
 import { ContactSortField, MIN_SEARCH_TERM_LENGTH, VerificationFilter } from "@cisbook/core/contacts/ContactQuery"
-import { ContactDto } from "@cisbook/core/contacts/ContactView"
+import { ContactEventData as ContactDto } from "@cisbook/core/contacts/ContactEventData"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
+
+// A contact as the API shows it is the `data` of its events, which core writes with the change.
+export { ContactDto }
 
 const Flag = optional(Schema.Boolean).annotations({ description: "Default false" })
 

@@ -1,10 +1,8 @@
 import { importColumns } from "@cisbook/core/contacts/ImportColumns"
 import { MAX_IMPORT_FILE_BYTES, MAX_IMPORT_ROWS } from "@cisbook/core/contacts/ImportLimits"
-import { ImportSelections } from "@cisbook/core/contacts/ImportSelections"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
-import { ContactImportResultDto, ContactImportRowDto } from "./ContactImportDtos.js"
+import { ContactImportResultDto, ContactImportRowDto, ImportSelections } from "./ContactImportDtos.js"
 import {
   ConflictProblem,
   ContentTooLargeProblem,
@@ -13,7 +11,7 @@ import {
   ValidationProblem
 } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
+import { forTenantMembers } from "./Access.js"
 
 const fileDescription = `The CSV file: UTF-8 (with or without a byte order mark), comma, semicolon or tab delimited, a header row then at most ${MAX_IMPORT_ROWS.toLocaleString("en-GB")} data rows; at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MiB`
 
@@ -78,10 +76,9 @@ export class ContactImportApi extends HttpApiGroup.make("contactImport")
         `Analyses the file again, then makes each selected row a supplier and CIS subcontractor, its code generated from its name. Its verification's message is the import note (the file name and row). A row with VerificationNumber, VerificationDate and TaxStatus is recorded as verified by hand (source Manual). Each imported row records contact.created and subcontractor.created. One bad row never stops the others: a selected row with a skip reason, or a rowId the file does not have, is Failed with its reason. Each row is imported whole (contact, code and events) or not at all. selections missing, malformed or empty is 400 (errors.selections). ${fileRules}`
       )
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Contact import")
   .annotate(
     OpenApi.Description,
     "Subcontractors from a CSV file: the template, an analysis that creates nothing, and the import of chosen rows."
-  ) {}
+  )
+  .pipe(forTenantMembers) {}

@@ -1,5 +1,25 @@
-import { ImportedSubcontractor, ManualVerification } from "@cisbook/core/contacts/ImportAnalysis"
+import { CalendarDate } from "@cisbook/core/CalendarDate"
+import { PlainCisDetails } from "@cisbook/core/cis/CisDetailsFormat"
+import { SupplierSettings, TaxTreatment } from "@cisbook/core/contacts/Contact"
+import { contactPlainFields } from "@cisbook/core/contacts/ContactEventData"
 import { Schema } from "effect"
+
+/** The subcontractor a row would become, as the CreateContactRequest that creates it: every member present, null when the row has no value for it. */
+export const ImportedSubcontractor = Schema.Struct({
+  ...contactPlainFields,
+  cisDetails: PlainCisDetails,
+  supplierSettings: Schema.Struct(SupplierSettings.fields)
+}).annotations({
+  identifier: "ImportedSubcontractor",
+  description: "The CreateContactRequest the row becomes: a supplier and CIS subcontractor"
+})
+
+/** The verification a row records by hand, from its VerificationNumber, VerificationDate and TaxStatus. */
+export const ManualVerification = Schema.Struct({
+  verificationNumber: Schema.String.annotations({ examples: ["V1234567890"] }),
+  verificationDate: CalendarDate,
+  taxTreatment: TaxTreatment
+}).annotations({ identifier: "ManualVerification" })
 
 export const ContactImportRowDto = Schema.Struct({
   rowId: Schema.Int.annotations({ description: "The 1-based data row number (blank lines are not counted)" }),
@@ -91,3 +111,44 @@ export const ContactImportResultDto = Schema.Struct({
   ]
 })
 export type ContactImportResultDto = typeof ContactImportResultDto.Type
+
+const selectionsExample = '[{"rowId":1},{"rowId":3}]'
+const selectionsShape = `Must be a JSON array of the data rows to import, for example ${selectionsExample}`
+
+const rowIdMessage = () => "A rowId is a data row number: a whole number from 1"
+
+const Selection = Schema.Struct({
+  rowId: Schema.Number.annotations({ message: rowIdMessage }).pipe(
+    Schema.int({ message: rowIdMessage }),
+    Schema.positive({ message: rowIdMessage })
+  )
+}).annotations({ message: () => 'Each selection is an object such as {"rowId":3}' })
+
+/** The import form's `selections` part: a JSON array of `{ rowId }`, at least one. */
+export const ImportSelections = Schema.String.annotations({ message: () => selectionsShape })
+  .pipe(
+    Schema.compose(Schema.parseJson().annotations({ message: () => selectionsShape })),
+    Schema.compose(
+      Schema.Array(Selection)
+        .annotations({ message: () => selectionsShape })
+        .pipe(Schema.minItems(1, { message: () => "Select at least one row to import" }))
+    )
+  )
+  .annotations({
+    identifier: "ImportSelections",
+    jsonSchema: {
+      type: "string",
+      contentMediaType: "application/json",
+      contentSchema: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          required: ["rowId"],
+          properties: { rowId: { type: "integer", minimum: 1, description: "A data row number" } }
+        }
+      },
+      description: `A JSON array of the data rows to import, for example ${selectionsExample}`,
+      examples: [selectionsExample]
+    }
+  })

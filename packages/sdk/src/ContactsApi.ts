@@ -1,11 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ContactDto } from "@cisbook/core/contacts/ContactView"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
-import { ContactDtoPagedResult, ContactListParams, CreateContactRequest, UpdateContactRequest } from "./ContactDtos.js"
+import { forTenantMembers } from "./Access.js"
+import {
+  ContactDto,
+  ContactDtoPagedResult,
+  ContactListParams,
+  CreateContactRequest,
+  UpdateContactRequest
+} from "./ContactDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
 
 const codeParam = HttpApiSchema.param("code", Schema.String)
 
@@ -90,7 +94,6 @@ export class ContactsApi extends HttpApiGroup.make("contacts")
         "Answers 202 with the contact, its verification NotVerified, source Hmrc and message Verification requested. The request is queued with the change and a worker of the server sends it to the tax authority; the answer replaces the verification (Verified with verificationNumber, taxTreatment and verifiedAt, or Error with the authority's message, a manual one included) and records contact.updated. A contact that is not a CIS subcontractor is 400; an identity not complete for its type is 400 naming each missing member (SoleTrader: firstName, lastName, utr or niNumber; Company: tradingName, utr or companyNumber; Partnership: tradingName and utr (the firm's), and its nominated partner's firstName, lastName and partnerUtr or niNumber, as HMRC verifies a partnership; Trust: tradingName, utr). Without the tenant's own UTR in its CIS details, 400 naming utr; the request is checked against HMRC's CISrequest schema before it is queued (400 naming the member it cannot take). Asking again while a request waits replaces it. Records contact.updated."
       )
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Contacts")
-  .annotate(OpenApi.Description, "Customers, suppliers and CIS subcontractors of a tenant, each known by a code.") {}
+  .annotate(OpenApi.Description, "Customers, suppliers and CIS subcontractors of a tenant, each known by a code.")
+  .pipe(forTenantMembers) {}

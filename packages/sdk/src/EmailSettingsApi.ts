@@ -1,7 +1,6 @@
 import { EmailTemplateType } from "@cisbook/core/mail/EmailTemplateType"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import {
   EmailSettingsDto,
   EmailTemplateDto,
@@ -10,7 +9,7 @@ import {
 } from "./EmailSettingsDtos.js"
 import { NotFoundProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMemberOrNotFound } from "./TenantMember.js"
+import { forTenantMembersOrNotFound } from "./Access.js"
 
 // Checked by the service after the tenant, so that a caller who is not a member gets 404 whatever the type.
 const typeParam = HttpApiSchema.param(
@@ -82,10 +81,9 @@ export class EmailSettingsApi extends HttpApiGroup.make("emailSettings")
       .annotate(OpenApi.Summary, "Restore an email template's defaults")
       .annotate(OpenApi.Description, `Answers with the template as it now is. ${notMember}`)
   )
-  .middleware(TenantMemberOrNotFound)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Email settings")
   .annotate(
     OpenApi.Description,
     "A tenant's email: the signature under every mail, automatic statements, and the four templates (connection invitations, CIS statements, sales invoices, payment reminders) with their placeholders. Mail is written to an outbox with the change that causes it and sent over SMTP by the server."
-  ) {}
+  )
+  .pipe(forTenantMembersOrNotFound) {}

@@ -2,12 +2,18 @@ import { CalendarDate } from "@cisbook/core/CalendarDate"
 import { ContactReference } from "@cisbook/core/ContactReference"
 import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { InvoiceNumberText, InvoiceReference, PaymentAmount } from "@cisbook/core/invoices/InvoiceInput"
-import { Day, invoiceViewFields } from "@cisbook/core/invoices/InvoiceView"
+import { Day, invoiceEventFields } from "@cisbook/core/invoices/InvoiceEventFields"
 import { Pounds } from "@cisbook/core/Money"
-import { SalesInvoiceDto } from "@cisbook/core/invoices/SalesInvoiceView"
+import {
+  SalesInvoiceEventData as SalesInvoiceDto,
+  SalesInvoicePaymentEventData as SalesInvoicePaymentDto
+} from "@cisbook/core/invoices/SalesInvoiceEventData"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { optional, requestBody } from "./RequestBody.js"
+
+// A sales invoice as the API shows it is the `data` of its events, which core writes with the change.
+export { SalesInvoiceDto, SalesInvoicePaymentDto }
 
 const invoiceFields = {
   contact: ContactReference,
@@ -100,7 +106,7 @@ const page = <A, I, R>(identifier: string, item: Schema.Schema<A, I, R>) =>
 export const SalesInvoiceDtoPagedResult = page("SalesInvoiceDtoPagedResult", SalesInvoiceDto)
 
 export const PurchaseInvoiceDto = Schema.Struct({
-  ...invoiceViewFields("supplier"),
+  ...invoiceEventFields("supplier"),
   createdAt: Schema.Date
 }).annotations({ identifier: "PurchaseInvoiceDto", description: "An invoice a supplier sent the tenant" })
 export type PurchaseInvoiceDto = typeof PurchaseInvoiceDto.Type

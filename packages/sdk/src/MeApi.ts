@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ApiKeyDto, CreateApiKeyRequest, CreatedApiKeyDto } from "./ApiKeyDtos.js"
-import { Authenticate } from "./Authenticate.js"
 import { ConflictProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
 import { TenantDto } from "./TenantDtos.js"
 import { MeDto } from "./UserDtos.js"
+import { forUsers } from "./Access.js"
 
 const apiKeyId = HttpApiSchema.param("apiKey", Schema.String)
 
@@ -55,6 +55,6 @@ export class MeApi extends HttpApiGroup.make("me")
         "The key stops working at once on every server process (on a process that has lost its database notifications for a moment, within AUTH_CACHE_SECONDS). 404 for a key that is not the caller's."
       )
   )
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Me")
-  .annotate(OpenApi.Description, "The calling user, their tenants and their API keys.") {}
+  .annotate(OpenApi.Description, "The calling user, their tenants and their API keys.")
+  .pipe(forUsers) {}

@@ -48,4 +48,9 @@ export const CreateMonthlyReturnRequest = Schema.Struct({
   ]
 })
 
-export { HmrcReceiptDto, MonthlyReturnDto, MonthlyReturnLineDto } from "@cisbook/core/returns/MonthlyReturnView"
+// A return as the API shows it is the `data` of its events, which core writes with the change.
+export {
+  HmrcReceiptEventData as HmrcReceiptDto,
+  MonthlyReturnEventData as MonthlyReturnDto,
+  MonthlyReturnLineEventData as MonthlyReturnLineDto
+} from "@cisbook/core/returns/MonthlyReturnEventData"

@@ -1,10 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import { CreateMonthlyReturnRequest, MonthlyReturnDto } from "./MonthlyReturnDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
+import { forTenantMembers } from "./Access.js"
 
 const returnParam = HttpApiSchema.param("id", Schema.String)
 
@@ -40,7 +39,6 @@ export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
       .annotate(OpenApi.Summary, "One monthly return")
       .annotate(OpenApi.Description, "Another tenant's return, or an id that is not one, is 404.")
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Monthly returns")
-  .annotate(OpenApi.Description, "CIS300 monthly returns to the tax authority, and their answers") {}
+  .annotate(OpenApi.Description, "CIS300 monthly returns to the tax authority, and their answers")
+  .pipe(forTenantMembers) {}

@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import {
   CreatePurchaseInvoiceRequest,
   InvoiceListParams,
@@ -9,7 +8,7 @@ import {
 } from "./InvoiceDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
+import { forTenantMembers } from "./Access.js"
 
 const invoiceParam = HttpApiSchema.param("invoice", Schema.String)
 
@@ -46,7 +45,6 @@ export class PurchaseInvoicesApi extends HttpApiGroup.make("purchaseInvoices")
       .annotate(OpenApi.Summary, "One purchase invoice")
       .annotate(OpenApi.Description, "Amounts are pounds with at most 2 decimal places.")
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Purchase invoices")
-  .annotate(OpenApi.Description, "Invoices from suppliers.") {}
+  .annotate(OpenApi.Description, "Invoices from suppliers.")
+  .pipe(forTenantMembers) {}

@@ -1,14 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { SalesInvoiceDto, SalesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import {
   CreateSalesInvoicePaymentRequest,
   CreateSalesInvoiceRequest,
   InvoiceListParams,
   PaymentsReportHeaders,
   PaymentsReportParams,
+  SalesInvoiceDto,
   SalesInvoiceDtoPagedResult,
+  SalesInvoicePaymentDto,
   SalesInvoicePaymentsCsv,
   salesInvoicePaymentsCsvMedia,
   SalesInvoicePaymentsReport
@@ -16,7 +16,7 @@ import {
 import { InvoiceMailRequest, QueuedMailDto } from "./MailDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
+import { forTenantMembers } from "./Access.js"
 
 const invoiceParam = HttpApiSchema.param("invoice", Schema.String)
 
@@ -135,7 +135,6 @@ export class SalesInvoicesApi extends HttpApiGroup.make("salesInvoices")
         "As the invoice email, with the PaymentReminder template (daysOverdue counts the days since the due date). 400 unless the invoice is overdue: its due date is before today (UK time) and an amount is still due."
       )
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Sales invoices")
-  .annotate(OpenApi.Description, "Invoices to customers, the payments received, and the payments report.") {}
+  .annotate(OpenApi.Description, "Invoices to customers, the payments received, and the payments report.")
+  .pipe(forTenantMembers) {}

@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import { ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
 import {
   CisSchemeDto,
@@ -11,7 +10,7 @@ import {
   UpdateTenantCisDetailsRequest
 } from "./SettingsDtos.js"
 import { tenantParam } from "./TenantsApi.js"
-import { TenantMember } from "./TenantMember.js"
+import { forTenantMembers } from "./Access.js"
 
 export class SettingsApi extends HttpApiGroup.make("settings")
   .add(
@@ -97,10 +96,9 @@ export class SettingsApi extends HttpApiGroup.make("settings")
         "Nothing more of the tenant is sent to HMRC until credentials are set again: a return waiting to be sent is Held. 204 whether or not any were set. Owner only: 403 for a Member."
       )
   )
-  .middleware(TenantMember)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Settings")
   .annotate(
     OpenApi.Description,
     "A tenant's settings: its CIS details, its CIS scheme registration and its HMRC (Government Gateway) credentials."
-  ) {}
+  )
+  .pipe(forTenantMembers) {}

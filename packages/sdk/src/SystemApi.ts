@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotReadyProblem } from "./Problem.js"
+import { forAnyone } from "./Access.js"
 
 export class Health extends Schema.Class<Health>("Health")({
   status: Schema.Literal("ok").annotations({ examples: ["ok"] })
@@ -31,4 +32,5 @@ export class SystemApi extends HttpApiGroup.make("system")
       )
   )
   .annotate(OpenApi.Title, "System")
-  .annotate(OpenApi.Description, "The service's own state.") {}
+  .annotate(OpenApi.Description, "The service's own state.")
+  .pipe(forAnyone) {}

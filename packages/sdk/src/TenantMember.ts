@@ -1,23 +1,46 @@
 import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
-import { HttpApiMiddleware } from "@effect/platform"
-import { Schema } from "effect"
+import type { TenantAccess } from "@cisbook/core/tenants/Tenant"
+import type { CurrentUser } from "@cisbook/core/users/CurrentUser"
+import { HttpApiMiddleware, type HttpRouter } from "@effect/platform"
+import { type Effect, Schema } from "effect"
 import { ForbiddenProblem, NotFoundProblem } from "./Problem.js"
 
 /**
- * The tenant named by the path's `{tenant}`, for one of its members: 404 when there is no such
- * tenant, 403 when the caller is not a member. It runs after authentication: a group declares
- * it before `Authenticate`, as the platform runs a group's middlewares last declared first.
+ * What a tenant middleware does for a request: the path's tenant for the authenticated user, so
+ * it needs the CurrentUser that `Authenticate` provides. The platform types every middleware as
+ * needing the request alone (effect 3's HttpApiMiddleware has no `requires`), so the need is
+ * written here, and `Access` declares the two middlewares in the order that meets it.
  */
-export class TenantMember extends HttpApiMiddleware.Tag<TenantMember>()("sdk/TenantMember", {
-  provides: CurrentTenant,
-  failure: Schema.Union(ForbiddenProblem, NotFoundProblem)
-}) {}
+export type TenantFromPath<E> = Effect.Effect<TenantAccess, E, HttpRouter.HttpRouter.Provided | CurrentUser>
 
-/** {@link TenantMember} for operations that answer a caller who is not a member 404, as for a tenant that does not exist. */
-export class TenantMemberOrNotFound extends HttpApiMiddleware.Tag<TenantMemberOrNotFound>()(
+/** An `HttpApiMiddleware.Tag` providing CurrentTenant, whose work is a {@link TenantFromPath}. */
+const tenantMiddleware =
+  <Self>() =>
+  <const Name extends string, const Failure extends Schema.Schema.All>(name: Name, failure: Failure) =>
+    HttpApiMiddleware.Tag<Self>()(name, {
+      provides: CurrentTenant,
+      failure
+    }) as unknown as HttpApiMiddleware.TagClass.Base<
+      Self,
+      Name,
+      { readonly provides: typeof CurrentTenant; readonly failure: Failure },
+      TenantFromPath<Schema.Schema.Type<Failure>>
+    >
+
+/**
+ * The tenant named by the path's `{tenant}`, for one of its members: 404 when there is no such
+ * tenant, 403 when the caller is not a member. Declared with `Access.forTenantMembers`.
+ */
+export class TenantMember extends tenantMiddleware<TenantMember>()(
+  "sdk/TenantMember",
+  Schema.Union(ForbiddenProblem, NotFoundProblem)
+) {}
+
+/**
+ * {@link TenantMember} for operations that answer a caller who is not a member 404, as for a
+ * tenant that does not exist. Declared with `Access.forTenantMembersOrNotFound`.
+ */
+export class TenantMemberOrNotFound extends tenantMiddleware<TenantMemberOrNotFound>()(
   "sdk/TenantMemberOrNotFound",
-  {
-    provides: CurrentTenant,
-    failure: NotFoundProblem
-  }
+  NotFoundProblem
 ) {}

@@ -1,8 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
+import { forTenantMembers, forUsers } from "./Access.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, ValidationProblem } from "./Problem.js"
-import { TenantMember } from "./TenantMember.js"
 import { AddMemberRequest, CreateTenantRequest, MemberDto, TenantDto } from "./TenantDtos.js"
 
 export const tenantParam = HttpApiSchema.param("tenant", Schema.String)
@@ -19,7 +18,7 @@ export class TenantsApi extends HttpApiGroup.make("tenants")
         OpenApi.Description,
         "The code is 3 to 40 characters of a-z, 0-9 and -, starting with a letter, and unique (409 when taken)."
       )
-      .middleware(Authenticate)
+      .pipe(forUsers)
   )
   .add(
     HttpApiEndpoint.get("getTenant")`/tenants/${tenantParam}`
@@ -31,8 +30,7 @@ export class TenantsApi extends HttpApiGroup.make("tenants")
         OpenApi.Description,
         "403 for a caller who is not a member of the tenant, 404 for a tenant that does not exist."
       )
-      .middleware(TenantMember)
-      .middleware(Authenticate)
+      .pipe(forTenantMembers)
   )
   .add(
     HttpApiEndpoint.get("listMembers")`/tenants/${tenantParam}/members`
@@ -44,8 +42,7 @@ export class TenantsApi extends HttpApiGroup.make("tenants")
         OpenApi.Description,
         "Every member with their role and the time they were added; invited users who have not signed in yet included."
       )
-      .middleware(TenantMember)
-      .middleware(Authenticate)
+      .pipe(forTenantMembers)
   )
   .add(
     HttpApiEndpoint.post("addMember")`/tenants/${tenantParam}/members`
@@ -57,8 +54,7 @@ export class TenantsApi extends HttpApiGroup.make("tenants")
       .addError(ConflictProblem)
       .annotate(OpenApi.Summary, "Add a member (Owner only); an unknown email is invited and linked on first sign-in")
       .annotate(OpenApi.Description, "Only an Owner may add members (403 otherwise); a user already a member is 409.")
-      .middleware(TenantMember)
-      .middleware(Authenticate)
+      .pipe(forTenantMembers)
   )
   .annotate(OpenApi.Title, "Tenants")
   .annotate(OpenApi.Description, "Tenants (organisations) and their members.") {}

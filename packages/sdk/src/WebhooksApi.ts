@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticate } from "./Authenticate.js"
 import { ConflictProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 import {
@@ -14,7 +13,7 @@ import {
   WebhookDto,
   WebhookSecretDto
 } from "./WebhookDtos.js"
-import { TenantMemberOrNotFound } from "./TenantMember.js"
+import { forTenantMembersOrNotFound } from "./Access.js"
 
 const webhookParam = HttpApiSchema.param("webhook", Schema.String)
 const deliveryParam = HttpApiSchema.param("delivery", Schema.String)
@@ -123,10 +122,9 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         "The delivery becomes Pending and a dispatcher sends it at once, with the same webhook-id; the automatic retries (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failed attempt) stay as they were. 400 when the delivery is not Failed, is being sent right now, or its webhook is disabled."
       )
   )
-  .middleware(TenantMemberOrNotFound)
-  .middleware(Authenticate)
   .annotate(OpenApi.Title, "Webhooks")
   .annotate(
     OpenApi.Description,
     "A caller who is not a member of the tenant is answered 404, as for a tenant that does not exist."
-  ) {}
+  )
+  .pipe(forTenantMembersOrNotFound) {}

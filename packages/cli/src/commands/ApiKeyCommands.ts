@@ -3,6 +3,7 @@ import { Email } from "@cisbook/core/Email"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
+import { asUser } from "@cisbook/core/users/ActingAs"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Schema } from "effect"
 import { admin } from "../Admin.js"
@@ -26,7 +27,7 @@ const createKey = Command.make(
       Effect.gen(function* () {
         const input = yield* decodeInput(NewKey)(flags)
         const user = yield* (yield* Users).byEmail(input.email)
-        const { apiKey, key } = yield* (yield* ApiKeys).issue(user, input.name)
+        const { apiKey, key } = yield* (yield* ApiKeys).issue(input.name).pipe(asUser(user))
         yield* Console.log(`Created API key "${apiKey.name}" (${apiKey.id}) for ${user.email}. It is shown once:`)
         yield* Console.log(key)
       })

@@ -11,6 +11,7 @@ import {
 } from "@cisbook/core/billing/providerevents/ProviderEventReceiving"
 import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
+import { asUser } from "@cisbook/core/users/ActingAs"
 import { Command, Options } from "@effect/cli"
 import { Console, Data, Effect, Option, Schema } from "effect"
 import { admin } from "../Admin.js"
@@ -34,7 +35,7 @@ const mandate = Command.make(
       [UsersLive, BillingProfilesLive, MandatesLive],
       Effect.gen(function* () {
         const user = yield* (yield* Users).byEmail(yield* decodeInput(Email)(email))
-        const profile = yield* (yield* BillingProfiles).get(user)
+        const profile = yield* (yield* BillingProfiles).get().pipe(asUser(user))
         const latest = yield* (yield* Mandates).latestOf(user)
         const billedTo = Option.match(profile.address, {
           onNone: () => "(no billing address)",

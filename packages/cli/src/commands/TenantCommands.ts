@@ -7,6 +7,7 @@ import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { Users } from "@cisbook/core/users/Users"
 import { decodeInput } from "@cisbook/core/Validation"
+import { asUser } from "@cisbook/core/users/ActingAs"
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Redacted, Schema } from "effect"
 import { admin } from "../Admin.js"
@@ -39,11 +40,9 @@ const createTenant = Command.make(
       Effect.gen(function* () {
         const input = yield* decodeInput(NewTenant)({ ...flags, email: Option.getOrNull(flags.email) })
         const owner = yield* (yield* Users).byEmail(input.owner)
-        const { tenant } = yield* (yield* Tenants).create(owner, {
-          code: input.code,
-          name: input.name,
-          email: input.email
-        })
+        const { tenant } = yield* (yield* Tenants)
+          .create({ code: input.code, name: input.name, email: input.email })
+          .pipe(asUser(owner))
         yield* Console.log(`Created tenant ${tenant.code} (${tenant.name}), owned by ${owner.email}.`)
       })
     )

@@ -7,7 +7,7 @@ import { cacheFound } from "../LookupCache.js"
 import { Clock } from "../system/Clock.js"
 import { Crypto } from "../system/Crypto.js"
 import { IdGenerator } from "../system/IdGenerator.js"
-import type { User } from "../users/User.js"
+import { CurrentUser, type Principal } from "../users/CurrentUser.js"
 
 /** Last-used times are kept to the minute, so that a busy key does not write on every request. */
 const TOUCH_INTERVAL = Duration.toMillis(Duration.minutes(1))
@@ -24,9 +24,12 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
     const ids = yield* IdGenerator
     const byHash = yield* cacheFound(repo.findByHash)
 
-    /** Creates a key for the user; the plain key is returned here and never again. */
-    const issue = (user: User, name: string): Effect.Effect<{ readonly apiKey: ApiKey; readonly key: string }> =>
+    /** Creates a key for the current user; the plain key is returned here and never again. */
+    const issue = (
+      name: string
+    ): Effect.Effect<{ readonly apiKey: ApiKey; readonly key: string }, never, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const key = formatApiKey(yield* crypto.randomBytes(API_KEY_RANDOM_BYTES))
         const apiKey = new ApiKey({
           id: (yield* ids.uuid) as ApiKeyId,
@@ -40,12 +43,16 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
         return { apiKey, key }
       }).pipe(Effect.withSpan("ApiKeys.issue"))
 
-    const list = (user: User) => repo.listByUser(user.id)
+    /** The current user's keys, newest first. */
+    const list = (): Effect.Effect<ReadonlyArray<ApiKey>, never, CurrentUser> =>
+      CurrentUser.pipe(Effect.flatMap(({ user }) => repo.listByUser(user.id)))
 
-    /** Revokes the user's key `id` (as it came in a path). */
-    const revoke = (user: User, id: string): Effect.Effect<void, NotFound> =>
-      clock.now.pipe(
-        Effect.flatMap((now) => (isUuid(id) ? repo.revoke(user.id, id as ApiKeyId, now) : Effect.succeed(false))),
+    /** Revokes the current user's key `id` (as it came in a path). */
+    const revoke = (id: string): Effect.Effect<void, NotFound, CurrentUser> =>
+      Effect.all([CurrentUser, clock.now]).pipe(
+        Effect.flatMap(([{ user }, now]) =>
+          isUuid(id) ? repo.revoke(user.id, id as ApiKeyId, now) : Effect.succeed(false)
+        ),
         Effect.flatMap((revoked) =>
           revoked
             ? byHash.invalidateAll
@@ -53,7 +60,8 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
         )
       )
 
-    const authenticate = (key: string): Effect.Effect<User, Unauthorized> =>
+    /** The principal a key stands for: its user, and the key. */
+    const authenticate = (key: string): Effect.Effect<Principal, Unauthorized> =>
       Effect.gen(function* () {
         if (!isApiKeyShape(key)) return yield* invalidApiKey
         const hash = yield* crypto.sha256Hex(key)
@@ -66,7 +74,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("core/ApiKeys", {
           yield* repo.touch(apiKey.id, now)
           yield* byHash.set(hash, { key: new ApiKey({ ...apiKey, lastUsedAt: now }), user })
         }
-        return user
+        return { user, apiKeyId: apiKey.id }
       }) // No span: this runs on every request, and a span costs ~20 µs of CPU even with tracing off.
 
     /** Forgets every key found before, so that a key revoked elsewhere is refused from now on. */

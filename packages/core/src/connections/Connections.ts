@@ -4,7 +4,7 @@ import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Connection, ConnectionParty, type ConnectionViewer, SharedDetails, sideOf } from "./Connection.js"
 import type { ConnectionListRequest, NewConnection, SetCounterpartyRequest } from "./ConnectionInput.js"
 import { invitationPurpose, roleCheck } from "./ConnectionRoles.js"
-import { connectionJson } from "./ConnectionView.js"
+import { connectionEventJson } from "./ConnectionEventData.js"
 import type { Contact } from "../contacts/Contact.js"
 import { Conflict, NotFound, Refused, ValidationFailed } from "../Errors.js"
 import { Email } from "../Email.js"
@@ -19,6 +19,7 @@ import { IdGenerator } from "../system/IdGenerator.js"
 import { TenantSettingsRepo } from "../tenants/TenantSettingsRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import type { Tenant } from "../tenants/Tenant.js"
+import { CurrentUser } from "../users/CurrentUser.js"
 import type { User } from "../users/User.js"
 import { Contacts } from "../contacts/Contacts.js"
 import { findContact, lookUpContact } from "../contacts/TenantContact.js"
@@ -66,11 +67,11 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       )
 
     const list = (
-      user: User,
       request: ConnectionListRequest
-    ): Effect.Effect<ReadonlyArray<SeenConnection>, NotFound, CurrentTenant> =>
+    ): Effect.Effect<ReadonlyArray<SeenConnection>, NotFound, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        const { user } = yield* CurrentUser
         const viewer = viewerOf(tenant, user)
         const direction = request.direction ?? null
         if (request.contact === undefined) {
@@ -84,9 +85,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
         }))
       })
 
-    const get = (user: User, id: string): Effect.Effect<SeenConnection, NotFound, CurrentTenant> =>
+    const get = (id: string): Effect.Effect<SeenConnection, NotFound, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        const { user } = yield* CurrentUser
         const viewer = viewerOf(tenant, user)
         return { connection: yield* visible(tenant, viewer, id), viewer }
       })
@@ -104,11 +106,11 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       })
 
     const create = (
-      user: User,
       input: NewConnection
-    ): Effect.Effect<SeenConnection, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant> =>
+    ): Effect.Effect<SeenConnection, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        const { user } = yield* CurrentUser
         const viewer = viewerOf(tenant, user)
         return yield* transaction(
           Effect.gen(function* () {
@@ -190,12 +192,12 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
 
     /** Accepts a Pending connection sent to the tenant: sets the tenant's side, its counterparty. */
     const setCounterparty = (
-      user: User,
       id: string,
       choice: SetCounterpartyRequest
-    ): Effect.Effect<SeenConnection, NotFound | ValidationFailed | Refused, CurrentTenant> =>
+    ): Effect.Effect<SeenConnection, NotFound | ValidationFailed | Refused, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        const { user } = yield* CurrentUser
         const viewer = viewerOf(tenant, user)
         return yield* transaction(
           Effect.gen(function* () {
@@ -234,7 +236,7 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
             const connected = new Connection({ ...connection, status: "Connected", receiver, connectedAt: now })
             for (const party of [connected.initiator, receiver]) {
               yield* outbox.record(party.tenantId, [
-                { type: "connection.connected", data: connectionJson(connected, asTenant(party)) }
+                { type: "connection.connected", data: connectionEventJson(connected, asTenant(party)) }
               ])
             }
             return { connection: connected, viewer }
@@ -243,9 +245,10 @@ export class Connections extends Effect.Service<Connections>()("core/Connections
       }).pipe(Effect.withSpan("Connections.setCounterparty"))
 
     /** The receiver of a Pending connection rejects it; any other side removes it for both. */
-    const remove = (user: User, id: string): Effect.Effect<void, NotFound, CurrentTenant> =>
+    const remove = (id: string): Effect.Effect<void, NotFound, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        const { user } = yield* CurrentUser
         const viewer = viewerOf(tenant, user)
         yield* transaction(
           Effect.gen(function* () {

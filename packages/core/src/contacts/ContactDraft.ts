@@ -15,7 +15,7 @@ import {
   type VatRate,
   type Verification
 } from "./Contact.js"
-import { contactJson } from "./ContactView.js"
+import { contactEventJson } from "./ContactEventData.js"
 
 /**
  * The members of a new contact, checked already: a create request, or a row of an import file.
@@ -102,12 +102,12 @@ export const draftContact = (
 
 export const contactEvent = (type: NewEvent["type"], contact: Contact): NewEvent => ({
   type,
-  data: contactJson(contact)
+  data: contactEventJson(contact)
 })
 
 /** What creating a contact records: contact.created, and subcontractor.created for a CIS subcontractor. */
 export const creationEvents = (contact: Contact): ReadonlyArray<NewEvent> => {
-  const data = contactJson(contact)
+  const data = contactEventJson(contact)
   return [
     { type: "contact.created", data },
     ...(contact.isCisSubcontractor ? [{ type: "subcontractor.created" as const, data }] : [])

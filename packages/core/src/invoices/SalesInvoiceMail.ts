@@ -13,7 +13,7 @@ import { ContactRepo } from "../contacts/ContactRepo.js"
 import { SalesInvoiceRepo } from "./SalesInvoiceRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import { ukCalendarDate } from "../CalendarDate.js"
-import type { User } from "../users/User.js"
+import { CurrentUser } from "../users/CurrentUser.js"
 import { decodeInput } from "../Validation.js"
 
 /**
@@ -41,7 +41,6 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
 
     /** Queues the invoice's mail of the type, with the values `extra` adds; it fails before anything is queued. */
     const queue = <T extends "SalesInvoice" | "PaymentReminder", E>(
-      user: User,
       invoiceId: string,
       input: InvoiceMailInput,
       type: T,
@@ -49,9 +48,10 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
         invoice: SalesInvoice,
         today: string
       ) => Effect.Effect<Omit<TemplateValues[T], keyof TemplateValues["SalesInvoice"]>, E>
-    ): Effect.Effect<QueuedMail, NotFound | ValidationFailed | E, CurrentTenant> =>
+    ): Effect.Effect<QueuedMail, NotFound | ValidationFailed | E, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        const { user } = yield* CurrentUser
         const { to } = yield* decodeInvoiceMail(input)
         const invoice = yield* findSalesInvoice(tenant, invoiceId)
         const extra = yield* check(invoice, ukCalendarDate(yield* clock.now))
@@ -80,12 +80,12 @@ export class SalesInvoiceMail extends Effect.Service<SalesInvoiceMail>()("core/S
       }).pipe(Effect.withSpan(`SalesInvoiceMail.${type}`))
 
     /** Emails the invoice to `to`, else to the customer. */
-    const send = (user: User, invoiceId: string, input: InvoiceMailInput) =>
-      queue(user, invoiceId, input, "SalesInvoice", () => Effect.succeed({}))
+    const send = (invoiceId: string, input: InvoiceMailInput) =>
+      queue(invoiceId, input, "SalesInvoice", () => Effect.succeed({}))
 
     /** Emails a payment reminder for an overdue invoice: due before today, with an amount still due. */
-    const remind = (user: User, invoiceId: string, input: InvoiceMailInput) =>
-      queue(user, invoiceId, input, "PaymentReminder", (invoice, today) =>
+    const remind = (invoiceId: string, input: InvoiceMailInput) =>
+      queue(invoiceId, input, "PaymentReminder", (invoice, today) =>
         invoice.dueDate < today && invoice.amountDue > 0
           ? Effect.succeed({ daysOverdue: daysBetween(invoice.dueDate, today) })
           : Effect.fail(

@@ -13,7 +13,7 @@ import type { InvoiceListRequest } from "./InvoiceQuery.js"
 import { formatPounds } from "../Money.js"
 import { type ReportPeriod, reportPeriod } from "./ReportPeriod.js"
 import { type ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
-import { salesInvoiceJson } from "./SalesInvoiceView.js"
+import { salesInvoiceEventJson } from "./SalesInvoiceEventData.js"
 import { Clock } from "../system/Clock.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { IdGenerator } from "../system/IdGenerator.js"
@@ -38,7 +38,7 @@ const event = (
   type: NewEvent["type"],
   invoice: SalesInvoice,
   payments: ReadonlyArray<SalesInvoicePayment>
-): NewEvent => ({ type, data: salesInvoiceJson(invoice, payments) })
+): NewEvent => ({ type, data: salesInvoiceEventJson(invoice, payments) })
 
 export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesInvoices", {
   effect: Effect.gen(function* () {

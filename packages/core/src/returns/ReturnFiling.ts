@@ -5,7 +5,7 @@ import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { Clock } from "../system/Clock.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { answered, HmrcReceipt } from "./MonthlyReturn.js"
-import { monthlyReturnJson } from "./MonthlyReturnView.js"
+import { monthlyReturnEventJson } from "./MonthlyReturnEventData.js"
 import { StatementMail } from "./StatementMail.js"
 import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "./MonthlyReturnRepo.js"
 import { type CredentialsRefused, TaxAuthority } from "../taxauthority/TaxAuthority.js"
@@ -247,7 +247,7 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
             const recorded = yield* repo.record(claimed, outcome)
             if (!recorded) return false
             const type = outcome._tag === "Accepted" ? "monthly-return.accepted" : "monthly-return.rejected"
-            yield* outbox.record(result.tenantId, [{ type, data: monthlyReturnJson(result) }])
+            yield* outbox.record(result.tenantId, [{ type, data: monthlyReturnEventJson(result) }])
             yield* statements.queue(result, toMail)
             return true
           })

@@ -1,5 +1,6 @@
 import { CurrentTenant } from "./CurrentTenant.js"
 import { Tenants } from "./Tenants.js"
+import { asUser } from "../users/ActingAs.js"
 import type { User } from "../users/User.js"
 import { Effect } from "effect"
 
@@ -10,10 +11,12 @@ import { Effect } from "effect"
 export const asMember =
   (user: User, code: string) =>
   <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
-    Effect.provideServiceEffect(
-      useCase,
-      CurrentTenant,
-      Effect.flatMap(Tenants, (tenants) => tenants.access(user, code))
+    useCase.pipe(
+      Effect.provideServiceEffect(
+        CurrentTenant,
+        Effect.flatMap(Tenants, (tenants) => tenants.access(code))
+      ),
+      asUser(user)
     )
 
 /** Runs a use case for the tenant with `code` as support staff (the admin CLI), who act for any tenant with an Owner's rights. */

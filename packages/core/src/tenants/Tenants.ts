@@ -9,6 +9,7 @@ import { CurrentTenant } from "./CurrentTenant.js"
 import { NotAMember } from "./NotAMember.js"
 import { type Member, TenantRepo } from "./TenantRepo.js"
 import { Membership, type Role, Tenant, type TenantAccess, TenantCode } from "./Tenant.js"
+import { CurrentUser } from "../users/CurrentUser.js"
 import type { User } from "../users/User.js"
 import { Users } from "../users/Users.js"
 
@@ -44,8 +45,10 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
       (found) => Option.isSome(found.role)
     )
 
-    const create = (owner: User, input: NewTenant): Effect.Effect<TenantAccess, Conflict> =>
+    /** A new tenant, the current user its Owner. */
+    const create = (input: NewTenant): Effect.Effect<TenantAccess, Conflict, CurrentUser> =>
       Effect.gen(function* () {
+        const { user: owner } = yield* CurrentUser
         const now = yield* clock.now
         const tenant = new Tenant({
           id: (yield* ids.uuid) as TenantId,
@@ -66,11 +69,14 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
         Effect.withSpan("Tenants.create")
       )
 
-    const listFor = (user: User) => repo.listForUser(user.id)
+    /** The tenants the current user is a member of, with their role in each. */
+    const listMine = (): Effect.Effect<ReadonlyArray<TenantAccess>, never, CurrentUser> =>
+      CurrentUser.pipe(Effect.flatMap(({ user }) => repo.listForUser(user.id)))
 
-    /** The tenant named by `code` (as it came in a path), if the user may act for it. */
-    const access = (user: User, code: string): Effect.Effect<TenantAccess, NotFound | NotAMember> =>
+    /** The tenant named by `code` (as it came in a path), if the current user may act for it. */
+    const access = (code: string): Effect.Effect<TenantAccess, NotFound | NotAMember, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         if (!isTenantCode(code)) return yield* tenantNotFound(code)
         const found = yield* accessOf.get(Data.struct({ code, userId: user.id }))
         if (Option.isNone(found)) return yield* tenantNotFound(code)
@@ -118,6 +124,6 @@ export class Tenants extends Effect.Service<Tenants>()("core/Tenants", {
     const supportAccess = (code: string): Effect.Effect<TenantAccess, NotFound> =>
       Effect.map(forSupport(code), (tenant) => ({ tenant, role: "Owner" as const }))
 
-    return { create, listFor, access, members, addMember, listAll, forSupport, supportAccess } as const
+    return { create, listMine, access, members, addMember, listAll, forSupport, supportAccess } as const
   })
 }) {}

@@ -2,7 +2,7 @@ import { Duration } from "effect"
 import type { NewEvent } from "../events/Event.js"
 import type { WebhookId } from "../Ids.js"
 import { isSuccessStatus } from "./DeliverySchedule.js"
-import type { DisabledReason, WebhookDisabledData } from "./WebhookDisabledData.js"
+import type { DisabledReason, WebhookDisabledEventData } from "./WebhookDisabledEventData.js"
 
 /** An endpoint whose every attempt has failed for this long is disabled (as Svix does). */
 export const DISABLE_AFTER_FAILING_FOR = Duration.days(5)
@@ -25,7 +25,7 @@ export type EndpointVerdict =
   | { readonly _tag: "Disable"; readonly reason: DisabledReason; readonly event: NewEvent }
 
 const disable = (endpoint: Endpoint, reason: DisabledReason, failingSince: Date | null, at: Date): EndpointVerdict => {
-  const data: WebhookDisabledData = {
+  const data: WebhookDisabledEventData = {
     webhookId: endpoint.webhookId,
     url: endpoint.url,
     reason,

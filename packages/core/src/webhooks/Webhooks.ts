@@ -11,7 +11,7 @@ import { IdGenerator } from "../system/IdGenerator.js"
 import { Transactor } from "../system/Transactor.js"
 import { WebhookRepo } from "./WebhookRepo.js"
 import type { Tenant } from "../tenants/Tenant.js"
-import { testWebhookData } from "./TestWebhookData.js"
+import { testWebhookEventData } from "./TestWebhookEventData.js"
 import { Webhook } from "./Webhook.js"
 import type { WebhookDelivery } from "./WebhookDelivery.js"
 import type { NewWebhook, WebhookReplacement } from "./WebhookInput.js"
@@ -127,7 +127,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("core/Webhooks", {
           return yield* new Refused({ detail: `The webhook ${webhook.id} is disabled: enable it to send a test.` })
         }
         const deliveryId = yield* transaction(
-          deliveries.queueFor(tenant.id, webhook.id, { type: "test.webhook", data: testWebhookData(webhook.id) })
+          deliveries.queueFor(tenant.id, webhook.id, { type: "test.webhook", data: testWebhookEventData(webhook.id) })
         )
         const queued = yield* deliveries.find(tenant.id, deliveryId)
         if (Option.isNone(queued)) return yield* Effect.die(`The test delivery ${deliveryId} was not stored`)

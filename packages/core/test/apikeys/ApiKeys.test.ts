@@ -7,7 +7,7 @@ import { ApiKeyRepo } from "../../src/apikeys/ApiKeyRepo.js"
 import { Crypto } from "../../src/system/Crypto.js"
 import { ApiKeys } from "../../src/apikeys/ApiKeys.js"
 import { Authentication } from "../../src/authentication/Authentication.js"
-import { aUser, testApp } from "../TestApp.js"
+import { asUser, aUser, testApp } from "../TestApp.js"
 
 const invalidKey = new Unauthorized({
   detail: "The API key is not valid. Check the x-api-key header, or create a new key."
@@ -23,7 +23,7 @@ describe("ApiKeys.issue", () => {
   it.effect("returns cis_ and 43 base62 characters once, and stores only a hash of it", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com")
-      const { apiKey, key } = yield* (yield* ApiKeys).issue(user, "laptop")
+      const { apiKey, key } = yield* (yield* ApiKeys).issue("laptop").pipe(asUser(user))
       expect(key).toMatch(/^cis_[0-9A-Za-z]{43}$/)
       expect(apiKey).toBeInstanceOf(ApiKey)
       expect(apiKey).toMatchObject({
@@ -47,8 +47,8 @@ describe("ApiKeys.issue", () => {
     Effect.gen(function* () {
       const keys = yield* ApiKeys
       const user = yield* aUser("ada@example.com")
-      const first = yield* keys.issue(user, "one")
-      const second = yield* keys.issue(user, "two")
+      const first = yield* keys.issue("one").pipe(asUser(user))
+      const second = yield* keys.issue("two").pipe(asUser(user))
       expect(second.key).not.toBe(first.key)
       expect(second.apiKey.id).not.toBe(first.apiKey.id)
     }).pipe(Effect.provide(testApp()))
@@ -62,18 +62,18 @@ describe("ApiKeys.list", () => {
       const clock = yield* ManualClock
       const ada = yield* aUser("ada@example.com")
       const bob = yield* aUser("bob@example.com")
-      const oldest = yield* keys.issue(ada, "oldest")
+      const oldest = yield* keys.issue("oldest").pipe(asUser(ada))
       yield* clock.advance(1_000)
-      const middle = yield* keys.issue(ada, "middle")
+      const middle = yield* keys.issue("middle").pipe(asUser(ada))
       yield* clock.advance(1_000)
-      yield* keys.issue(bob, "bob's")
-      const newest = yield* keys.issue(ada, "newest")
-      expect((yield* keys.list(ada)).map((k) => k.name)).toEqual(["newest", "middle", "oldest"])
-      expect(yield* keys.list(ada)).toEqual([newest.apiKey, middle.apiKey, oldest.apiKey])
+      yield* keys.issue("bob's").pipe(asUser(bob))
+      const newest = yield* keys.issue("newest").pipe(asUser(ada))
+      expect((yield* keys.list().pipe(asUser(ada))).map((k) => k.name)).toEqual(["newest", "middle", "oldest"])
+      expect(yield* keys.list().pipe(asUser(ada))).toEqual([newest.apiKey, middle.apiKey, oldest.apiKey])
 
-      yield* keys.revoke(ada, middle.apiKey.id)
-      expect((yield* keys.list(ada)).map((k) => k.name)).toEqual(["newest", "oldest"])
-      expect((yield* keys.list(bob)).map((k) => k.name)).toEqual(["bob's"])
+      yield* keys.revoke(middle.apiKey.id).pipe(asUser(ada))
+      expect((yield* keys.list().pipe(asUser(ada))).map((k) => k.name)).toEqual(["newest", "oldest"])
+      expect((yield* keys.list().pipe(asUser(bob))).map((k) => k.name)).toEqual(["bob's"])
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -83,11 +83,11 @@ describe("ApiKeys.revoke", () => {
     Effect.gen(function* () {
       const keys = yield* ApiKeys
       const ada = yield* aUser("ada@example.com")
-      const { apiKey, key } = yield* keys.issue(ada, "laptop")
-      expect(yield* keys.authenticate(key)).toEqual(ada)
-      yield* keys.revoke(ada, apiKey.id)
+      const { apiKey, key } = yield* keys.issue("laptop").pipe(asUser(ada))
+      expect(yield* keys.authenticate(key)).toEqual({ user: ada, apiKeyId: apiKey.id })
+      yield* keys.revoke(apiKey.id).pipe(asUser(ada))
       expect(yield* Effect.flip(keys.authenticate(key))).toEqual(invalidKey)
-      expect(yield* Effect.flip(keys.revoke(ada, apiKey.id))).toEqual(
+      expect(yield* Effect.flip(keys.revoke(apiKey.id).pipe(asUser(ada)))).toEqual(
         new NotFound({ detail: `You have no API key with the id ${apiKey.id}.` })
       )
     }).pipe(Effect.provide(testApp()))
@@ -98,32 +98,32 @@ describe("ApiKeys.revoke", () => {
       const keys = yield* ApiKeys
       const ada = yield* aUser("ada@example.com")
       const mallory = yield* aUser("mallory@example.com")
-      const { apiKey, key } = yield* keys.issue(ada, "laptop")
-      expect(yield* Effect.flip(keys.revoke(mallory, apiKey.id))).toEqual(
+      const { apiKey, key } = yield* keys.issue("laptop").pipe(asUser(ada))
+      expect(yield* Effect.flip(keys.revoke(apiKey.id).pipe(asUser(mallory)))).toEqual(
         new NotFound({ detail: `You have no API key with the id ${apiKey.id}.` })
       )
-      expect(yield* keys.authenticate(key)).toEqual(ada)
-      expect(yield* keys.list(ada)).toHaveLength(1)
+      expect(yield* keys.authenticate(key)).toEqual({ user: ada, apiKeyId: apiKey.id })
+      expect(yield* keys.list().pipe(asUser(ada))).toHaveLength(1)
       for (const malformed of ["not-a-uuid", `${apiKey.id}0`, "ABCDEF00-0000-4000-8000-000000000002", ""]) {
-        expect(yield* Effect.flip(keys.revoke(ada, malformed))).toEqual(
+        expect(yield* Effect.flip(keys.revoke(malformed).pipe(asUser(ada)))).toEqual(
           new NotFound({ detail: `You have no API key with the id ${malformed}.` })
         )
       }
-      expect(yield* keys.list(ada)).toHaveLength(1)
+      expect(yield* keys.list().pipe(asUser(ada))).toHaveLength(1)
     }).pipe(Effect.provide(testApp()))
   )
 })
 
 describe("ApiKeys.authenticate", () => {
-  it.effect("returns the key's user, also through Authentication.byApiKey", () =>
+  it.effect("returns the key's user and the key, also through Authentication.byApiKey", () =>
     Effect.gen(function* () {
       const keys = yield* ApiKeys
       const ada = yield* aUser("ada@example.com")
       const bob = yield* aUser("bob@example.com")
-      const adaKey = yield* keys.issue(ada, "a")
-      const bobKey = yield* keys.issue(bob, "b")
-      expect(yield* keys.authenticate(adaKey.key)).toEqual(ada)
-      expect(yield* (yield* Authentication).byApiKey(bobKey.key)).toEqual(bob)
+      const adaKey = yield* keys.issue("a").pipe(asUser(ada))
+      const bobKey = yield* keys.issue("b").pipe(asUser(bob))
+      expect(yield* keys.authenticate(adaKey.key)).toEqual({ user: ada, apiKeyId: adaKey.apiKey.id })
+      expect(yield* (yield* Authentication).byApiKey(bobKey.key)).toEqual({ user: bob, apiKeyId: bobKey.apiKey.id })
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -131,7 +131,7 @@ describe("ApiKeys.authenticate", () => {
     Effect.gen(function* () {
       const keys = yield* ApiKeys
       const ada = yield* aUser("ada@example.com")
-      const { key } = yield* keys.issue(ada, "laptop")
+      const { key } = yield* keys.issue("laptop").pipe(asUser(ada))
       const lastChar = key.at(-1) === "A" ? "B" : "A"
       const candidates = [
         "",
@@ -156,7 +156,7 @@ describe("ApiKeys.authenticate", () => {
       const keys = yield* ApiKeys
       const clock = yield* ManualClock
       const ada = yield* aUser("ada@example.com")
-      const { key } = yield* keys.issue(ada, "laptop")
+      const { key } = yield* keys.issue("laptop").pipe(asUser(ada))
       expect(yield* lastUsed(ada)).toEqual([["laptop", null]])
 
       yield* clock.set(new Date("2026-11-21T10:00:00.000Z"))

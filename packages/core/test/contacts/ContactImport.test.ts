@@ -17,7 +17,7 @@ import { IMPORT_BATCH_ROWS } from "../../src/contacts/ImportLimits.js"
 import { ContactImport } from "../../src/contacts/ContactImport.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, asSupport, aUser, testApp } from "../TestApp.js"
+import { asMember, asSupport, asUser, aUser, testApp } from "../TestApp.js"
 
 const header = importColumns.join(",")
 
@@ -41,7 +41,9 @@ const manyRows = (rows: number, name = "Bulk Builder") =>
 const setUp = Effect.gen(function* () {
   const tenants = yield* Tenants
   const owner = yield* aUser("owner@example.com")
-  const { tenant } = yield* tenants.create(owner, { code: TenantCode.make("acme"), name: "Acme", email: null })
+  const { tenant } = yield* tenants
+    .create({ code: TenantCode.make("acme"), name: "Acme", email: null })
+    .pipe(asUser(owner))
   const imports = yield* ContactImport
   const contacts = yield* Contacts
   const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id))
@@ -106,7 +108,9 @@ describe("ContactImport", () => {
           .pipe(asMember(owner, "acme"))
         // Another tenant's contact with a UTR of the file is nobody's duplicate here.
         const other = yield* aUser("other@example.com")
-        yield* (yield* Tenants).create(other, { code: TenantCode.make("other"), name: "Other", email: null })
+        yield* (yield* Tenants)
+          .create({ code: TenantCode.make("other"), name: "Other", email: null })
+          .pipe(asUser(other))
         yield* contacts
           .create({
             name: "Theirs",

@@ -5,7 +5,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
 import type { ContactReplacement, NewContact } from "../../src/contacts/ContactInput.js"
-import { contactDto, contactJson } from "../../src/contacts/ContactView.js"
+import { contactEventData, contactEventJson } from "../../src/contacts/ContactEventData.js"
 import { Conflict, NotFound, ValidationFailed } from "../../src/Errors.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { EventOutbox } from "../../src/events/EventOutbox.js"
@@ -13,7 +13,7 @@ import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, plainCis, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -22,7 +22,9 @@ const setUp = Effect.gen(function* () {
   const tenants = yield* Tenants
   const contacts = yield* Contacts
   const owner = yield* aUser("owner@example.com")
-  const { tenant } = yield* tenants.create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
+  const { tenant } = yield* tenants
+    .create({ code: TenantCode.make(TENANT), name: "Acme", email: null })
+    .pipe(asUser(owner))
   const events = Effect.flatMap(RecordedEvents, (recorded) => recorded.list(tenant.id)).pipe(
     Effect.map((all) => all.map((e) => ({ type: e.type, data: e.data })))
   )
@@ -40,7 +42,7 @@ const subcontractor: NewContact = {
 }
 
 /** Every editable member, as the contact in `dto` has it (a PUT that changes nothing). */
-const unchanged = (dto: ReturnType<typeof contactDto>): ContactReplacement => ({
+const unchanged = (dto: ReturnType<typeof contactEventData>): ContactReplacement => ({
   name: dto.name,
   email: dto.email ?? undefined,
   isCustomer: dto.isCustomer,
@@ -67,7 +69,7 @@ describe("Contacts.create", () => {
           .create({ name: "Acme Builders Ltd", isCustomer: true })
           .pipe(asMember(owner, TENANT))
         const at = new Date("2026-11-21T09:00:00.000Z")
-        expect(contactDto(created)).toEqual({
+        expect(contactEventData(created)).toEqual({
           code: "ACMEBUIL",
           name: "Acme Builders Ltd",
           email: null,
@@ -90,7 +92,7 @@ describe("Contacts.create", () => {
             data: expect.objectContaining({ code: "ACMEBUIL", createdAt: "2026-11-21T09:00:00.000Z", cisDetails: null })
           }
         ])
-        expect((yield* events)[0]?.data).toEqual(contactJson(created))
+        expect((yield* events)[0]?.data).toEqual(contactEventJson(created))
       }).pipe(Effect.provide(testApp()))
   )
 
@@ -111,7 +113,7 @@ describe("Contacts.create", () => {
           cisDetails: cis({ utr: "2234567890" })
         })
         .pipe(asMember(owner, TENANT))
-      expect(contactDto(created)).toMatchObject({
+      expect(contactEventData(created)).toMatchObject({
         code: "BO",
         email: "bo@example.com",
         externalId: "X-1",
@@ -129,7 +131,7 @@ describe("Contacts.create", () => {
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
       const created = yield* contacts.create(subcontractor).pipe(asMember(owner, TENANT))
-      const dto = contactDto(created)
+      const dto = contactEventData(created)
       expect(dto.cisDetails).toEqual(cis({ firstName: "John", lastName: "Smith", utr: "2234567890" }))
       expect(dto.verification).toEqual({
         status: "NotVerified",
@@ -140,7 +142,7 @@ describe("Contacts.create", () => {
         message: null
       })
       expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "subcontractor.created"])
-      expect((yield* events)[1]?.data).toEqual(contactJson(created))
+      expect((yield* events)[1]?.data).toEqual(contactEventJson(created))
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -150,7 +152,7 @@ describe("Contacts.create", () => {
       const created = yield* contacts
         .create({ name: "Jo", isSupplier: true, isCisSubcontractor: true })
         .pipe(asMember(owner, TENANT))
-      expect(contactDto(created).cisDetails).toEqual(cis())
+      expect(contactEventData(created).cisDetails).toEqual(cis())
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -161,8 +163,14 @@ describe("Contacts.create", () => {
         .create({ name: "A", isSupplier: true, vatRegistered: true })
         .pipe(asMember(owner, TENANT))
       const unregistered = yield* contacts.create({ name: "B", isSupplier: true }).pipe(asMember(owner, TENANT))
-      expect(contactDto(registered).supplierSettings).toEqual({ defaultVatRate: "Standard", paymentTermsDays: null })
-      expect(contactDto(unregistered).supplierSettings).toEqual({ defaultVatRate: "NoVat", paymentTermsDays: null })
+      expect(contactEventData(registered).supplierSettings).toEqual({
+        defaultVatRate: "Standard",
+        paymentTermsDays: null
+      })
+      expect(contactEventData(unregistered).supplierSettings).toEqual({
+        defaultVatRate: "NoVat",
+        paymentTermsDays: null
+      })
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -274,7 +282,7 @@ describe("Contacts.get", () => {
     Effect.gen(function* () {
       const { contacts, owner, tenants } = yield* setUp
       const other = yield* aUser("other@example.com")
-      yield* tenants.create(other, { code: TenantCode.make("other-ltd"), name: "Other", email: null })
+      yield* tenants.create({ code: TenantCode.make("other-ltd"), name: "Other", email: null }).pipe(asUser(other))
       const mine = yield* contacts.create({ name: "Acme Builders" }).pipe(asMember(owner, TENANT))
       expect(yield* Effect.flip(contacts.get(mine.code).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
       expect(yield* Effect.flip(contacts.get(mine.code).pipe(asMember(other, "other-ltd")))).toBeInstanceOf(NotFound)
@@ -284,7 +292,7 @@ describe("Contacts.get", () => {
       expect(yield* contacts.get("ACMEBUIL").pipe(asMember(owner, TENANT))).toEqual(mine)
       expect(yield* Effect.flip(contacts.remove(mine.code).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
       expect(
-        yield* Effect.flip(contacts.update(mine.code, unchanged(contactDto(mine))).pipe(asMember(other, TENANT)))
+        yield* Effect.flip(contacts.update(mine.code, unchanged(contactEventData(mine))).pipe(asMember(other, TENANT)))
       ).toBeInstanceOf(NotAMember)
       expect(yield* Effect.flip(contacts.list({}).pipe(asMember(other, TENANT)))).toBeInstanceOf(NotAMember)
       expect((yield* contacts.list({}).pipe(asMember(other, "other-ltd"))).items).toEqual([theirs])
@@ -317,8 +325,8 @@ describe("Contacts.update", () => {
           supplierSettings: { defaultVatRate: "Zero" }
         })
         .pipe(asMember(owner, TENANT))
-      expect(contactDto(updated)).toEqual({
-        ...contactDto(created),
+      expect(contactEventData(updated)).toEqual({
+        ...contactEventData(created),
         name: "Acme Construction",
         email: null,
         isSupplier: true,
@@ -330,7 +338,7 @@ describe("Contacts.update", () => {
       expect(updated.code).toBe("ACMEBUIL")
       expect(yield* contacts.get("ACMEBUIL").pipe(asMember(owner, TENANT))).toEqual(updated)
       expect((yield* events).map((e) => e.type)).toEqual(["contact.created", "contact.updated"])
-      expect((yield* events)[1]?.data).toEqual(contactJson(updated))
+      expect((yield* events)[1]?.data).toEqual(contactEventJson(updated))
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -338,7 +346,7 @@ describe("Contacts.update", () => {
     Effect.gen(function* () {
       const { contacts, events, owner } = yield* setUp
       const created = yield* contacts.create(subcontractor).pipe(asMember(owner, TENANT))
-      const dto = contactDto(created)
+      const dto = contactEventData(created)
       const cases: ReadonlyArray<[Partial<ContactReplacement>, ReadonlyArray<string>]> = [
         [{ cisDetails: undefined }, ["cisDetails"]],
         [{ supplierSettings: undefined }, ["supplierSettings"]],
@@ -371,7 +379,7 @@ describe("Contacts.update", () => {
         message: null
       })
       yield* (yield* ContactRepo).update(new Contact({ ...created, verification: verified }))
-      const dto = contactDto(created)
+      const dto = contactEventData(created)
 
       const removed = yield* contacts
         .update(dto.code, {
@@ -380,7 +388,11 @@ describe("Contacts.update", () => {
           cisDetails: undefined
         })
         .pipe(asMember(owner, TENANT))
-      expect(contactDto(removed)).toMatchObject({ isCisSubcontractor: false, cisDetails: null, verification: null })
+      expect(contactEventData(removed)).toMatchObject({
+        isCisSubcontractor: false,
+        cisDetails: null,
+        verification: null
+      })
       expect(removed.cisDetails).toEqual(created.cisDetails)
       expect(removed.verification).toEqual(verified)
 
@@ -388,8 +400,8 @@ describe("Contacts.update", () => {
       const back = yield* contacts
         .update(dto.code, { ...unchanged(dto), cisDetails: identity })
         .pipe(asMember(owner, TENANT))
-      expect(contactDto(back).verification).toEqual(verified)
-      expect(contactDto(back).cisDetails).toEqual({ ...identity, companyNumber: "SC123456" })
+      expect(contactEventData(back).verification).toEqual(verified)
+      expect(contactEventData(back).cisDetails).toEqual({ ...identity, companyNumber: "SC123456" })
       // Becoming a subcontractor again is no new subcontractor.
       expect((yield* events).map((e) => e.type)).toEqual([
         "contact.created",
@@ -406,13 +418,13 @@ describe("Contacts.update", () => {
       const created = yield* contacts.create({ name: "Later Sub", isSupplier: true }).pipe(asMember(owner, TENANT))
       const updated = yield* contacts
         .update(created.code, {
-          ...unchanged(contactDto(created)),
+          ...unchanged(contactEventData(created)),
           isCisSubcontractor: true,
           cisDetails: cis({ niNumber: "ab123456c" })
         })
         .pipe(asMember(owner, TENANT))
-      expect(contactDto(updated).verification?.status).toBe("NotVerified")
-      expect(contactDto(updated).cisDetails?.niNumber).toBe("AB123456C")
+      expect(contactEventData(updated).verification?.status).toBe("NotVerified")
+      expect(contactEventData(updated).cisDetails?.niNumber).toBe("AB123456C")
       expect((yield* events).map((e) => e.type)).toEqual([
         "contact.created",
         "contact.updated",
@@ -430,7 +442,7 @@ describe("Contacts.update", () => {
         const both = yield* contacts
           .create({ name: "Both Ways", isCustomer: true, isSupplier: true })
           .pipe(asMember(owner, TENANT))
-        const dto = contactDto(both)
+        const dto = contactEventData(both)
         yield* activity.set(tenant.id, both.id, { salesInvoices: true, purchaseInvoices: true })
 
         const noCustomer = yield* Effect.flip(
@@ -460,13 +472,17 @@ describe("Contacts.update", () => {
         yield* activity.set(tenant.id, both.id, { salesInvoices: true })
         const noSupplier = yield* contacts
           .update(dto.code, {
-            ...unchanged(contactDto(updated)),
+            ...unchanged(contactEventData(updated)),
             isCustomer: true,
             isSupplier: false,
             supplierSettings: undefined
           })
           .pipe(asMember(owner, TENANT))
-        expect(contactDto(noSupplier)).toMatchObject({ isCustomer: true, isSupplier: false, supplierSettings: null })
+        expect(contactEventData(noSupplier)).toMatchObject({
+          isCustomer: true,
+          isSupplier: false,
+          supplierSettings: null
+        })
       }).pipe(Effect.provide(testApp()))
   )
 
@@ -498,8 +514,8 @@ describe("Contacts.remove", () => {
       expect(yield* Effect.flip(contacts.get(created.code).pipe(asMember(owner, TENANT)))).toBeInstanceOf(NotFound)
       expect(yield* Effect.flip(contacts.remove(created.code).pipe(asMember(owner, TENANT)))).toBeInstanceOf(NotFound)
       expect(yield* events).toEqual([
-        { type: "contact.created", data: contactJson(created) },
-        { type: "contact.deleted", data: contactJson(created) }
+        { type: "contact.created", data: contactEventJson(created) },
+        { type: "contact.deleted", data: contactEventJson(created) }
       ])
     }).pipe(Effect.provide(testApp()))
   )

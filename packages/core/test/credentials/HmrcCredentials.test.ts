@@ -17,7 +17,7 @@ import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
-import { asMember, aUser, plainCis, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, plainCis, testApp } from "../TestApp.js"
 
 const TENANT = "lovelace-builders"
 const OTHER = "babbage-builds"
@@ -30,11 +30,13 @@ const app = Layer.provideMerge(ReturnFiling.Default, testApp()).pipe(Layer.provi
 const contractor = (code: string, email: string) =>
   Effect.gen(function* () {
     const owner = yield* aUser(email)
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make(code),
-      name: "Builders",
-      email: null
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make(code),
+        name: "Builders",
+        email: null
+      })
+      .pipe(asUser(owner))
     const settings = yield* TenantSettings
     yield* settings
       .setCisDetails({ type: "Company", tradingName: "Builders Ltd", utr: "8456789123" })

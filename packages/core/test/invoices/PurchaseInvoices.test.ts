@@ -6,7 +6,7 @@ import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { PurchaseInvoices } from "../../src/invoices/PurchaseInvoices.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, aUser, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 
@@ -14,7 +14,7 @@ const setUp = Effect.gen(function* () {
   const contacts = yield* Contacts
   const invoices = yield* PurchaseInvoices
   const owner = yield* aUser("owner@example.com")
-  yield* (yield* Tenants).create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
+  yield* (yield* Tenants).create({ code: TenantCode.make(TENANT), name: "Acme", email: null }).pipe(asUser(owner))
   yield* contacts.create({ name: "Bricks", isSupplier: true }).pipe(asMember(owner, TENANT))
   yield* contacts.create({ name: "Stones", isSupplier: true }).pipe(asMember(owner, TENANT))
   yield* contacts.create({ name: "Client", isCustomer: true }).pipe(asMember(owner, TENANT))

@@ -9,7 +9,7 @@ import { Transactor } from "../../src/system/Transactor.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { TenantEmailSettings } from "../../src/mail/TenantEmailSettings.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, aUser, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 
 const statement: TemplateValues["CisStatement"] = {
   tenantName: "Acme Builders",
@@ -27,11 +27,13 @@ const app = () => Layer.provideMerge(TenantMailLive, testApp())
 const acme = (email: Email | null) =>
   Effect.gen(function* () {
     const owner = yield* aUser("owner@example.com")
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make("acme-builders"),
-      name: "Acme Builders",
-      email
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make("acme-builders"),
+        name: "Acme Builders",
+        email
+      })
+      .pipe(asUser(owner))
     return { owner, tenant } as const
   })
 

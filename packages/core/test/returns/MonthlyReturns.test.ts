@@ -24,7 +24,7 @@ import { ReturnFiling } from "../../src/returns/ReturnFiling.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import type { User } from "../../src/users/User.js"
-import { asMember, aUser, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "lovelace-builders"
 const identity = {
@@ -155,11 +155,13 @@ const verifiedSubcontractor = (owner: User, name: string, utr: string, treatment
 
 const setUp = Effect.gen(function* () {
   const owner = yield* aUser("owner@example.com")
-  yield* (yield* Tenants).create(owner, {
-    code: TenantCode.make(TENANT),
-    name: "Lovelace Builders Ltd",
-    email: null
-  })
+  yield* (yield* Tenants)
+    .create({
+      code: TenantCode.make(TENANT),
+      name: "Lovelace Builders Ltd",
+      email: null
+    })
+    .pipe(asUser(owner))
   yield* (yield* TenantSettings)
     .setCisDetails({
       type: "Company",
@@ -261,7 +263,9 @@ describe("MonthlyReturns", () => {
   it.effect("refuses a return until the tenant's CIS scheme registration is set, naming both references", () =>
     Effect.gen(function* () {
       const { owner, returns, net, high } = yield* setUp
-      yield* (yield* Tenants).create(owner, { code: TenantCode.make("no-scheme"), name: "No Scheme", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("no-scheme"), name: "No Scheme", email: null })
+        .pipe(asUser(owner))
       yield* (yield* TenantSettings)
         .setCisDetails({
           type: "Company",

@@ -6,7 +6,7 @@ import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
-import { asMember, aUser, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 
 const acme = { code: TenantCode.make("acme-builders"), name: "Acme Builders", email: null }
 
@@ -15,7 +15,7 @@ const setUp = Effect.gen(function* () {
   const tenants = yield* Tenants
   const settings = yield* TenantSettings
   const owner = yield* aUser("owner@example.com")
-  yield* tenants.create(owner, acme)
+  yield* tenants.create(acme).pipe(asUser(owner))
   return { tenants, settings, owner } as const
 })
 

@@ -8,7 +8,7 @@ import { NotAMember } from "../../src/tenants/NotAMember.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { Users } from "../../src/users/Users.js"
-import { asMember, aUser, claims, testApp } from "../TestApp.js"
+import { asMember, asUser, aUser, claims, testApp } from "../TestApp.js"
 
 const acme = { code: TenantCode.make("acme-builders"), name: "Acme Builders", email: null }
 const noTenant = (code: string) => new NotFound({ detail: `There is no tenant with the code ${code}.` })
@@ -20,7 +20,7 @@ describe("Tenants.create", () => {
     Effect.gen(function* () {
       const tenants = yield* Tenants
       const owner = yield* aUser("owner@example.com", "Olive Owner")
-      const created = yield* tenants.create(owner, { ...acme, email: Email.make("office@acme.example") })
+      const created = yield* tenants.create({ ...acme, email: Email.make("office@acme.example") }).pipe(asUser(owner))
       expect(created.role).toBe("Owner")
       expect(created.tenant).toMatchObject({
         code: "acme-builders",
@@ -28,8 +28,8 @@ describe("Tenants.create", () => {
         email: "office@acme.example",
         createdAt: new Date("2026-11-21T09:00:00.000Z")
       })
-      expect(yield* tenants.listFor(owner)).toEqual([created])
-      expect(yield* tenants.access(owner, "acme-builders")).toEqual(created)
+      expect(yield* tenants.listMine().pipe(asUser(owner))).toEqual([created])
+      expect(yield* tenants.access("acme-builders").pipe(asUser(owner))).toEqual(created)
       expect(yield* tenants.members().pipe(asMember(owner, "acme-builders"))).toEqual([
         {
           userId: owner.id,
@@ -47,11 +47,11 @@ describe("Tenants.create", () => {
       const tenants = yield* Tenants
       const first = yield* aUser("first@example.com")
       const second = yield* aUser("second@example.com")
-      const original = yield* tenants.create(first, acme)
-      const error = yield* Effect.flip(tenants.create(second, { ...acme, name: "Another Acme" }))
+      const original = yield* tenants.create(acme).pipe(asUser(first))
+      const error = yield* Effect.flip(tenants.create({ ...acme, name: "Another Acme" }).pipe(asUser(second)))
       expect(error).toEqual(new Conflict({ detail: "The tenant code acme-builders is taken; choose another." }))
-      expect(yield* tenants.listFor(second)).toEqual([])
-      expect(yield* tenants.access(first, "acme-builders")).toEqual(original)
+      expect(yield* tenants.listMine().pipe(asUser(second))).toEqual([])
+      expect(yield* tenants.access("acme-builders").pipe(asUser(first))).toEqual(original)
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -61,10 +61,12 @@ describe("Tenants.access", () => {
     Effect.gen(function* () {
       const tenants = yield* Tenants
       const user = yield* aUser("user@example.com")
-      yield* tenants.create(user, acme)
-      expect(yield* Effect.flip(tenants.access(user, "no-such-tenant"))).toEqual(noTenant("no-such-tenant"))
+      yield* tenants.create(acme).pipe(asUser(user))
+      expect(yield* Effect.flip(tenants.access("no-such-tenant").pipe(asUser(user)))).toEqual(
+        noTenant("no-such-tenant")
+      )
       for (const malformed of ["ACME-BUILDERS", "ab", "1acme", "acme builders", "", "a".repeat(41)]) {
-        expect(yield* Effect.flip(tenants.access(user, malformed))).toEqual(noTenant(malformed))
+        expect(yield* Effect.flip(tenants.access(malformed).pipe(asUser(user)))).toEqual(noTenant(malformed))
       }
     }).pipe(Effect.provide(testApp()))
   )
@@ -74,9 +76,11 @@ describe("Tenants.access", () => {
       const tenants = yield* Tenants
       const owner = yield* aUser("owner@example.com")
       const stranger = yield* aUser("stranger@example.com")
-      yield* tenants.create(owner, acme)
+      yield* tenants.create(acme).pipe(asUser(owner))
       // Each front end decides how much a non-member is told: 403, or 404 as for no such tenant.
-      expect(yield* Effect.flip(tenants.access(stranger, "acme-builders"))).toEqual(notAMember("acme-builders"))
+      expect(yield* Effect.flip(tenants.access("acme-builders").pipe(asUser(stranger)))).toEqual(
+        notAMember("acme-builders")
+      )
       expect(yield* Effect.flip(tenants.members().pipe(asMember(stranger, "acme-builders")))).toEqual(
         notAMember("acme-builders")
       )
@@ -91,15 +95,15 @@ describe("Tenants.addMember", () => {
       const clock = yield* ManualClock
       const owner = yield* aUser("owner@example.com", "Olive")
       const bob = yield* aUser("bob@example.com", "Bob")
-      const { tenant } = yield* tenants.create(owner, acme)
+      const { tenant } = yield* tenants.create(acme).pipe(asUser(owner))
       yield* clock.advance(60_000)
       const added = yield* tenants
         .addMember({ email: bob.email, role: "Member" })
         .pipe(asMember(owner, "acme-builders"))
       const addedAt = new Date("2026-11-21T09:01:00.000Z")
       expect(added).toEqual({ userId: bob.id, email: "bob@example.com", name: "Bob", role: "Member", addedAt })
-      expect(yield* tenants.access(bob, "acme-builders")).toEqual({ tenant, role: "Member" })
-      expect(yield* tenants.listFor(bob)).toEqual([{ tenant, role: "Member" }])
+      expect(yield* tenants.access("acme-builders").pipe(asUser(bob))).toEqual({ tenant, role: "Member" })
+      expect(yield* tenants.listMine().pipe(asUser(bob))).toEqual([{ tenant, role: "Member" }])
       expect((yield* tenants.members().pipe(asMember(bob, "acme-builders"))).map((m) => [m.email, m.role])).toEqual([
         ["owner@example.com", "Owner"],
         ["bob@example.com", "Member"]
@@ -113,7 +117,7 @@ describe("Tenants.addMember", () => {
       const owner = yield* aUser("owner@example.com")
       const member = yield* aUser("member@example.com")
       const stranger = yield* aUser("stranger@example.com")
-      yield* tenants.create(owner, acme)
+      yield* tenants.create(acme).pipe(asUser(owner))
       yield* tenants.addMember({ email: member.email, role: "Member" }).pipe(asMember(owner, "acme-builders"))
       const byMember = yield* Effect.flip(
         tenants
@@ -127,7 +131,7 @@ describe("Tenants.addMember", () => {
       expect(byStranger).toEqual(notAMember("acme-builders"))
       // A refused request invites nobody.
       expect(yield* (yield* UserRepo).findByEmail(Email.make("friend@example.com"))).toEqual(Option.none())
-      expect(yield* tenants.access(stranger, "acme-builders").pipe(Effect.flip)).toBeInstanceOf(NotAMember)
+      expect(yield* tenants.access("acme-builders").pipe(asUser(stranger)).pipe(Effect.flip)).toBeInstanceOf(NotAMember)
       expect(yield* tenants.members().pipe(asMember(owner, "acme-builders"))).toHaveLength(2)
     }).pipe(Effect.provide(testApp()))
   )
@@ -137,7 +141,7 @@ describe("Tenants.addMember", () => {
       const tenants = yield* Tenants
       const owner = yield* aUser("owner@example.com")
       const bob = yield* aUser("bob@example.com")
-      yield* tenants.create(owner, acme)
+      yield* tenants.create(acme).pipe(asUser(owner))
       yield* tenants.addMember({ email: bob.email, role: "Member" }).pipe(asMember(owner, "acme-builders"))
       const again = yield* Effect.flip(
         tenants.addMember({ email: bob.email, role: "Owner" }).pipe(asMember(owner, "acme-builders"))
@@ -147,8 +151,8 @@ describe("Tenants.addMember", () => {
         tenants.addMember({ email: owner.email, role: "Member" }).pipe(asMember(owner, "acme-builders"))
       )
       expect(self).toBeInstanceOf(Conflict)
-      expect(yield* tenants.access(bob, "acme-builders")).toMatchObject({ role: "Member" })
-      expect(yield* tenants.access(owner, "acme-builders")).toMatchObject({ role: "Owner" })
+      expect(yield* tenants.access("acme-builders").pipe(asUser(bob))).toMatchObject({ role: "Member" })
+      expect(yield* tenants.access("acme-builders").pipe(asUser(owner))).toMatchObject({ role: "Owner" })
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -156,7 +160,7 @@ describe("Tenants.addMember", () => {
     Effect.gen(function* () {
       const tenants = yield* Tenants
       const owner = yield* aUser("owner@example.com")
-      const { tenant } = yield* tenants.create(owner, acme)
+      const { tenant } = yield* tenants.create(acme).pipe(asUser(owner))
       const invited = yield* tenants
         .addMember({
           email: Email.make("new@example.com"),
@@ -171,8 +175,8 @@ describe("Tenants.addMember", () => {
         claims("sub-new", { email: "New@Example.com", name: "Nina New" })
       )
       expect(signedIn).toMatchObject({ id: invited.userId, subject: "sub-new", name: "Nina New" })
-      expect(yield* tenants.listFor(signedIn)).toEqual([{ tenant, role: "Member" }])
-      expect(yield* tenants.access(signedIn, "acme-builders")).toEqual({ tenant, role: "Member" })
+      expect(yield* tenants.listMine().pipe(asUser(signedIn))).toEqual([{ tenant, role: "Member" }])
+      expect(yield* tenants.access("acme-builders").pipe(asUser(signedIn))).toEqual({ tenant, role: "Member" })
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -184,8 +188,8 @@ describe("Tenants.listAll", () => {
       const ann = yield* aUser("ann@example.com")
       const zed = yield* aUser("zed@example.com")
       const mo = yield* aUser("mo@example.com")
-      yield* tenants.create(zed, { ...acme, code: TenantCode.make("zeta") })
-      yield* tenants.create(zed, acme)
+      yield* tenants.create({ ...acme, code: TenantCode.make("zeta") }).pipe(asUser(zed))
+      yield* tenants.create(acme).pipe(asUser(zed))
       yield* tenants.addMember({ email: ann.email, role: "Owner" }).pipe(asMember(zed, "acme-builders"))
       yield* tenants.addMember({ email: mo.email, role: "Member" }).pipe(asMember(zed, "acme-builders"))
       const all = yield* tenants.listAll()

@@ -215,12 +215,13 @@ describe("Authentication.byBearerToken", () => {
     "bad-email": claims("sub-2", { email: "ada-at-example.com" })
   }
 
-  it.effect("finds or creates the token's user", () =>
+  it.effect("finds or creates the token's user, with no API key", () =>
     Effect.gen(function* () {
       const auth = yield* Authentication
-      const user = yield* auth.byBearerToken("good")
+      const { apiKeyId, user } = yield* auth.byBearerToken("good")
       expect(user).toMatchObject({ email: "ada@example.com", name: "Ada", subject: "sub-1" })
-      expect(yield* auth.byBearerToken("good")).toEqual(user)
+      expect(apiKeyId).toBeNull()
+      expect(yield* auth.byBearerToken("good")).toEqual({ user, apiKeyId: null })
     }).pipe(Effect.provide(testApp(tokens)))
   )
 

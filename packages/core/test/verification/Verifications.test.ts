@@ -8,7 +8,7 @@ import { Duration, Effect, Option, Schema } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
 import { CisScheme } from "../../src/cis/CisScheme.js"
 import { Contact, Verification } from "../../src/contacts/Contact.js"
-import { contactJson } from "../../src/contacts/ContactView.js"
+import { contactEventJson } from "../../src/contacts/ContactEventData.js"
 import { NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { NotAMember } from "../../src/tenants/NotAMember.js"
@@ -20,7 +20,7 @@ import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
 import { FilingCheck } from "../../src/taxauthority/FilingCheck.js"
-import { asMember, aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
+import { asMember, asUser, aUser, plainCis, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -43,11 +43,13 @@ const acme = { type: "Company", tradingName: "Acme Ltd", utr: "1097172564" } as 
 const setUpWith = (options: { readonly scheme: boolean; readonly utr?: boolean }) =>
   Effect.gen(function* () {
     const owner = yield* aUser("owner@example.com")
-    const { tenant } = yield* (yield* Tenants).create(owner, {
-      code: TenantCode.make(TENANT),
-      name: "Acme",
-      email: null
-    })
+    const { tenant } = yield* (yield* Tenants)
+      .create({
+        code: TenantCode.make(TENANT),
+        name: "Acme",
+        email: null
+      })
+      .pipe(asUser(owner))
     const contacts = yield* Contacts
     const contact = yield* contacts
       .create({
@@ -95,7 +97,7 @@ describe("Verifications", () => {
         const answer = yield* verifications.request("johnsmit").pipe(asMember(owner, TENANT))
         expect(answer.verification).toMatchObject({ ...requested, verificationNumber: null, taxTreatment: null })
         expect(yield* (yield* Contacts).get(contact.code).pipe(asMember(owner, TENANT))).toEqual(answer)
-        expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(answer) })
+        expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactEventJson(answer) })
         const queued = yield* queue.find(tenant.id, contact.id)
         assert(Option.isSome(queued))
         expect(queued.value).toMatchObject({ contactCode: "JOHNSMIT" })
@@ -223,7 +225,9 @@ describe("Verifications", () => {
       expect(yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(stranger, TENANT)))).toBeInstanceOf(
         NotAMember
       )
-      yield* (yield* Tenants).create(owner, { code: TenantCode.make("other-co"), name: "Other", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("other-co"), name: "Other", email: null })
+        .pipe(asUser(owner))
       const notHere = yield* Effect.flip(verifications.request("JOHNSMIT").pipe(asMember(owner, "other-co")))
       assert(notHere instanceof NotFound)
       expect(notHere.detail).toBe("There is no contact with the code JOHNSMIT in other-co.")
@@ -248,7 +252,7 @@ describe("Verifications", () => {
           message: null
         })
       )
-      expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactJson(verified) })
+      expect((yield* events).at(-1)).toEqual({ type: "contact.updated", data: contactEventJson(verified) })
       expect(yield* work.workDue(10, LEASE)).toBe(0)
       expect(yield* authority.asked).toHaveLength(1)
     }).pipe(Effect.provide(testApp()))

@@ -13,7 +13,7 @@ import { WebhookDeliveries } from "../../src/webhooks/WebhookDeliveries.js"
 import { WebhookDispatch } from "../../src/webhooks/WebhookDispatch.js"
 import { Webhooks } from "../../src/webhooks/Webhooks.js"
 import type { User } from "../../src/users/User.js"
-import { asMember, asSupport, aUser, testApp, testAppWith } from "../TestApp.js"
+import { asMember, asSupport, asUser, aUser, testApp, testAppWith } from "../TestApp.js"
 
 const TENANT = "acme-builders"
 const LEASE = Duration.seconds(60)
@@ -24,7 +24,7 @@ const DAY = 24 * HOUR
 const setUp = Effect.gen(function* () {
   const tenants = yield* Tenants
   const owner = yield* aUser("owner@example.com")
-  yield* tenants.create(owner, { code: TenantCode.make(TENANT), name: "Acme", email: null })
+  yield* tenants.create({ code: TenantCode.make(TENANT), name: "Acme", email: null }).pipe(asUser(owner))
   const webhooks = yield* Webhooks
   const created = yield* webhooks.create({ url: "https://hooks.example.com/acme" }).pipe(asMember(owner, TENANT))
   const deliveries = yield* WebhookDeliveries
@@ -173,7 +173,9 @@ describe("Webhooks", () => {
       Effect.gen(function* () {
         const { hook, owner, webhooks } = yield* setUp
         const stranger = yield* aUser("stranger@example.com")
-        yield* (yield* Tenants).create(stranger, { code: TenantCode.make("other-co"), name: "Other", email: null })
+        yield* (yield* Tenants)
+          .create({ code: TenantCode.make("other-co"), name: "Other", email: null })
+          .pipe(asUser(stranger))
         for (const attempt of [
           webhooks.list().pipe(asMember(stranger, TENANT)),
           webhooks.get(hook.id).pipe(asMember(stranger, TENANT)),
@@ -508,7 +510,9 @@ describe("WebhookDeliveries", () => {
       const { deliveries, hook, owner, webhooks } = yield* setUp
       const queued = yield* webhooks.test(hook.id).pipe(asMember(owner, TENANT))
       const stranger = yield* aUser("stranger@example.com")
-      yield* (yield* Tenants).create(stranger, { code: TenantCode.make("other-co"), name: "Other", email: null })
+      yield* (yield* Tenants)
+        .create({ code: TenantCode.make("other-co"), name: "Other", email: null })
+        .pipe(asUser(stranger))
       expect(yield* Effect.flip(deliveries.get(queued.id).pipe(asMember(stranger, "other-co")))).toBeInstanceOf(
         NotFound
       )

@@ -4,6 +4,7 @@ import {
   MAX_NOTIFICATION_EVENTS
 } from "@cisbook/adapters/gocardless/GoCardlessNotification"
 import { InvalidSignature } from "@cisbook/core/Errors"
+import { forAnyone } from "@cisbook/sdk/Access"
 import { ContentTooLargeProblem, ProblemJson, problemFields, ValidationProblem } from "@cisbook/sdk/Problem"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -63,4 +64,5 @@ export class ProviderEventsApi extends HttpApiGroup.make("providerEvents")
   .annotate(
     OpenApi.Description,
     "What the direct debit provider (GoCardless) tells the service about mandates and payments, by webhook."
-  ) {}
+  )
+  .pipe(forAnyone) {}

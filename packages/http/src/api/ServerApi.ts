@@ -1,3 +1,4 @@
+import { everyAccessDeclared } from "@cisbook/sdk/Access"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { withMediaTypes } from "../problems/AcceptedMediaTypesOpenApi.js"
@@ -36,9 +37,9 @@ const completeDocument = (spec: Json): Json =>
  * the endpoints only the server has (what GoCardless calls), with the document it serves at
  * /openapi.json and /docs.
  */
-export class CisbookServerApi extends HttpApi.make("cisbook")
-  .addHttpApi(CisbookApi)
-  .add(ProviderEventsApi)
+export class CisbookServerApi extends everyAccessDeclared(
+  HttpApi.make("cisbook").addHttpApi(CisbookApi).add(ProviderEventsApi)
+)
   .annotate(OpenApi.Title, "cisbook API")
   .annotate(OpenApi.Version, "v1")
   .annotate(

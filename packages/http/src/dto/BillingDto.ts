@@ -12,6 +12,7 @@ import {
   MandateSetupDto,
   UsageSubcontractorDto
 } from "@cisbook/sdk/BillingDtos"
+import { HttpServerResponse } from "@effect/platform"
 import { Option } from "effect"
 
 export const billingProfileDto = ({ address, mandateStatus }: BillingProfile) =>
@@ -84,4 +85,17 @@ export const billingInvoiceDto = (i: BillingInvoice, lines?: ReadonlyArray<Billi
               })
           )
         })
+  })
+
+/** The invoice's PDF, as a file to save. */
+export const billingInvoicePdfResponse = ({
+  bytes,
+  fileName
+}: {
+  readonly bytes: Uint8Array
+  readonly fileName: string
+}) =>
+  HttpServerResponse.uint8Array(bytes, {
+    contentType: "application/pdf",
+    headers: { "content-disposition": `attachment; filename="${fileName}"` }
   })

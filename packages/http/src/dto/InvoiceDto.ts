@@ -1,15 +1,21 @@
 // The invoices' mapping module: their models as the sdk's InvoiceDtos, for the handlers.
 import type { InvoiceListPage } from "@cisbook/core/invoices/InvoicePage"
-import { invoiceViewMembers } from "@cisbook/core/invoices/InvoiceView"
+import { invoiceEventMembers } from "@cisbook/core/invoices/InvoiceEventFields"
 import type { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
 import type { ReportedPayment } from "@cisbook/core/invoices/SalesInvoice"
+import type { PaymentsReport } from "@cisbook/core/invoices/SalesInvoices"
 import type { PurchaseInvoiceDto, SalesInvoicePaymentsReportItem } from "@cisbook/sdk/InvoiceDtos"
+import { HttpServerResponse } from "@effect/platform"
+import { paymentsReportCsv } from "../responses/PaymentsReportCsv.js"
 
-// A sales invoice's mapping is core's, because its events carry the same JSON.
-export { salesInvoiceDto, salesInvoicePaymentDto } from "@cisbook/core/invoices/SalesInvoiceView"
+// A sales invoice's answer is its event data, core's: its events carry the same JSON.
+export {
+  salesInvoiceEventData as salesInvoiceDto,
+  salesInvoicePaymentEventData as salesInvoicePaymentDto
+} from "@cisbook/core/invoices/SalesInvoiceEventData"
 
 export const purchaseInvoiceDto = (invoice: PurchaseInvoice): PurchaseInvoiceDto => ({
-  ...invoiceViewMembers(invoice),
+  ...invoiceEventMembers(invoice),
   createdAt: invoice.createdAt
 })
 
@@ -19,7 +25,7 @@ export const invoicePageDto = <Invoice, Dto>(page: InvoiceListPage<Invoice>, dto
   items: page.items.map((invoice) => dto(invoice))
 })
 
-export const salesInvoicePaymentsReportItem = ({
+const salesInvoicePaymentsReportItem = ({
   contactName,
   invoice,
   payment
@@ -36,3 +42,16 @@ export const salesInvoicePaymentsReportItem = ({
   contactCode: invoice.contactCode,
   contactName
 })
+
+/** The payments report as JSON: one item per payment. */
+export const salesInvoicePaymentsReportDto = (report: PaymentsReport) =>
+  report.payments.map(salesInvoicePaymentsReportItem)
+
+/** The payments report as a CSV file to save, named after its period. */
+export const salesInvoicePaymentsCsvResponse = (report: PaymentsReport) =>
+  HttpServerResponse.text(paymentsReportCsv(salesInvoicePaymentsReportDto(report)), {
+    contentType: "text/csv; charset=utf-8",
+    headers: {
+      "content-disposition": `attachment; filename="sales-invoice-payments-${report.from}-to-${report.to}.csv"`
+    }
+  })

@@ -1,4 +1,4 @@
-import type { User } from "@cisbook/core/users/User"
+import type { Principal } from "@cisbook/core/users/CurrentUser"
 import { MeDto } from "@cisbook/sdk/UserDtos"
 
-export const meDto = (user: User) => new MeDto({ id: user.id, email: user.email, name: user.name })
+export const meDto = ({ user }: Principal) => new MeDto({ id: user.id, email: user.email, name: user.name })

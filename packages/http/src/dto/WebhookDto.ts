@@ -1,6 +1,7 @@
 import type { WebhookWithSecret } from "@cisbook/core/webhooks/Webhooks"
 import type { Webhook } from "@cisbook/core/webhooks/Webhook"
 import type { DeliveryDetail, WebhookDelivery } from "@cisbook/core/webhooks/WebhookDelivery"
+import type { DeliveryListPage } from "@cisbook/core/webhooks/WebhookDeliveries"
 import {
   CreatedWebhookDto,
   DeliveryAttemptDto,
@@ -41,6 +42,8 @@ const deliveryFields = (d: WebhookDelivery) => ({
 })
 
 export const deliveryDto = (delivery: WebhookDelivery) => new WebhookDeliveryDto(deliveryFields(delivery))
+
+export const deliveryPageDto = (page: DeliveryListPage) => ({ ...page, items: page.items.map(deliveryDto) })
 
 export const deliveryDetailDto = ({ attemptLog, delivery }: DeliveryDetail) =>
   new WebhookDeliveryDetailDto({

@@ -1,42 +1,21 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
-import { Connections, type SeenConnection } from "@cisbook/core/connections/Connections"
-import { connectionDto } from "@cisbook/core/connections/ConnectionView"
+import { Connections } from "@cisbook/core/connections/Connections"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
-
-const seenDto = ({ connection, viewer }: SeenConnection) => connectionDto(connection, viewer)
+import { Array, Effect } from "effect"
+import { connectionDto } from "../dto/ConnectionDto.js"
 
 export const ConnectionsHandlers = HttpApiBuilder.group(CisbookApi, "connections", (handlers) =>
   Effect.gen(function* () {
     const connections = yield* Connections
     return handlers
       .handle("listConnections", ({ urlParams }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => connections.list(user, urlParams)),
-          Effect.map((all) => all.map(seenDto))
-        )
+        connections.list(urlParams).pipe(Effect.map(Array.map(connectionDto)))
       )
-      .handle("createConnection", ({ payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => connections.create(user, payload)),
-          Effect.map(seenDto)
-        )
-      )
-      .handle("getConnection", ({ path }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => connections.get(user, path.connection)),
-          Effect.map(seenDto)
-        )
-      )
-      .handle("deleteConnection", ({ path }) =>
-        CurrentUser.pipe(Effect.flatMap((user) => connections.remove(user, path.connection)))
-      )
+      .handle("createConnection", ({ payload }) => connections.create(payload).pipe(Effect.map(connectionDto)))
+      .handle("getConnection", ({ path }) => connections.get(path.connection).pipe(Effect.map(connectionDto)))
+      .handle("deleteConnection", ({ path }) => connections.remove(path.connection))
       .handle("setConnectionCounterparty", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => connections.setCounterparty(user, path.connection, payload)),
-          Effect.map(seenDto)
-        )
+        connections.setCounterparty(path.connection, payload).pipe(Effect.map(connectionDto))
       )
   })
 )

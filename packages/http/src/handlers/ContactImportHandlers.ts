@@ -1,35 +1,23 @@
 import { csvImportFile } from "@cisbook/adapters/csv/CsvImportFile"
-import { importTemplateFileName } from "@cisbook/core/contacts/ImportTemplate"
 import { ContactImport } from "@cisbook/core/contacts/ContactImport"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { ContactImportResultDto, ContactImportRowDto } from "@cisbook/sdk/ContactImportDtos"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect, Schema } from "effect"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import {
+  contactImportResultResponse,
+  contactImportRowsResponse,
+  contactImportTemplateResponse
+} from "../dto/ContactImportDto.js"
 import { IDEMPOTENCY_KEY_HEADER, onceForKey } from "../middleware/IdempotencyMiddleware.js"
-import { jsonArrayResponse } from "../responses/JsonArrayResponse.js"
 import { uploadDigest } from "../uploads/UploadDigest.js"
-
-const encodeRow = Schema.encodeSync(ContactImportRowDto)
-const encodeResult = Schema.encodeSync(ContactImportResultDto)
 
 export const ContactImportHandlers = HttpApiBuilder.group(CisbookApi, "contactImport", (handlers) =>
   Effect.gen(function* () {
     const imports = yield* ContactImport
     return handlers
-      .handle("getContactImportTemplate", () =>
-        imports.template().pipe(
-          Effect.map((csv) =>
-            HttpServerResponse.text(csv, {
-              contentType: "text/csv; charset=utf-8",
-              headers: { "content-disposition": `attachment; filename="${importTemplateFileName}"` }
-            })
-          )
-        )
-      )
+      .handle("getContactImportTemplate", () => imports.template().pipe(Effect.map(contactImportTemplateResponse)))
       .handle("analyzeContactImport", ({ payload }) =>
-        imports
-          .analyse(csvImportFile(payload.file.path, payload.file.name))
-          .pipe(Effect.map((rows) => jsonArrayResponse(rows, encodeRow)))
+        imports.analyse(csvImportFile(payload.file.path, payload.file.name)).pipe(Effect.map(contactImportRowsResponse))
       )
       .handle("importContacts", ({ payload, request }) =>
         Effect.gen(function* () {
@@ -38,7 +26,7 @@ export const ContactImportHandlers = HttpApiBuilder.group(CisbookApi, "contactIm
               csvImportFile(payload.file.path, payload.file.name),
               payload.selections.map((selection) => selection.rowId)
             )
-            .pipe(Effect.map((result) => HttpServerResponse.unsafeJson(encodeResult(result), { status: 201 })))
+            .pipe(Effect.map(contactImportResultResponse))
           const key = request.headers[IDEMPOTENCY_KEY_HEADER]
           if (key === undefined) return yield* imported
           // The form as received (the file's bytes, its name, the rows chosen), whatever boundary carried it.

@@ -14,16 +14,9 @@ export const MeHandlers = HttpApiBuilder.group(CisbookApi, "me", (handlers) =>
     const keys = yield* ApiKeys
     return handlers
       .handle("getMe", () => Effect.map(CurrentUser, meDto))
-      .handle("listMyTenants", () =>
-        CurrentUser.pipe(Effect.flatMap(tenants.listFor), Effect.map(Array.map(tenantDto)))
-      )
-      .handle("createApiKey", ({ payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => keys.issue(user, payload.name)),
-          Effect.map(createdApiKeyDto)
-        )
-      )
-      .handle("listApiKeys", () => CurrentUser.pipe(Effect.flatMap(keys.list), Effect.map(Array.map(apiKeyDto))))
-      .handle("revokeApiKey", ({ path }) => CurrentUser.pipe(Effect.flatMap((user) => keys.revoke(user, path.apiKey))))
+      .handle("listMyTenants", () => tenants.listMine().pipe(Effect.map(Array.map(tenantDto))))
+      .handle("createApiKey", ({ payload }) => keys.issue(payload.name).pipe(Effect.map(createdApiKeyDto)))
+      .handle("listApiKeys", () => keys.list().pipe(Effect.map(Array.map(apiKeyDto))))
+      .handle("revokeApiKey", ({ path }) => keys.revoke(path.apiKey))
   })
 )

@@ -2,7 +2,7 @@ import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { monthlyReturnDto } from "@cisbook/core/returns/MonthlyReturnView"
+import { monthlyReturnDto } from "../dto/MonthlyReturnDto.js"
 
 export const MonthlyReturnsHandlers = HttpApiBuilder.group(CisbookApi, "monthlyReturns", (handlers) =>
   Effect.gen(function* () {

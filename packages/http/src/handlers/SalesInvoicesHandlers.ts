@@ -1,18 +1,17 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { SalesInvoiceMail } from "@cisbook/core/invoices/SalesInvoiceMail"
 import { SalesInvoices } from "@cisbook/core/invoices/SalesInvoices"
 import { CisbookApi } from "@cisbook/sdk/Api"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { preferredMediaType } from "../responses/ContentNegotiation.js"
 import { queuedMailDto } from "../dto/MailDto.js"
 import {
   invoicePageDto,
-  salesInvoicePaymentsReportItem,
   salesInvoiceDto,
-  salesInvoicePaymentDto
+  salesInvoicePaymentDto,
+  salesInvoicePaymentsCsvResponse,
+  salesInvoicePaymentsReportDto
 } from "../dto/InvoiceDto.js"
-import { paymentsReportCsv } from "../responses/PaymentsReportCsv.js"
 
 export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvoices", (handlers) =>
   Effect.gen(function* () {
@@ -20,31 +19,21 @@ export const SalesInvoicesHandlers = HttpApiBuilder.group(CisbookApi, "salesInvo
     const mail = yield* SalesInvoiceMail
     return handlers
       .handle("emailSalesInvoice", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => mail.send(user, path.invoice, payload)),
-          Effect.map(queuedMailDto)
-        )
+        mail.send(path.invoice, payload).pipe(Effect.map(queuedMailDto))
       )
       .handle("sendPaymentReminder", ({ path, payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => mail.remind(user, path.invoice, payload)),
-          Effect.map(queuedMailDto)
-        )
+        mail.remind(path.invoice, payload).pipe(Effect.map(queuedMailDto))
       )
       .handle("listSalesInvoicePayments", ({ headers, urlParams }) =>
-        invoices.paymentsReport(urlParams.from, urlParams.to).pipe(
-          Effect.map((report) => {
-            const items = report.payments.map(salesInvoicePaymentsReportItem)
-            if (preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json")
-              return items
-            return HttpServerResponse.text(paymentsReportCsv(items), {
-              contentType: "text/csv; charset=utf-8",
-              headers: {
-                "content-disposition": `attachment; filename="sales-invoice-payments-${report.from}-to-${report.to}.csv"`
-              }
-            })
-          })
-        )
+        invoices
+          .paymentsReport(urlParams.from, urlParams.to)
+          .pipe(
+            Effect.map((report) =>
+              preferredMediaType(headers.accept, ["application/json", "text/csv"]) === "application/json"
+                ? salesInvoicePaymentsReportDto(report)
+                : salesInvoicePaymentsCsvResponse(report)
+            )
+          )
       )
       .handle("createSalesInvoice", ({ payload }) =>
         invoices.create(payload).pipe(Effect.map((invoice) => salesInvoiceDto(invoice)))

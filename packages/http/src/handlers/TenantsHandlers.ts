@@ -1,4 +1,3 @@
-import { CurrentUser } from "@cisbook/core/users/CurrentUser"
 import { CurrentTenant } from "@cisbook/core/tenants/CurrentTenant"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { CisbookApi } from "@cisbook/sdk/Api"
@@ -10,12 +9,7 @@ export const TenantsHandlers = HttpApiBuilder.group(CisbookApi, "tenants", (hand
   Effect.gen(function* () {
     const tenants = yield* Tenants
     return handlers
-      .handle("createTenant", ({ payload }) =>
-        CurrentUser.pipe(
-          Effect.flatMap((user) => tenants.create(user, payload)),
-          Effect.map(tenantDto)
-        )
-      )
+      .handle("createTenant", ({ payload }) => tenants.create(payload).pipe(Effect.map(tenantDto)))
       .handle("getTenant", () => CurrentTenant.pipe(Effect.map(tenantDto)))
       .handle("listMembers", () => tenants.members().pipe(Effect.map(Array.map(memberDto))))
       .handle("addMember", ({ payload }) => tenants.addMember(payload).pipe(Effect.map(memberDto)))

@@ -3,7 +3,14 @@ import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Array, Effect } from "effect"
-import { createdWebhookDto, deliveryDetailDto, deliveryDto, webhookDto, webhookSecretDto } from "../dto/WebhookDto.js"
+import {
+  createdWebhookDto,
+  deliveryDetailDto,
+  deliveryDto,
+  deliveryPageDto,
+  webhookDto,
+  webhookSecretDto
+} from "../dto/WebhookDto.js"
 
 export const WebhooksHandlers = HttpApiBuilder.group(CisbookApi, "webhooks", (handlers) =>
   Effect.gen(function* () {
@@ -22,9 +29,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(CisbookApi, "webhooks", (ha
       )
       .handle("testWebhook", ({ path }) => webhooks.test(path.webhook).pipe(Effect.map(deliveryDto)))
       .handle("listWebhookDeliveries", ({ path, urlParams }) =>
-        deliveries
-          .list(path.webhook, urlParams)
-          .pipe(Effect.map((page) => ({ ...page, items: page.items.map(deliveryDto) })))
+        deliveries.list(path.webhook, urlParams).pipe(Effect.map(deliveryPageDto))
       )
       .handle("getWebhookDelivery", ({ path }) => deliveries.get(path.delivery).pipe(Effect.map(deliveryDetailDto)))
       .handle("retryWebhookDelivery", ({ path }) => deliveries.retry(path.delivery))

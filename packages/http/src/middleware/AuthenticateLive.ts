@@ -68,11 +68,11 @@ export const AuthenticateLive = Layer.effect(
       const address = clientAddress(request.remoteAddress, request.headers["x-forwarded-for"], trustedProxies)
       yield* limits.mayAuthenticate(address)
       // Only a credential presented and refused counts: a request that brings none has tried nothing.
-      const user = yield* byHeaders(request).pipe(
+      const principal = yield* byHeaders(request).pipe(
         Effect.tapError((error) => (error === noCredentials ? Effect.void : limits.authenticationFailed(address)))
       )
-      yield* limits.request(user.id)
-      return user
+      yield* limits.request(principal.user.id)
+      return principal
     }).pipe(Effect.catchTag("RateLimited", tooManyRequests))
 
     return Authenticate.of({

@@ -34,9 +34,9 @@ const callerOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const authentication = yield* Authentication
     const apiKey = request.headers["x-api-key"]
-    if (apiKey) return Option.some((yield* authentication.byApiKey(apiKey)).id as string)
+    if (apiKey) return Option.some((yield* authentication.byApiKey(apiKey)).user.id as string)
     const token = /^bearer +(\S+)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1]
-    if (token !== undefined) return Option.some((yield* authentication.byBearerToken(token)).id as string)
+    if (token !== undefined) return Option.some((yield* authentication.byBearerToken(token)).user.id as string)
     return Option.none<string>()
   }).pipe(Effect.orElseSucceed(() => Option.none<string>()))
 

@@ -8,6 +8,7 @@ import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
 import { DirectDebit } from "../mandates/DirectDebit.js"
 import { Clock } from "../../system/Clock.js"
 import { DirectDebitUnavailable } from "../mandates/DirectDebitFaults.js"
+import { CurrentUser } from "../../users/CurrentUser.js"
 import type { User } from "../../users/User.js"
 
 /** How long a listing waits for the provider's list of one mandate's payments before answering what it knows. */
@@ -99,29 +100,43 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
       )
     }
 
-    const usage = (user: User): Effect.Effect<ReadonlyArray<BillingUsage>> =>
-      repo.usage(user.id).pipe(Effect.withSpan("BillingInvoices.usage"))
+    /** What the next billing run charges the current user for: the accepted returns of their tenants not invoiced yet. */
+    const usage = (): Effect.Effect<ReadonlyArray<BillingUsage>, never, CurrentUser> =>
+      CurrentUser.pipe(
+        Effect.flatMap(({ user }) => repo.usage(user.id)),
+        Effect.withSpan("BillingInvoices.usage")
+      )
 
-    /** The caller's invoices, latest first, Pending and Failed ones refreshed from the provider. */
-    const list = (user: User): Effect.Effect<ReadonlyArray<BillingInvoice>> =>
-      repo.list(user.id).pipe(Effect.flatMap(refreshed), Effect.withSpan("BillingInvoices.list"))
+    /** The current user's invoices, latest first, Pending and Failed ones refreshed from the provider. */
+    const list = (): Effect.Effect<ReadonlyArray<BillingInvoice>, never, CurrentUser> =>
+      CurrentUser.pipe(
+        Effect.flatMap(({ user }) => repo.list(user.id)),
+        Effect.flatMap(refreshed),
+        Effect.withSpan("BillingInvoices.list")
+      )
 
     /** The user's invoices as last stored, latest first, for support staff (no provider round trip). */
     const listAsStored = (user: User): Effect.Effect<ReadonlyArray<BillingInvoice>> => repo.list(user.id)
 
-    const get = (user: User, id: string): Effect.Effect<BillingInvoiceWithLines, NotFound> =>
+    const find = (user: User, id: string): Effect.Effect<BillingInvoiceWithLines, NotFound> =>
       (isUuid(id) ? repo.find(user.id, BillingInvoiceId.make(id)) : Effect.succeed(Option.none())).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed })),
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound), onSome: Effect.succeed }))
+      )
+
+    /** One of the current user's invoices, with its lines. */
+    const get = (id: string): Effect.Effect<BillingInvoiceWithLines, NotFound, CurrentUser> =>
+      CurrentUser.pipe(
+        Effect.flatMap(({ user }) => find(user, id)),
         Effect.withSpan("BillingInvoices.get")
       )
 
-    /** The invoice's PDF and its file name; NotFound while it has none. */
+    /** The current user's invoice's PDF and its file name; NotFound while it has none. */
     const pdf = (
-      user: User,
       id: string
-    ): Effect.Effect<{ readonly fileName: string; readonly bytes: Uint8Array }, NotFound> =>
+    ): Effect.Effect<{ readonly fileName: string; readonly bytes: Uint8Array }, NotFound, CurrentUser> =>
       Effect.gen(function* () {
-        const { invoice } = yield* get(user, id)
+        const { user } = yield* CurrentUser
+        const { invoice } = yield* find(user, id)
         const bytes = yield* repo.pdf(user.id, invoice.id)
         if (Option.isNone(bytes)) {
           return yield* new NotFound({

@@ -7,6 +7,7 @@ import type { ValidationFailed } from "../../Errors.js"
 import { BillingProfileRepo } from "./BillingProfileRepo.js"
 import { Clock } from "../../system/Clock.js"
 import { MandateRepo } from "./MandateRepo.js"
+import { CurrentUser } from "../../users/CurrentUser.js"
 import type { User } from "../../users/User.js"
 import { decodeInput } from "../../Validation.js"
 
@@ -26,12 +27,15 @@ export class BillingProfiles extends Effect.Service<BillingProfiles>()("core/Bil
         )
       )
 
-    const get = (user: User): Effect.Effect<BillingProfile> =>
-      Effect.all({ address: profiles.get(user.id), mandateStatus: mandateStatus(user) })
+    const get = (): Effect.Effect<BillingProfile, never, CurrentUser> =>
+      CurrentUser.pipe(
+        Effect.flatMap(({ user }) => Effect.all({ address: profiles.get(user.id), mandateStatus: mandateStatus(user) }))
+      )
 
     /** Replaces the address whole; the mandate is untouched. */
-    const put = (user: User, input: BillingAddressReplacement): Effect.Effect<BillingProfile, ValidationFailed> =>
+    const put = (input: BillingAddressReplacement): Effect.Effect<BillingProfile, ValidationFailed, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const address: BillingAddress = yield* decodeAddress(input)
         yield* profiles.put(user.id, address, yield* clock.now)
         return { address: Option.some(address), mandateStatus: yield* mandateStatus(user) }

@@ -21,6 +21,7 @@ import {
 import { IdGenerator } from "../../system/IdGenerator.js"
 import { MandateRepo } from "./MandateRepo.js"
 import { MandateCompletion } from "./MandateCompletion.js"
+import { CurrentUser } from "../../users/CurrentUser.js"
 import type { User } from "../../users/User.js"
 import { decodeInput } from "../../Validation.js"
 
@@ -71,10 +72,10 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
       completion.refreshed(mandate).pipe(Effect.mapError(refusedBy))
 
     const setup = (
-      user: User,
       input: NewMandateSetup
-    ): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict> =>
+    ): Effect.Effect<MandateSetup, ValidationFailed | Refused | Conflict, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const { successRedirectUrl } = yield* decodeInput(SetupInput)(input)
         const customer = prefilledCustomer(user, yield* profiles.get(user.id))
         if (customer === null) {
@@ -132,8 +133,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
         return { redirectFlowId: flow.id, redirectUrl: flow.redirectUrl, sessionToken: reserved.sessionToken }
       }).pipe(Effect.withSpan("Mandates.setup"))
 
-    const complete = (user: User, input: MandateSetupCompletion): Effect.Effect<Mandate, ValidationFailed | Refused> =>
+    const complete = (input: MandateSetupCompletion): Effect.Effect<Mandate, ValidationFailed | Refused, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const { redirectFlowId, sessionToken } = yield* decodeInput(CompleteInput)(input)
         const found = yield* repo.findByRedirectFlow(user.id, redirectFlowId)
         if (Option.isNone(found) || !sameToken(found.value.sessionToken, sessionToken)) {
@@ -188,8 +190,9 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
      * is stored only if nothing changed the mandate meanwhile; else what changed it (a provider
      * event) stands.
      */
-    const get = (user: User): Effect.Effect<Mandate, NotFound | Refused> =>
+    const get = (): Effect.Effect<Mandate, NotFound | Refused, CurrentUser> =>
       Effect.gen(function* () {
+        const { user } = yield* CurrentUser
         const latest = yield* repo.latest(user.id)
         if (Option.isNone(latest)) {
           return yield* new NotFound({
@@ -210,10 +213,13 @@ export class Mandates extends Effect.Service<Mandates>()("core/Mandates", {
      * Cancels the caller's mandate with the provider; a new setup can start at once. A mandate the
      * provider replaced, whether its event arrived or not, is followed: the new one is cancelled.
      */
-    const cancel = (user: User): Effect.Effect<void, NotFound | Refused> =>
-      Effect.flatMap(repo.live(user.id), (live): Effect.Effect<void, NotFound | Refused> =>
-        Option.isNone(live) || live.value.reference === null ? Effect.fail(noMandate) : cancelLive(live.value)
-      ).pipe(Effect.withSpan("Mandates.cancel"))
+    const cancel = (): Effect.Effect<void, NotFound | Refused, CurrentUser> =>
+      Effect.gen(function* () {
+        const { user } = yield* CurrentUser
+        const live = yield* repo.live(user.id)
+        if (Option.isNone(live) || live.value.reference === null) return yield* noMandate
+        yield* cancelLive(live.value)
+      }).pipe(Effect.withSpan("Mandates.cancel"))
 
     /**
      * Cancels the mandate with the provider: its status then, and the mandate cancelled. One the

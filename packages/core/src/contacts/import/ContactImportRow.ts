@@ -1,37 +1,25 @@
-import { Schema } from "effect"
-import { PlainCisDetails } from "../../cis/CisDetailsFormat.js"
-import { CalendarDate } from "../../CalendarDate.js"
-import { TaxTreatment, VatRate } from "../Contact.js"
+import type { Schema } from "effect"
+import type { PlainCisDetails } from "../../cis/CisDetailsFormat.js"
+import type { SupplierSettings, TaxTreatment } from "../Contact.js"
+import type { contactPlainFields } from "../ContactEventData.js"
 
 /**
- * The subcontractor a row would become, as the CreateContactRequest that creates it: every
- * member present, null when the row has no value for it.
+ * The subcontractor a row would become, as the create request that creates it: the contact's
+ * plain members, every one present (null when the row has no value for it), its CIS identity and
+ * its supplier settings.
  */
-export const ImportedSubcontractor = Schema.Struct({
-  name: Schema.String,
-  email: Schema.NullOr(Schema.String),
-  externalId: Schema.NullOr(Schema.String),
-  isCustomer: Schema.Boolean,
-  isSupplier: Schema.Boolean,
-  isCisSubcontractor: Schema.Boolean,
-  vatRegistered: Schema.Boolean,
-  vatNumber: Schema.NullOr(Schema.String),
-  lastSdcDate: Schema.NullOr(Schema.String),
-  cisDetails: PlainCisDetails,
-  supplierSettings: Schema.Struct({ defaultVatRate: VatRate, paymentTermsDays: Schema.NullOr(Schema.Int) })
-}).annotations({
-  identifier: "ImportedSubcontractor",
-  description: "The CreateContactRequest the row becomes: a supplier and CIS subcontractor"
-})
-export type ImportedSubcontractor = typeof ImportedSubcontractor.Type
+export type ImportedSubcontractor = Schema.Struct.Type<typeof contactPlainFields> & {
+  readonly cisDetails: PlainCisDetails
+  readonly supplierSettings: Schema.Struct.Type<typeof SupplierSettings.fields>
+}
 
 /** The verification a row records by hand, from its VerificationNumber, VerificationDate and TaxStatus. */
-export const ManualVerification = Schema.Struct({
-  verificationNumber: Schema.String.annotations({ examples: ["V1234567890"] }),
-  verificationDate: CalendarDate,
-  taxTreatment: TaxTreatment
-}).annotations({ identifier: "ManualVerification" })
-export type ManualVerification = typeof ManualVerification.Type
+export interface ManualVerification {
+  readonly verificationNumber: string
+  /** YYYY-MM-DD. */
+  readonly verificationDate: string
+  readonly taxTreatment: TaxTreatment
+}
 
 /** The analysis of one data row of an import file. */
 export interface ContactImportRow {

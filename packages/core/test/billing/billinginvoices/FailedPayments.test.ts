@@ -20,7 +20,7 @@ import { UseCasesLive } from "../../../src/UseCases.js"
 import { WaitingInvoices } from "../../../src/billing/mandates/WaitingInvoices.js"
 import type { User } from "../../../src/users/User.js"
 import { ukCalendarDate } from "../../../src/CalendarDate.js"
-import { aUser } from "../../TestApp.js"
+import { asUser, aUser } from "../../TestApp.js"
 
 /** Every use case over in-memory ports, the Clock port on Effect's clock (moved with TestClock). */
 const app = UseCasesLive.pipe(
@@ -36,13 +36,15 @@ const DAY = Duration.days(1)
 const customer = (email: string) =>
   Effect.gen(function* () {
     const user = yield* aUser(email, "Ada Lovelace")
-    yield* (yield* BillingProfiles).put(user, {
-      companyName: "Lovelace Builders Ltd",
-      billingEmail: `accounts.${email}`,
-      addressLine1: "1 Analytical Row",
-      postcode: "SW1A 1AA",
-      country: "GB"
-    })
+    yield* (yield* BillingProfiles)
+      .put({
+        companyName: "Lovelace Builders Ltd",
+        billingEmail: `accounts.${email}`,
+        addressLine1: "1 Analytical Row",
+        postcode: "SW1A 1AA",
+        country: "GB"
+      })
+      .pipe(asUser(user))
     const reference = yield* completedMandate(user)
     return { user, reference, billingEmail: `accounts.${email}` }
   })
@@ -50,9 +52,9 @@ const customer = (email: string) =>
 const completedMandate = (user: User) =>
   Effect.gen(function* () {
     const mandates = yield* Mandates
-    const setup = yield* mandates.setup(user, { successRedirectUrl: "https://app.example/done" })
+    const setup = yield* mandates.setup({ successRedirectUrl: "https://app.example/done" }).pipe(asUser(user))
     yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
-    return (yield* mandates.complete(user, setup)).reference!
+    return (yield* mandates.complete(setup).pipe(asUser(user))).reference!
   })
 
 let invoices = 0
@@ -208,7 +210,7 @@ describe("collecting failed payments again", () => {
         expect(yield* providerStatus(payment)).toBe("failed")
 
         // The user cancels and sets up a new mandate: the invoice is collected on it.
-        yield* (yield* Mandates).cancel(user)
+        yield* (yield* Mandates).cancel().pipe(asUser(user))
         const next = yield* completedMandate(user)
         const collected = yield* stored(user, invoice.id)
         expect(collected).toMatchObject({ paymentStatus: "Pending", mandateReference: next })
@@ -258,13 +260,13 @@ describe("collecting failed payments again", () => {
 
         // Mary's mandate is cancelled after the failure: the notice sends her to a new mandate.
         yield* (yield* DirectDebitControl).setMandateStatus(reference, "cancelled")
-        yield* (yield* Mandates).get(user)
+        yield* (yield* Mandates).get().pipe(asUser(user))
         yield* paymentFails(invoice.paymentReference!)
         const notices = yield* noticesTo(billingEmail)
         expect(notices.at(-1)?.body).toContain("Set up a new direct debit mandate")
         // Hedy's failed while her mandate stood; she then cancelled it and set up another before the run.
         yield* paymentFails(otherInvoice.paymentReference!)
-        yield* (yield* Mandates).cancel(other.user)
+        yield* (yield* Mandates).cancel().pipe(asUser(other.user))
         const newer = yield* completedMandate(other.user)
         expect(yield* stored(other.user, otherInvoice.id)).toMatchObject({ paymentStatus: "Failed" })
 

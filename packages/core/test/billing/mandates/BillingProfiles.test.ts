@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { BillingProfiles } from "../../../src/billing/mandates/BillingProfiles.js"
-import { aUser, testApp } from "../../TestApp.js"
+import { asUser, aUser, testApp } from "../../TestApp.js"
 
 const address = {
   companyName: " Lovelace Builders Ltd ",
@@ -18,8 +18,8 @@ describe("BillingProfiles", () => {
     Effect.gen(function* () {
       const profiles = yield* BillingProfiles
       const user = yield* aUser("ada@example.com")
-      expect(yield* profiles.get(user)).toEqual({ address: Option.none(), mandateStatus: "NotStarted" })
-      const saved = yield* profiles.put(user, address)
+      expect(yield* profiles.get().pipe(asUser(user))).toEqual({ address: Option.none(), mandateStatus: "NotStarted" })
+      const saved = yield* profiles.put(address).pipe(asUser(user))
       expect(Option.getOrThrow(saved.address)).toMatchObject({
         companyName: "Lovelace Builders Ltd",
         billingEmail: "accounts@lovelace.example",
@@ -29,13 +29,13 @@ describe("BillingProfiles", () => {
         country: "GB"
       })
       const { addressLine3: _dropped, ...withoutLine3 } = address
-      const replaced = yield* profiles.put(user, { ...withoutLine3, postcode: "D02 X285", country: "IE" })
+      const replaced = yield* profiles.put({ ...withoutLine3, postcode: "D02 X285", country: "IE" }).pipe(asUser(user))
       expect(Option.getOrThrow(replaced.address)).toMatchObject({
         addressLine3: null,
         postcode: "D02 X285",
         country: "IE"
       })
-      expect(yield* profiles.get(user)).toEqual(replaced)
+      expect(yield* profiles.get().pipe(asUser(user))).toEqual(replaced)
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -44,13 +44,15 @@ describe("BillingProfiles", () => {
       const profiles = yield* BillingProfiles
       const user = yield* aUser("ada@example.com")
       const error = yield* Effect.flip(
-        profiles.put(user, {
-          companyName: "",
-          billingEmail: "nope",
-          addressLine1: "x".repeat(201),
-          postcode: "",
-          country: "EU"
-        })
+        profiles
+          .put({
+            companyName: "",
+            billingEmail: "nope",
+            addressLine1: "x".repeat(201),
+            postcode: "",
+            country: "EU"
+          })
+          .pipe(asUser(user))
       )
       expect(Object.keys(error.errors).sort()).toEqual([
         "addressLine1",
@@ -59,10 +61,10 @@ describe("BillingProfiles", () => {
         "country",
         "postcode"
       ])
-      const postcode = yield* Effect.flip(profiles.put(user, { ...address, postcode: "QQ1 1QQ" }))
+      const postcode = yield* Effect.flip(profiles.put({ ...address, postcode: "QQ1 1QQ" }).pipe(asUser(user)))
       expect(postcode.errors).toEqual({ postcode: ["Must be a UK postcode, for example SW1A 1AA"] })
-      expect(yield* profiles.get(user)).toEqual({ address: Option.none(), mandateStatus: "NotStarted" })
-      yield* profiles.put(user, { ...address, postcode: "QQ1 1QQ", country: "US" })
+      expect(yield* profiles.get().pipe(asUser(user))).toEqual({ address: Option.none(), mandateStatus: "NotStarted" })
+      yield* profiles.put({ ...address, postcode: "QQ1 1QQ", country: "US" }).pipe(asUser(user))
     }).pipe(Effect.provide(testApp()))
   )
 })

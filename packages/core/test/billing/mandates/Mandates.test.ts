@@ -15,7 +15,7 @@ import { Mandates } from "../../../src/billing/mandates/Mandates.js"
 import { Users } from "../../../src/users/Users.js"
 import { ProviderEventHandling } from "../../../src/billing/providerevents/ProviderEventHandling.js"
 import { ProviderEventReceiving } from "../../../src/billing/providerevents/ProviderEventReceiving.js"
-import { aUser, claims, testApp, testAppWith } from "../../TestApp.js"
+import { asUser, aUser, claims, testApp, testAppWith } from "../../TestApp.js"
 
 const successRedirectUrl = "https://app.example/done"
 const MINUTE = 60 * 1000
@@ -34,7 +34,7 @@ const finishedSetup = (email = "ada@example.com") =>
   Effect.gen(function* () {
     const user = yield* aUser(email)
     const mandates = yield* Mandates
-    const setup = yield* mandates.setup(user, { successRedirectUrl })
+    const setup = yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
     yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
     return { user, mandates, complete: { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken } }
   })
@@ -64,8 +64,8 @@ describe("Mandates.setup", () => {
   it.effect("starts a setup (a billing request) prefilled from the billing profile, and is InProgress", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com", "Ada King Lovelace")
-      yield* (yield* BillingProfiles).put(user, address)
-      const setup = yield* (yield* Mandates).setup(user, { successRedirectUrl })
+      yield* (yield* BillingProfiles).put(address).pipe(asUser(user))
+      const setup = yield* (yield* Mandates).setup({ successRedirectUrl }).pipe(asUser(user))
       const { state } = yield* DirectDebitControl
       const flow = (yield* Ref.get(state)).flows.get(setup.redirectFlowId)
       expect(flow?.request).toMatchObject({
@@ -81,7 +81,7 @@ describe("Mandates.setup", () => {
         }
       })
       expect(setup.sessionToken).toMatch(/^sess_[A-Za-z0-9_-]{32}$/)
-      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("InProgress")
+      expect((yield* (yield* BillingProfiles).get().pipe(asUser(user))).mandateStatus).toBe("InProgress")
     }).pipe(Effect.provide(testApp()))
   )
 
@@ -89,28 +89,28 @@ describe("Mandates.setup", () => {
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com")
       const mandates = yield* Mandates
-      const first = yield* mandates.setup(user, { successRedirectUrl })
+      const first = yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
       const clock = yield* ManualClock
       // Half an hour, then a day, then to a moment before the week is out: the customer may still complete the page.
       for (const wait of [30 * MINUTE, DAY, 7 * DAY - 30 * MINUTE - DAY - 1]) {
         yield* clock.advance(wait)
-        expect(yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))).toEqual(
+        expect(yield* Effect.flip(mandates.setup({ successRedirectUrl }).pipe(asUser(user)))).toEqual(
           new Conflict({
             detail:
               "You already have an active or in-progress direct debit mandate: cancel it before setting up another.",
             remedy: { _tag: "CancelMandate" }
           })
         )
-        expect((yield* mandates.get(user)).status).toBe("InProgress")
+        expect((yield* mandates.get().pipe(asUser(user))).status).toBe("InProgress")
       }
       const { state } = yield* DirectDebitControl
       // Neither the reads nor the refused setups cancelled the customer's billing request.
       expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(false)
       yield* clock.advance(1)
-      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
-      expect((yield* mandates.get(user)).status).toBe("Expired")
+      expect((yield* (yield* BillingProfiles).get().pipe(asUser(user))).mandateStatus).toBe("Expired")
+      expect((yield* mandates.get().pipe(asUser(user))).status).toBe("Expired")
       expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(false)
-      const second = yield* mandates.setup(user, { successRedirectUrl })
+      const second = yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
       expect(second.redirectFlowId).not.toBe(first.redirectFlowId)
       // The expired setup was cancelled with the provider when the new one started; the new one was not.
       expect((yield* Ref.get(state)).flows.get(first.redirectFlowId)?.cancelled).toBe(true)
@@ -118,7 +118,7 @@ describe("Mandates.setup", () => {
       // The expired flow can no longer be completed.
       yield* (yield* DirectDebitControl).finish(first.redirectFlowId)
       const late = yield* Effect.flip(
-        mandates.complete(user, { redirectFlowId: first.redirectFlowId, sessionToken: first.sessionToken })
+        mandates.complete({ redirectFlowId: first.redirectFlowId, sessionToken: first.sessionToken }).pipe(asUser(user))
       )
       expect(late).toEqual(
         new Refused({
@@ -133,14 +133,14 @@ describe("Mandates.setup", () => {
     Effect.gen(function* () {
       const { complete, mandates, user } = yield* finishedSetup()
       yield* (yield* ManualClock).advance(6 * DAY)
-      expect((yield* mandates.complete(user, complete)).reference).toMatch(/^MD/)
+      expect((yield* mandates.complete(complete).pipe(asUser(user))).reference).toMatch(/^MD/)
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("is 400 for a user with no email address and no profile, and reserves nothing", () =>
     Effect.gen(function* () {
       const user = yield* (yield* Users).fromClaims(claims("sub-x", { email: undefined }))
-      const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl }))
+      const error = yield* Effect.flip((yield* Mandates).setup({ successRedirectUrl }).pipe(asUser(user)))
       expect(error).toBeInstanceOf(Refused)
       expect(error).toMatchObject({ remedy: { _tag: "SetBillingEmail" } })
       expect(yield* (yield* MandateRepo).latest(user.id)).toEqual(Option.none())
@@ -152,7 +152,7 @@ describe("Mandates.setup", () => {
     Effect.gen(function* () {
       const user = yield* aUser("refuse@example.com")
       const mandates = yield* Mandates
-      const error = yield* Effect.flip(mandates.setup(user, { successRedirectUrl }))
+      const error = yield* Effect.flip(mandates.setup({ successRedirectUrl }).pipe(asUser(user)))
       expect(error).toEqual(
         new Refused({
           detail: "The direct debit provider refused: prefilled_customer.email has been refused by the sandbox"
@@ -165,7 +165,7 @@ describe("Mandates.setup", () => {
   it.effect("names an invalid successRedirectUrl", () =>
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com")
-      const error = yield* Effect.flip((yield* Mandates).setup(user, { successRedirectUrl: "/relative" }))
+      const error = yield* Effect.flip((yield* Mandates).setup({ successRedirectUrl: "/relative" }).pipe(asUser(user)))
       expect(error).toMatchObject({ _tag: "ValidationFailed", errors: { successRedirectUrl: [expect.any(String)] } })
     }).pipe(Effect.provide(testApp()))
   )
@@ -177,11 +177,11 @@ describe("Mandates.complete", () => {
       const user = yield* aUser("ada@example.com")
       const waiting = yield* invoiceWaitingForMandate(user)
       const mandates = yield* Mandates
-      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      const setup = yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
       const complete = { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }
-      expect((yield* Effect.flip(mandates.complete(user, complete))).detail).toMatch(/not finished/)
+      expect((yield* Effect.flip(mandates.complete(complete).pipe(asUser(user)))).detail).toMatch(/not finished/)
       yield* (yield* DirectDebitControl).finish(setup.redirectFlowId)
-      const mandate = yield* mandates.complete(user, complete)
+      const mandate = yield* mandates.complete(complete).pipe(asUser(user))
       expect(mandate).toMatchObject({
         status: "InProgress",
         accountHolderName: "Ada Lovelace",
@@ -196,7 +196,7 @@ describe("Mandates.complete", () => {
         expect.objectContaining({ id: collected.paymentReference, amount: waiting.total, mandateId: mandate.reference })
       ])
       // Idempotent: the same mandate again, and nothing collected twice.
-      expect((yield* mandates.complete(user, complete)).reference).toBe(mandate.reference)
+      expect((yield* mandates.complete(complete).pipe(asUser(user))).reference).toBe(mandate.reference)
       expect(yield* payments()).toHaveLength(1)
     }).pipe(Effect.provide(testApp()))
   )
@@ -205,25 +205,25 @@ describe("Mandates.complete", () => {
     Effect.gen(function* () {
       const user = yield* aUser("ada@example.com")
       const mandates = yield* Mandates
-      const setup = yield* mandates.setup(user, { successRedirectUrl })
+      const setup = yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
       yield* (yield* DirectDebit).cancelMandateSetup(setup.redirectFlowId)
       const refused = yield* Effect.flip(
-        mandates.complete(user, { redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken })
+        mandates.complete({ redirectFlowId: setup.redirectFlowId, sessionToken: setup.sessionToken }).pipe(asUser(user))
       )
       expect(refused).toMatchObject({ _tag: "Refused", detail: expect.stringMatching(/was cancelled/) })
-      expect((yield* (yield* BillingProfiles).get(user)).mandateStatus).toBe("Expired")
-      yield* mandates.setup(user, { successRedirectUrl })
+      expect((yield* (yield* BillingProfiles).get().pipe(asUser(user))).mandateStatus).toBe("Expired")
+      yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("refuses a wrong session token and another user's flow", () =>
     Effect.gen(function* () {
       const { complete, mandates, user } = yield* finishedSetup()
-      expect(yield* Effect.flip(mandates.complete(user, { ...complete, sessionToken: "sess_wrong" }))).toBeInstanceOf(
-        Refused
-      )
+      expect(
+        yield* Effect.flip(mandates.complete({ ...complete, sessionToken: "sess_wrong" }).pipe(asUser(user)))
+      ).toBeInstanceOf(Refused)
       const other = yield* aUser("bob@example.com")
-      expect(yield* Effect.flip(mandates.complete(other, complete))).toBeInstanceOf(Refused)
+      expect(yield* Effect.flip(mandates.complete(complete).pipe(asUser(other)))).toBeInstanceOf(Refused)
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -232,40 +232,40 @@ describe("Mandates.get and cancel", () => {
   it.effect("get is 404 before any setup, then follows the provider's status", () =>
     Effect.gen(function* () {
       const stranger = yield* aUser("bob@example.com")
-      expect(yield* Effect.flip((yield* Mandates).get(stranger))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip((yield* Mandates).get().pipe(asUser(stranger)))).toBeInstanceOf(NotFound)
       const { complete, mandates, user } = yield* finishedSetup()
-      const mandate = yield* mandates.complete(user, complete)
+      const mandate = yield* mandates.complete(complete).pipe(asUser(user))
       yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "active")
-      expect((yield* mandates.get(user)).status).toBe("Active")
+      expect((yield* mandates.get().pipe(asUser(user))).status).toBe("Active")
       yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "suspended_by_payer")
-      expect((yield* mandates.get(user)).status).toBe("Failed")
+      expect((yield* mandates.get().pipe(asUser(user))).status).toBe("Failed")
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("cancel is 404 with only a started flow; cancels a mandate with the provider; then 404 again", () =>
     Effect.gen(function* () {
       const { complete, mandates, user } = yield* finishedSetup()
-      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
-      const mandate = yield* mandates.complete(user, complete)
-      yield* mandates.cancel(user)
+      expect(yield* Effect.flip(mandates.cancel().pipe(asUser(user)))).toBeInstanceOf(NotFound)
+      const mandate = yield* mandates.complete(complete).pipe(asUser(user))
+      yield* mandates.cancel().pipe(asUser(user))
       const { state } = yield* DirectDebitControl
       expect((yield* Ref.get(state)).mandates.get(mandate.reference ?? "")?.status).toBe("cancelled")
-      expect((yield* mandates.get(user)).status).toBe("Cancelled")
-      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
-      yield* mandates.setup(user, { successRedirectUrl })
+      expect((yield* mandates.get().pipe(asUser(user))).status).toBe("Cancelled")
+      expect(yield* Effect.flip(mandates.cancel().pipe(asUser(user)))).toBeInstanceOf(NotFound)
+      yield* mandates.setup({ successRedirectUrl }).pipe(asUser(user))
     }).pipe(Effect.provide(testApp()))
   )
 
   it.effect("cancelling a mandate GoCardless already cancelled (cancellation_failed) ends it Cancelled here", () =>
     Effect.gen(function* () {
       const { complete, mandates, user } = yield* finishedSetup()
-      const mandate = yield* mandates.complete(user, complete)
+      const mandate = yield* mandates.complete(complete).pipe(asUser(user))
       // Cancelled by the payer at their bank; no event has told us yet.
       yield* (yield* DirectDebitControl).setMandateStatus(mandate.reference ?? "", "cancelled")
       expect(Option.getOrThrow(yield* (yield* MandateRepo).live(user.id)).status).toBe("InProgress")
-      yield* mandates.cancel(user)
+      yield* mandates.cancel().pipe(asUser(user))
       expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
-      expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+      expect(yield* Effect.flip(mandates.cancel().pipe(asUser(user)))).toBeInstanceOf(NotFound)
     }).pipe(Effect.provide(testApp()))
   )
 })
@@ -300,7 +300,7 @@ describe("a mandate the provider replaced", () => {
   it.effect("a read racing the replaced event never puts the user back on the old mandate", () =>
     Effect.gen(function* () {
       const { complete, mandates, user } = yield* finishedSetup()
-      const old = (yield* mandates.complete(user, complete)).reference!
+      const old = (yield* mandates.complete(complete).pipe(asUser(user))).reference!
       const control = yield* DirectDebitControl
       yield* control.setMandateStatus(old, "active")
 
@@ -308,7 +308,7 @@ describe("a mandate the provider replaced", () => {
       const answered = yield* Deferred.make<void>()
       const goOn = yield* Deferred.make<void>()
       held = { id: old, answered, goOn }
-      const reading = yield* Effect.fork(mandates.get(user))
+      const reading = yield* Effect.fork(mandates.get().pipe(asUser(user)))
       yield* Deferred.await(answered)
       // ... meanwhile GoCardless replaces it, and its `replaced` event is handled ...
       const replacement = yield* control.replaceMandate(old)
@@ -337,7 +337,7 @@ describe("a mandate the provider replaced", () => {
         reference: replacement,
         status: "Active"
       })
-      expect((yield* mandates.get(user)).reference).toBe(replacement)
+      expect((yield* mandates.get().pipe(asUser(user))).reference).toBe(replacement)
     }).pipe(Effect.provide(appHoldingReads))
   )
 
@@ -346,9 +346,9 @@ describe("a mandate the provider replaced", () => {
     () =>
       Effect.gen(function* () {
         const { complete, mandates, user } = yield* finishedSetup()
-        const old = (yield* mandates.complete(user, complete)).reference!
+        const old = (yield* mandates.complete(complete).pipe(asUser(user))).reference!
         const replacement = yield* (yield* DirectDebitControl).replaceMandate(old)
-        expect(yield* mandates.get(user)).toMatchObject({ reference: replacement, status: "Active" })
+        expect(yield* mandates.get().pipe(asUser(user))).toMatchObject({ reference: replacement, status: "Active" })
         yield* (yield* ProviderEventReceiving).receive({
           notificationId: "WB2",
           events: [
@@ -376,10 +376,10 @@ describe("a mandate the provider replaced", () => {
     () =>
       Effect.gen(function* () {
         const { complete, mandates, user } = yield* finishedSetup()
-        const old = (yield* mandates.complete(user, complete)).reference!
+        const old = (yield* mandates.complete(complete).pipe(asUser(user))).reference!
         const control = yield* DirectDebitControl
         const replacement = yield* control.replaceMandate(old)
-        yield* mandates.cancel(user)
+        yield* mandates.cancel().pipe(asUser(user))
         expect((yield* Ref.get(control.state)).mandates.get(replacement)?.status).toBe("cancelled")
         expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id))).toMatchObject({
           reference: replacement,
@@ -403,7 +403,7 @@ describe("a mandate the provider replaced", () => {
         const work = yield* ProviderEventHandling
         yield* work.record(yield* Effect.forEach(yield* work.claim(10, Duration.minutes(1)), work.attempt))
         expect(Option.getOrThrow(yield* (yield* MandateRepo).latest(user.id)).status).toBe("Cancelled")
-        expect(yield* Effect.flip(mandates.cancel(user))).toBeInstanceOf(NotFound)
+        expect(yield* Effect.flip(mandates.cancel().pipe(asUser(user)))).toBeInstanceOf(NotFound)
       }).pipe(Effect.provide(testApp()))
   )
 })

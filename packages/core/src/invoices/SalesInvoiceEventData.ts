@@ -1,9 +1,9 @@
 import { Schema } from "effect"
-import { Day, invoiceViewFields, invoiceViewMembers } from "./InvoiceView.js"
+import { Day, invoiceEventFields, invoiceEventMembers } from "./InvoiceEventFields.js"
 import { Pounds } from "../Money.js"
 import { type SalesInvoice, type SalesInvoicePayment, SalesInvoiceStatus } from "./SalesInvoice.js"
 
-export const SalesInvoicePaymentDto = Schema.Struct({
+export const SalesInvoicePaymentEventData = Schema.Struct({
   id: Schema.String,
   date: Day,
   amount: Pounds,
@@ -13,14 +13,14 @@ export const SalesInvoicePaymentDto = Schema.Struct({
   description: "A payment towards a sales invoice; amount in pounds",
   examples: [{ id: "0196a5f2-52c1-7c3a-9d1e-8f27c1b6a001", date: "2026-05-01", amount: 60000, reference: "BACS 4471" }]
 })
-export type SalesInvoicePaymentDto = typeof SalesInvoicePaymentDto.Type
+export type SalesInvoicePaymentEventData = typeof SalesInvoicePaymentEventData.Type
 
 const fields = {
-  ...invoiceViewFields("customer"),
+  ...invoiceEventFields("customer"),
   amountPaid: Pounds,
   amountDue: Pounds.annotations({ description: "total − cisDeduction − amountPaid" }),
   status: SalesInvoiceStatus.annotations({ description: "Paid once amountDue is 0, else Open" }),
-  payments: Schema.optional(Schema.Array(SalesInvoicePaymentDto)).annotations({
+  payments: Schema.optional(Schema.Array(SalesInvoicePaymentEventData)).annotations({
     description: "Oldest first; only on the single-invoice GET (and in the invoice's events)"
   }),
   createdAt: Schema.Date
@@ -45,16 +45,17 @@ const example: Schema.Struct.Type<typeof fields> = {
 }
 
 /**
- * A sales invoice as the API shows it, and as the `data` of its events (with its payments).
- * Money is pounds on the wire and pence in code.
+ * The `data` of a sales invoice's events (sales-invoice.created, .paid), with its payments,
+ * written with the change in its transaction; the API answers the same shape (the sdk's
+ * SalesInvoiceDto). Money is pounds on the wire and pence in code.
  */
-export const SalesInvoiceDto = Schema.Struct(fields).annotations({
+export const SalesInvoiceEventData = Schema.Struct(fields).annotations({
   identifier: "SalesInvoiceDto",
   examples: [example]
 })
-export type SalesInvoiceDto = typeof SalesInvoiceDto.Type
+export type SalesInvoiceEventData = typeof SalesInvoiceEventData.Type
 
-export const salesInvoicePaymentDto = (payment: SalesInvoicePayment): SalesInvoicePaymentDto => ({
+export const salesInvoicePaymentEventData = (payment: SalesInvoicePayment): SalesInvoicePaymentEventData => ({
   id: payment.id,
   date: payment.date,
   amount: payment.amount,
@@ -62,18 +63,18 @@ export const salesInvoicePaymentDto = (payment: SalesInvoicePayment): SalesInvoi
 })
 
 /** The invoice's members; with `payments`, the single-invoice form. */
-export const salesInvoiceDto = (
+export const salesInvoiceEventData = (
   invoice: SalesInvoice,
   payments?: ReadonlyArray<SalesInvoicePayment>
-): SalesInvoiceDto => ({
-  ...invoiceViewMembers(invoice),
+): SalesInvoiceEventData => ({
+  ...invoiceEventMembers(invoice),
   amountPaid: invoice.amountPaid,
   amountDue: invoice.amountDue,
   status: invoice.status,
-  ...(payments === undefined ? {} : { payments: payments.map(salesInvoicePaymentDto) }),
+  ...(payments === undefined ? {} : { payments: payments.map(salesInvoicePaymentEventData) }),
   createdAt: invoice.createdAt
 })
 
 /** The JSON of a sales invoice with its payments, as webhook receivers get it. */
-export const salesInvoiceJson = (invoice: SalesInvoice, payments: ReadonlyArray<SalesInvoicePayment>) =>
-  Schema.encodeSync(SalesInvoiceDto)(salesInvoiceDto(invoice, payments))
+export const salesInvoiceEventJson = (invoice: SalesInvoice, payments: ReadonlyArray<SalesInvoicePayment>) =>
+  Schema.encodeSync(SalesInvoiceEventData)(salesInvoiceEventData(invoice, payments))

@@ -71,8 +71,16 @@ const example: Schema.Struct.Type<typeof fields> = {
   rejectedAt: null
 }
 
-export const ConnectionDto = Schema.Struct(fields).annotations({ identifier: "ConnectionDto", examples: [example] })
-export type ConnectionDto = typeof ConnectionDto.Type
+/**
+ * The `data` of a connection.connected event, the connection as one of its tenants sees it,
+ * written with the change in its transaction; the API answers the same shape (the sdk's
+ * ConnectionDto).
+ */
+export const ConnectionEventData = Schema.Struct(fields).annotations({
+  identifier: "ConnectionDto",
+  examples: [example]
+})
+export type ConnectionEventData = typeof ConnectionEventData.Type
 
 /** What happens next, for the viewer, in plain words (the wire's `nextStep`); null once Connected. */
 const whatHappensNext = (connection: Connection, side: "Initiator" | "Receiver" | "SentTo"): string | null => {
@@ -89,7 +97,7 @@ const whatHappensNext = (connection: Connection, side: "Initiator" | "Receiver" 
 }
 
 /** The connection as the viewer sees it; the viewer must be able to see it (see sideOf). */
-export const connectionDto = (connection: Connection, viewer: ConnectionViewer): ConnectionDto => {
+export const connectionEventData = (connection: Connection, viewer: ConnectionViewer): ConnectionEventData => {
   const seen = sideOf(connection, viewer) ?? "SentTo"
   const side = seen === "Initiator" ? "Initiator" : "Receiver"
   const mine = side === "Initiator" ? connection.initiator : connection.receiver
@@ -115,5 +123,5 @@ export const connectionDto = (connection: Connection, viewer: ConnectionViewer):
 }
 
 /** The JSON of a connection as the viewer sees it, as webhook receivers get it. */
-export const connectionJson = (connection: Connection, viewer: ConnectionViewer) =>
-  Schema.encodeSync(ConnectionDto)(connectionDto(connection, viewer))
+export const connectionEventJson = (connection: Connection, viewer: ConnectionViewer) =>
+  Schema.encodeSync(ConnectionEventData)(connectionEventData(connection, viewer))

@@ -6,8 +6,8 @@ export const DisabledReason = Schema.Literal("Gone", "FailingFor5Days").annotati
 })
 export type DisabledReason = typeof DisabledReason.Type
 
-/** The `data` of a webhook.disabled event. */
-export const WebhookDisabledData = Schema.Struct({
+/** The `data` of a webhook.disabled event, written with the change that disables the webhook. */
+export const WebhookDisabledEventData = Schema.Struct({
   webhookId: Schema.String.annotations({ description: "The webhook that was disabled" }),
   url: Schema.String,
   reason: DisabledReason,
@@ -27,4 +27,4 @@ export const WebhookDisabledData = Schema.Struct({
     }
   ]
 })
-export type WebhookDisabledData = typeof WebhookDisabledData.Type
+export type WebhookDisabledEventData = typeof WebhookDisabledEventData.Type

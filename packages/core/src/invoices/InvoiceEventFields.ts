@@ -6,9 +6,10 @@ export const Day = Schema.String.annotations({ format: "date", examples: ["2026-
 
 /**
  * The members every invoice shows on the wire, whichever side (each side adds its own, then
- * createdAt); `contact` is the code of the `party`. Money in pounds on the wire, pence in code.
+ * createdAt): a sales invoice's event data starts with them, and a purchase invoice's answer
+ * shows the same. `contact` is the code of the `party`. Money in pounds on the wire, pence in code.
  */
-export const invoiceViewFields = (party: "customer" | "supplier") => ({
+export const invoiceEventFields = (party: "customer" | "supplier") => ({
   id: Schema.String,
   number: Schema.String,
   contact: Schema.String.annotations({ description: `The ${party}'s contact code` }),
@@ -21,8 +22,8 @@ export const invoiceViewFields = (party: "customer" | "supplier") => ({
   cisDeduction: Pounds
 })
 
-/** The members of `invoiceViewFields`, of an invoice of either side. */
-export const invoiceViewMembers = (invoice: InvoiceMembers<string> & { readonly total: number }) => ({
+/** The members of `invoiceEventFields`, of an invoice of either side. */
+export const invoiceEventMembers = (invoice: InvoiceMembers<string> & { readonly total: number }) => ({
   id: invoice.id,
   number: invoice.number,
   contact: invoice.contactCode,

@@ -5,7 +5,7 @@ import { type MonthlyReturn, MonthlyReturnStatus, returnTotals } from "./Monthly
 
 const Day = Schema.String.annotations({ format: "date", examples: ["2026-06-05"] })
 
-export const MonthlyReturnLineDto = Schema.Struct({
+export const MonthlyReturnLineEventData = Schema.Struct({
   contact: Schema.String.annotations({ description: "The subcontractor's contact code" }),
   name: Schema.String.annotations({ description: "The subcontractor's name when the return was filed" }),
   utr: Schema.NullOr(Schema.String),
@@ -16,7 +16,7 @@ export const MonthlyReturnLineDto = Schema.Struct({
   deducted: Pounds
 }).annotations({ identifier: "MonthlyReturnLineDto" })
 
-export const HmrcReceiptDto = Schema.Struct({
+export const HmrcReceiptEventData = Schema.Struct({
   correlationId: Schema.String.annotations({ description: "The correlation id HMRC gave the return" }),
   irmark: Schema.String.annotations({ description: "The IRmark of the return as it was sent" }),
   message: Schema.String.annotations({ description: "HMRC's acknowledgement text from its final response" }),
@@ -26,8 +26,12 @@ export const HmrcReceiptDto = Schema.Struct({
   description: "HMRC's receipt of an accepted return: the proof of filing a contractor keeps"
 })
 
-/** A return as the API shows it, and as the `data` of its events. Money is pounds on the wire and pence in code. */
-export const MonthlyReturnDto = Schema.Struct({
+/**
+ * The `data` of a return's events (monthly-return.accepted, .rejected), written with the change in
+ * its transaction; the API answers the same shape (the sdk's MonthlyReturnDto). Money is pounds on
+ * the wire and pence in code.
+ */
+export const MonthlyReturnEventData = Schema.Struct({
   id: Schema.String,
   periodEnd: Day.annotations({ description: "The tax month, by its last day (the 5th)" }),
   status: MonthlyReturnStatus,
@@ -45,20 +49,20 @@ export const MonthlyReturnDto = Schema.Struct({
   inactive: Schema.Boolean.annotations({
     description: "With a nil return: the contractor declared it expects to pay no subcontractors in the next six months"
   }),
-  hmrcReceipt: Schema.NullOr(HmrcReceiptDto).annotations({
+  hmrcReceipt: Schema.NullOr(HmrcReceiptEventData).annotations({
     description:
       "HMRC's receipt (correlation id, IRmark sent, acknowledgement text); null until HMRC accepted the return"
   }),
   totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
-  lines: Schema.Array(MonthlyReturnLineDto)
+  lines: Schema.Array(MonthlyReturnLineEventData)
 }).annotations({
   identifier: "MonthlyReturnDto",
   description:
     "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason); Held (with heldReason) while HMRC refuses the tenant's credentials"
 })
-export type MonthlyReturnDto = typeof MonthlyReturnDto.Type
+export type MonthlyReturnEventData = typeof MonthlyReturnEventData.Type
 
-export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
+export const monthlyReturnEventData = (r: MonthlyReturn): MonthlyReturnEventData => ({
   id: r.id,
   periodEnd: r.periodEnd,
   status: r.status,
@@ -92,4 +96,5 @@ export const monthlyReturnDto = (r: MonthlyReturn): MonthlyReturnDto => ({
 })
 
 /** The JSON of a return, as webhook receivers get it. */
-export const monthlyReturnJson = (r: MonthlyReturn) => Schema.encodeSync(MonthlyReturnDto)(monthlyReturnDto(r))
+export const monthlyReturnEventJson = (r: MonthlyReturn) =>
+  Schema.encodeSync(MonthlyReturnEventData)(monthlyReturnEventData(r))
