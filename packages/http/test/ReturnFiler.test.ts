@@ -216,7 +216,8 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
 
   /**
    * A return whose first filer is stopped where `stallOnce` says, then filed by a second filer;
-   * `sends`: how many times the Transaction Engine then received it.
+   * `sends`: how many times, at least, the Transaction Engine then received it (a stalled first
+   * filer whose lease ran out before it was stopped may have sent it once more itself).
    */
   const killedFiler = (stallOnce: "send" | "poll", sends: number) =>
     Effect.gen(function* () {
@@ -234,9 +235,10 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       yield* eventually(statusOf(owner, code, filed.id), (status) => status === "Accepted")
       yield* stopSecond
       const received = yield* engineReceived(filed.id)
-      expect(received).toHaveLength(sends)
+      if (stallOnce === "poll") expect(received).toHaveLength(sends)
+      else expect(received.length).toBeGreaterThanOrEqual(sends)
       // Recorded once (the last sending), announced once.
-      expect((yield* sentRecord(filed.id)).correlationId).toBe(received[sends - 1]!.correlationId)
+      expect((yield* sentRecord(filed.id)).correlationId).toBe(received[received.length - 1]!.correlationId)
       expect(yield* returnEvents(tenant.id)).toEqual(["monthly-return.accepted"])
       return recordedBeforeDeath
     })

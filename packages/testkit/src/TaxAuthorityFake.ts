@@ -63,7 +63,8 @@ export type DataRequestAnswer =
  * says so (`authenticateAtPoll`), as HMRC may, the message is acknowledged and its poll answers
  * 1046. A test scripts what HMRC may also do: answer polls otherwise (`nextPolls`), forget what
  * it holds (`forgetAll`), refuse or fail its data request (`dataRequests`), name another IRmark
- * in its receipt (`receiptNames`), take messages as tests (`gatewayTest`).
+ * in its receipt (`receiptNames`), take messages as tests (`gatewayTest`), refuse accounts not
+ * enrolled for the employer reference a message names (`enrolledFor`).
  */
 export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testkit/TaxAuthorityFake", {
   effect: Effect.gen(function* () {
@@ -85,13 +86,20 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
     const receipt = yield* Ref.make<string | null>(null)
     const asTest = yield* Ref.make(false)
     const forgotten = yield* Ref.make(0)
+    const enrolment = yield* Ref.make<ReadonlyArray<string> | null>(null)
     /**
-     * Authenticates a message's sender and keeps its user id: whether the message is taken
-     * refused (to answer 1046 when polled), or fails at once.
+     * Authenticates a message's sender (for the employer reference it names) and keeps its user
+     * id: whether the message is taken refused (to answer 1046 when polled), or fails at once.
      */
-    const recordSender = (credentials: SenderCredentials): Effect.Effect<boolean, CredentialsRefused> =>
+    const recordSender = (
+      credentials: SenderCredentials,
+      employerReference: string | null
+    ): Effect.Effect<boolean, CredentialsRefused> =>
       Effect.gen(function* () {
-        const refused = refusedCredentials(credentials)
+        const enrolled = yield* Ref.get(enrolment)
+        const refused =
+          refusedCredentials(credentials) ||
+          (enrolled !== null && (employerReference === null || !enrolled.includes(employerReference)))
         if (refused && !(yield* Ref.get(atPoll))) return yield* Effect.fail(authenticationFailure())
         yield* Ref.update(sentBy, (all) => [...all, credentials.gatewayUserId])
         return refused
@@ -135,6 +143,12 @@ export class TaxAuthorityFake extends Effect.Service<TaxAuthorityFake>()("testki
       /** Messages are sent as tests from now on (GovTalk's GatewayTest), as GOVTALK_TEST=true sends them. */
       gatewayTest: (test: boolean) => Ref.set(asTest, test),
       sendsAsTest: Ref.get(asTest),
+      /**
+       * From now on the Government Gateway accounts are enrolled for these employer references
+       * only: a message naming another fails authentication (1046), as HMRC refuses an account
+       * not enrolled for the scheme (null: any).
+       */
+      enrolledFor: (employerReferences: ReadonlyArray<string> | null) => Ref.set(enrolment, employerReferences),
       /** HMRC forgets everything it holds: a poll of it answers 2000, its data request records nothing of it. */
       forgetAll: Ref.update(forgotten, (n) => n + 1),
       forgotten: Ref.get(forgotten)
@@ -255,7 +269,7 @@ export const TaxAuthorityMemory = Layer.effect(
       const accepted = deducted !== REJECTED_TOTAL_DEDUCTED_PENCE
       const irmark = irmarkOf(submission)
       return Effect.gen(function* () {
-        const refused = yield* fake.recordSender(credentials)
+        const refused = yield* fake.recordSender(credentials, submission.contractor.scheme?.employerReference ?? null)
         const acknowledgement = yield* take({
           refused,
           answer: {
@@ -277,7 +291,7 @@ export const TaxAuthorityMemory = Layer.effect(
     }
 
     const sendVerification = (request: VerificationRequest, credentials: SenderCredentials) =>
-      Effect.flatMap(fake.recordSender(credentials), (refused) =>
+      Effect.flatMap(fake.recordSender(credentials, request.contractor.scheme.employerReference), (refused) =>
         Effect.flatMap(fake.answerFor(request), (answer) => take({ answer: { kind: "verification", answer }, refused }))
       )
 
