@@ -3,7 +3,7 @@ import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { FilingCheckHmrc } from "@cisbook/adapters/taxauthority/govtalk/FilingCheckHmrc"
-import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
+import { govTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
@@ -132,13 +132,15 @@ export const SandboxDirectDebit = Layer.unwrapEffect(
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
- * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
- * addresses only if told; rate limits only when given (the tests of other things send more
- * requests, and fail more authentications, from one address than a client should).
+ * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority (sending as tests, GatewayTest,
+ * when `gatewayTest` says); webhooks may go to private addresses only if told; rate limits only
+ * when given (the tests of other things send more requests, and fail more authentications, from
+ * one address than a client should).
  */
 export const sqlTestPorts = (
   webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
-  rateLimits?: RateLimitSettings
+  rateLimits?: RateLimitSettings,
+  gatewayTest = false
 ) =>
   Layer.mergeAll(
     SqlPortsLive,
@@ -147,7 +149,7 @@ export const sqlTestPorts = (
     goCardlessWebhookSignature(Redacted.make(SANDBOX_WEBHOOK_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
-    GovTalkOverServedEngine,
+    govTalkOverServedEngine(gatewayTest),
     FilingCheckHmrc,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
