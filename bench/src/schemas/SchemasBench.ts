@@ -79,8 +79,7 @@ export const main = () =>
       const [, firstCheck] = documents[0]
       const first = yield* timed(firstCheck)
       const rows = [
-        "| document | first check of the process, ms | p50 ms | p95 ms | max ms | " +
-          `${RUNS} at once, ms in all |`,
+        "| document | first check of the process, ms | p50 ms | p95 ms | max ms | " + `${RUNS} at once, ms in all |`,
         "|---|---:|---:|---:|---:|---:|"
       ]
       for (const [name, document] of documents) {
