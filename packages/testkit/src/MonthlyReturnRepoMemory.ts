@@ -1,12 +1,8 @@
+import type { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import type { BillingInvoiceId } from "@cisbook/core/Ids"
 import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import {
-  type ClaimedReturn,
-  MonthlyReturnRepo,
-  type RecordedSending,
-  type UnknownAnswer
-} from "@cisbook/core/returns/MonthlyReturnRepo"
+import { type ClaimedReturn, MonthlyReturnRepo, type RecordedSending } from "@cisbook/core/returns/MonthlyReturnRepo"
 import {
   answered,
   held,

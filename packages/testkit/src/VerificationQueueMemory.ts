@@ -1,11 +1,7 @@
+import type { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import {
-  type HeldFor,
-  type QueuedVerification,
-  type UnknownAnswer,
-  VerificationQueue
-} from "@cisbook/core/verification/VerificationQueue"
+import { type HeldFor, type QueuedVerification, VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
 import type { Acknowledgement } from "@cisbook/core/taxauthority/Acknowledgement"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"

@@ -1,3 +1,4 @@
+import { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import { MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
@@ -50,7 +51,7 @@ const decodeClaimedRows = Schema.decodeUnknown(
         responseEndpoint: Schema.NullOr(Schema.String),
         pollIntervalSeconds: Schema.NullOr(Schema.Number),
         credentialsSetAt: Schema.NullOr(Schema.DateFromSelf),
-        unknownAnswer: Schema.NullOr(Schema.Literal("RecordSeen", "Resubmitted"))
+        unknownAnswer: Schema.NullOr(UnknownAnswer)
       })
     )
   )

@@ -1,3 +1,4 @@
+import { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { ContactId, TenantId } from "@cisbook/core/Ids"
@@ -31,7 +32,7 @@ const ClaimedRow = Schema.Struct({
   responseEndpoint: Schema.NullOr(Schema.String),
   pollIntervalSeconds: Schema.NullOr(Schema.Number),
   credentialsSetAt: Schema.NullOr(Schema.DateFromSelf),
-  unknownAnswer: Schema.NullOr(Schema.Literal("RecordSeen", "Resubmitted"))
+  unknownAnswer: Schema.NullOr(UnknownAnswer)
 })
 const decodeQueued = Schema.decodeUnknown(Schema.Array(QueuedRow))
 const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))

@@ -3,14 +3,8 @@ import type { MonthlyReturnId, TenantId } from "../Ids.js"
 import type { CisScheme } from "../cis/CisScheme.js"
 import type { HeldFor, HmrcReceipt, MonthlyReturn } from "./MonthlyReturn.js"
 import type { SentMessage } from "../taxauthority/Acknowledgement.js"
+import type { UnknownAnswer } from "../taxauthority/UnknownAnswer.js"
 import type { DuplicateKey } from "../system/DuplicateKey.js"
-
-/**
- * Where a polled answer stood when HMRC last said it no longer knew the correlation id (GovTalk's
- * 2000): its data request recorded the return (`RecordSeen`), or recorded nothing and the return
- * was sent again (`Resubmitted`). A second such answer after either holds the return.
- */
-export type UnknownAnswer = "RecordSeen" | "Resubmitted"
 
 /** A sent return as recorded right after its acknowledgement. */
 export interface RecordedSending {

@@ -13,6 +13,7 @@ import type { SentMessage } from "../taxauthority/Acknowledgement.js"
 import { Transactor } from "../system/Transactor.js"
 import { retryDelay } from "../taxauthority/RetryDelay.js"
 import type { ReturnPoll, SentReturn } from "../taxauthority/ReturnSubmission.js"
+import { afterUnknown } from "../taxauthority/UnknownAnswer.js"
 
 /** A return submitted under a lease, and what came of it, to be recorded. */
 export interface SubmittedReturn {
@@ -172,10 +173,8 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       })
 
     /**
-     * A poll found the correlation id unknown to HMRC. A second time after HMRC's data request
-     * recorded it, or after it was sent again, the return is held; otherwise the data request
-     * (with the tenant's credentials) says whether HMRC holds it (polled again, as recorded) or
-     * not (sent again); a data request HMRC refuses, or that cannot be made, holds it.
+     * A poll found the correlation id unknown to HMRC: settled by HMRC's data request (see
+     * afterUnknown), or the return held for a person.
      */
     const unknown = (
       claimed: ClaimedReturn,
@@ -192,51 +191,20 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
             before: claimed.unknownAnswer ?? "never"
           })
         )
-        if (claimed.unknownAnswer === "RecordSeen")
-          return held(
-            claimed,
-            "UnknownAnswer",
-            unknownAnswerReason(
-              `HMRC answered twice that it no longer knew its correlation id ${sent.correlationId} (${reason}), although its data request had recorded it in between`
-            )
-          )
-        if (claimed.unknownAnswer === "Resubmitted")
-          return held(
-            claimed,
-            "UnknownAnswer",
-            unknownAnswerReason(
-              `it was sent again because HMRC's data request recorded nothing of it, and HMRC again no longer knew the correlation id ${sent.correlationId} (${reason})`
-            )
-          )
-        const credentials = sendableCredentials(current)
-        if (Either.isLeft(credentials))
-          return held(
-            claimed,
-            "UnknownAnswer",
-            unknownAnswerReason(
-              `HMRC no longer knew its correlation id ${sent.correlationId} (${reason}), and HMRC's data request could not be asked: ${credentials.left}`
-            )
-          )
-        const listed = yield* taxAuthority
-          .lookUpReturn(sent, credentials.right.credentials)
-          .pipe(
-            Effect.catchTag("TaxAuthorityUnavailable", (failure) =>
-              Effect.succeed({ _tag: "Refused" as const, reason: failure.message })
-            )
-          )
-        switch (listed._tag) {
-          case "Recorded":
+        const after = yield* afterUnknown(claimed.unknownAnswer, sent, reason, current, taxAuthority.lookUpReturn)
+        switch (after._tag) {
+          case "PollAgain":
             return {
               claimed,
               outcome: {
                 _tag: "Pending",
                 nextAttemptAt: yield* inMillis(sent.pollIntervalSeconds * 1000),
-                endpoint: sent.endpoint ?? listed.endpoint,
+                endpoint: after.endpoint,
                 unknownAnswer: "RecordSeen"
               },
               answeredUnder: null
             } satisfies SubmittedReturn
-          case "NotRecorded":
+          case "SendAgain":
             return {
               claimed,
               outcome: {
@@ -247,14 +215,8 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
               },
               answeredUnder: null
             } satisfies SubmittedReturn
-          case "Refused":
-            return held(
-              claimed,
-              "UnknownAnswer",
-              unknownAnswerReason(
-                `HMRC no longer knew its correlation id ${sent.correlationId} (${reason}), and refused its data request (${listed.reason})`
-              )
-            )
+          case "Hold":
+            return held(claimed, "UnknownAnswer", unknownAnswerReason(after.why))
         }
       })
 

@@ -3,6 +3,7 @@ import type { CisScheme } from "../cis/CisScheme.js"
 import type { ContactId, TenantId } from "../Ids.js"
 import type { VerificationRequest } from "../taxauthority/Verification.js"
 import type { Acknowledgement, SentMessage } from "../taxauthority/Acknowledgement.js"
+import type { UnknownAnswer } from "../taxauthority/UnknownAnswer.js"
 
 /** A contact's request to the tax authority, as queued in the transaction that asked for it. */
 export interface QueuedVerification {
@@ -13,13 +14,6 @@ export interface QueuedVerification {
   readonly request: VerificationRequest
   readonly requestedAt: Date
 }
-
-/**
- * Where a polled answer stood when HMRC last said it no longer knew the correlation id: its data
- * request recorded the request, or recorded nothing and the request was sent again (see the
- * returns' UnknownAnswer).
- */
-export type UnknownAnswer = "RecordSeen" | "Resubmitted"
 
 /** Why a request is held: for the tenant's credentials (released when they change), or because HMRC's answer is unknown. */
 export type HeldFor = "Credentials" | "UnknownAnswer"

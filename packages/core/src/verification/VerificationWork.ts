@@ -13,12 +13,12 @@ import { Transactor } from "../system/Transactor.js"
 import {
   type ClaimedVerification,
   type HeldFor,
-  type UnknownAnswer,
   VerificationQueue,
   verificationReference
 } from "./VerificationQueue.js"
 import { retryDelay } from "../taxauthority/RetryDelay.js"
 import type { VerificationAnswer, VerificationPoll } from "../taxauthority/Verification.js"
+import { afterUnknown, type UnknownAnswer } from "../taxauthority/UnknownAnswer.js"
 import { answeredVerification } from "../taxauthority/VerificationRecord.js"
 
 export type Settled = "Answered" | "Dropped" | "Postponed" | "Awaiting" | "Held"
@@ -212,16 +212,9 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
         return { claimed, sendAgainAt: yield* clock.now, failedAttempt: false, answeredUnder: null } as const
       })
 
-    const heldUnknown = (claimed: ClaimedVerification, why: string): VerificationAttempt => ({
-      claimed,
-      held: unknownVerificationReason(why),
-      kind: "UnknownAnswer",
-      heldFor: null
-    })
-
     /**
      * A poll found the correlation id unknown to HMRC: settled by HMRC's data request as for a
-     * return (see ReturnFiling.unknown).
+     * return (see afterUnknown), or the request held until the subcontractor is verified again.
      */
     const unknown = (
       claimed: ClaimedVerification,
@@ -238,38 +231,16 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
             before: claimed.unknownAnswer ?? "never"
           })
         )
-        if (claimed.unknownAnswer === "RecordSeen")
-          return heldUnknown(
-            claimed,
-            `HMRC answered twice that it no longer knew its correlation id ${sent.correlationId} (${reason}), although its data request had recorded it in between`
-          )
-        if (claimed.unknownAnswer === "Resubmitted")
-          return heldUnknown(
-            claimed,
-            `it was sent again because HMRC's data request recorded nothing of it, and HMRC again no longer knew the correlation id ${sent.correlationId} (${reason})`
-          )
-        const credentials = sendableCredentials(current)
-        if (Either.isLeft(credentials))
-          return heldUnknown(
-            claimed,
-            `HMRC no longer knew its correlation id ${sent.correlationId} (${reason}), and HMRC's data request could not be asked: ${credentials.left}`
-          )
-        const listed = yield* authority
-          .lookUpVerification(sent, credentials.right.credentials)
-          .pipe(
-            Effect.catchTag("TaxAuthorityUnavailable", (failure) =>
-              Effect.succeed({ _tag: "Refused" as const, reason: failure.message })
-            )
-          )
-        switch (listed._tag) {
-          case "Recorded":
+        const after = yield* afterUnknown(claimed.unknownAnswer, sent, reason, current, authority.lookUpVerification)
+        switch (after._tag) {
+          case "PollAgain":
             return {
               claimed,
               pollAt: yield* inMillis(sent.pollIntervalSeconds * 1000),
-              endpoint: sent.endpoint ?? listed.endpoint,
+              endpoint: after.endpoint,
               unknownAnswer: "RecordSeen"
             } as const
-          case "NotRecorded":
+          case "SendAgain":
             return {
               claimed,
               sendAgainAt: yield* clock.now,
@@ -277,11 +248,13 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
               unknownAnswer: "Resubmitted",
               answeredUnder: null
             } as const
-          case "Refused":
-            return heldUnknown(
+          case "Hold":
+            return {
               claimed,
-              `HMRC no longer knew its correlation id ${sent.correlationId} (${reason}), and refused its data request (${listed.reason})`
-            )
+              held: unknownVerificationReason(after.why),
+              kind: "UnknownAnswer",
+              heldFor: null
+            } as const
         }
       })
 
