@@ -27,13 +27,13 @@ const isBare = (specifier) => !specifier.startsWith(".") && !specifier.startsWit
 
 /**
  * Packages left where they are: those that find files next to their own modules at run time
- * (PGlite's WebAssembly, pdfkit's fonts, xmllint-wasm's worker and WebAssembly), and pg with its own packages, which require one
+ * (PGlite's WebAssembly, pdfkit's fonts, libxml2-wasm's WebAssembly), and pg with its own packages, which require one
  * another by name under an ES module wrapper that a bundle would tear apart.
  */
 const inPlace = [
   /\/node_modules\/@electric-sql\//,
   /\/node_modules\/(pdfkit|fontkit)\//,
-  /\/node_modules\/xmllint-wasm\//,
+  /\/node_modules\/libxml2-wasm\//,
   /\/node_modules\/pg(-[a-z-]+)?\//
 ]
 

@@ -11,7 +11,7 @@ import { cis300Problems } from "../src/taxauthority/cis300/Cis300Rules.js"
 import { cis300Envelope } from "../src/taxauthority/govtalk/Cis300Envelope.js"
 import { cisVerifyEnvelope } from "../src/taxauthority/govtalk/CisVerifyEnvelope.js"
 import { govTalkMessage, type GovTalkSender } from "../src/taxauthority/govtalk/GovTalkMessage.js"
-import { hmrcSchemaErrors } from "../src/taxauthority/govtalk/HmrcSchemas.js"
+import { hmrcSchemas } from "../src/taxauthority/govtalk/HmrcSchemas.js"
 
 const details = Schema.decodeSync(CisDetails)
 
@@ -99,7 +99,11 @@ const irEnvelopeOf = (message: string) => /<IRenvelope[\s\S]*<\/IRenvelope>/.exe
 /** Validates a body against HMRC's own schema (vendored); the errors, empty when valid. */
 const schemaErrors = async (schema: "CISreturn.xsd" | "CISrequest.xsd", irEnvelope: string) => {
   const errors = await Effect.runPromise(
-    hmrcSchemaErrors(schema === "CISreturn.xsd" ? "CISreturn" : "CISverification", irEnvelope)
+    Effect.scoped(
+      Effect.flatMap(hmrcSchemas, (validate) =>
+        validate(schema === "CISreturn.xsd" ? "CISreturn" : "CISverification", irEnvelope)
+      )
+    )
   )
   return errors.map((e) => e.message)
 }

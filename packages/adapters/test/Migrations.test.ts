@@ -33,7 +33,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [20, "failed_payments"],
         [21, "hmrc_credentials"],
         [22, "govtalk_response_endpoints"],
-        [23, "partner_utr"]
+        [23, "partner_utr"],
+        [24, "govtalk_final_answers"]
       ])
       expect(yield* migrate).toEqual([])
 

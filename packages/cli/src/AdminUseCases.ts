@@ -33,6 +33,7 @@ import { ProviderEventReceiving } from "@cisbook/core/billing/providerevents/Pro
 import { ContactImport } from "@cisbook/core/contacts/ContactImport"
 import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentialsSettings"
 import { HeldForCredentialsLive } from "@cisbook/core/held/HeldForCredentialsLive"
+import { SchemeCorrectionsLive } from "@cisbook/core/held/SchemeCorrectionsLive"
 import { MailSupport } from "@cisbook/core/mail/MailSupport"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
@@ -59,17 +60,23 @@ export const UsersLive = Users.Default.pipe(Layer.provide(UserRepoSql))
 /** Also what `asSupport` needs, to act for a tenant. */
 export const TenantsLive = Tenants.Default.pipe(Layer.provide(Layer.merge(UsersLive, TenantRepoSql)))
 
-export const TenantSettingsLive = TenantSettings.Default.pipe(Layer.provide(TenantSettingsRepoSql))
+/** What releasing a tenant's held returns and verifications touches (HeldForCredentials, SchemeCorrections). */
+const HeldPorts = Layer.mergeAll(MonthlyReturnRepoSql, VerificationQueueSql, ContactRepoSql, EventOutboxSql)
+
+/** A corrected CIS scheme registration sends again what was held for the tenant's credentials. */
+export const TenantSettingsLive = TenantSettings.Default.pipe(
+  Layer.provide(
+    Layer.mergeAll(
+      TenantSettingsRepoSql,
+      SchemeCorrectionsLive.pipe(Layer.provide(Layer.merge(HeldPorts, HmrcCredentialsRepoLive))),
+      TransactorSql
+    )
+  )
+)
 
 export const HmrcCredentialsSettingsLive = HmrcCredentialsSettings.Default.pipe(
   Layer.provide(
-    Layer.mergeAll(
-      HmrcCredentialsRepoLive,
-      HeldForCredentialsLive.pipe(
-        Layer.provide(Layer.mergeAll(MonthlyReturnRepoSql, VerificationQueueSql, ContactRepoSql, EventOutboxSql))
-      ),
-      TransactorSql
-    )
+    Layer.mergeAll(HmrcCredentialsRepoLive, HeldForCredentialsLive.pipe(Layer.provide(HeldPorts)), TransactorSql)
   )
 )
 

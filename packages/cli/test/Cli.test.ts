@@ -121,7 +121,8 @@ describe("cisbook admin CLI", () => {
         "Applied 20_failed_payments",
         "Applied 21_hmrc_credentials",
         "Applied 22_govtalk_response_endpoints",
-        "Applied 23_partner_utr"
+        "Applied 23_partner_utr",
+        "Applied 24_govtalk_final_answers"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -541,14 +542,19 @@ describe("cisbook admin CLI", () => {
         const repo = yield* MonthlyReturnRepo
         const [claimed] = yield* repo.claimDue(new Date("2026-06-10T10:01:00Z"), acceptedAt, 10)
         const sending = { correlationId: "C0FFEE", endpoint: "https://hmrc.example/poll", pollIntervalSeconds: 10 }
-        yield* repo.recordSent(claimed!, { ...sending, irmark: "IRMARK/SENT=" }, acceptedAt)
+        yield* repo.recordSent(
+          claimed!,
+          { ...sending, irmark: "IRMARK/SENT=", credentialsSetAt: acceptedAt, gatewayTest: false },
+          acceptedAt
+        )
         const receipt = new HmrcReceipt({
-          ...sending,
+          correlationId: sending.correlationId,
           irmark: "IRMARK/SENT=",
           message: "Received.",
-          receivedAt: acceptedAt
+          receivedAt: acceptedAt,
+          irmarkVerified: true
         })
-        yield* repo.record(claimed!, { _tag: "Accepted", at: acceptedAt, receipt })
+        yield* repo.record(claimed!, { _tag: "Accepted", at: acceptedAt, receipt, gatewayTest: false })
       }).pipe(Effect.provide(AppLive), configured)
       const [, accepted] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
       expect(accepted?.split(/\s{2,}/).slice(2)).toEqual([
@@ -567,8 +573,36 @@ describe("cisbook admin CLI", () => {
           sql
         ) => sql`UPDATE monthly_returns SET status = 'Submitted', accepted_at = NULL, next_attempt_at = submitted_at,
           correlation_id = NULL, sent_at = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, irmark = NULL,
-          receipt_message = NULL, receipt_at = NULL WHERE id = ${filed.id}`
+          receipt_message = NULL, receipt_at = NULL, receipt_irmark_verified = NULL WHERE id = ${filed.id}`
       ).pipe(Effect.provide(AppLive), configured)
+      // Only a return held because HMRC's answer is unknown is released, and only by a person.
+      const refusedRelease = failed(yield* cli("returns", "release", "--tenant", "acme-builders", "--id", filed.id))
+      expect(refusedRelease[0]).toContain("is Submitted, not held because HMRC's answer is unknown")
+      process.exitCode = undefined
+      yield* Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const [claimed] = yield* repo.claimDue(new Date("2026-06-10T10:01:00Z"), acceptedAt, 10)
+        yield* repo.record(claimed!, {
+          _tag: "Held",
+          heldFor: "UnknownAnswer",
+          reason: "HMRC's answer to this return is unknown"
+        })
+      }).pipe(Effect.provide(AppLive), configured)
+      const [, held] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
+      expect(held?.split(/\s{2,}/).slice(2, 3)).toEqual(["Held"])
+      expect(succeeded(yield* cli("returns", "release", "--tenant", "acme-builders", "--id", filed.id))).toEqual([
+        `The return ${filed.id} for the tax month ending 2026-06-05 is Submitted again: the return filer sends it to HMRC afresh.`
+      ])
+      const [, releasedRow] = succeeded(yield* cli("returns", "list", "--tenant", "acme-builders"))
+      expect(releasedRow?.split(/\s{2,}/).slice(2, 3)).toEqual(["Submitted"])
+      expect(failed(yield* cli("returns", "release", "--tenant", "acme-builders", "--id", "nope"))[0]).toContain(
+        "no monthly return nope"
+      )
+      process.exitCode = undefined
+      const help = succeeded(yield* cli("returns", "release", "--help")).join("\n")
+      expect(help).toContain("HMRC's answer to it is unknown")
+      expect(help).toContain("--tenant")
+      expect(help).toContain("--id")
       expect(failed(yield* cli("returns", "list", "--tenant", "nobody-here"))[0]).toContain("nobody-here")
       process.exitCode = undefined
     })

@@ -11,6 +11,7 @@ import { MandateCompletion } from "./billing/mandates/MandateCompletion.js"
 import { Connections } from "./connections/Connections.js"
 import { HmrcCredentialsSettings } from "./credentials/HmrcCredentialsSettings.js"
 import { HeldForCredentialsLive } from "./held/HeldForCredentialsLive.js"
+import { SchemeCorrectionsLive } from "./held/SchemeCorrectionsLive.js"
 import { Authentication } from "./authentication/Authentication.js"
 import { ContactImport } from "./contacts/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
@@ -54,7 +55,13 @@ export const UseCasesLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(MandateCompletion.Default),
   Layer.provideMerge(
-    Layer.mergeAll(Contacts.Default, Verifications.Default, WaitingInvoicesLive, HeldForCredentialsLive)
+    Layer.mergeAll(
+      Contacts.Default,
+      Verifications.Default,
+      WaitingInvoicesLive,
+      HeldForCredentialsLive,
+      SchemeCorrectionsLive
+    )
   ),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),
   Layer.provideMerge(ApiKeys.Default),

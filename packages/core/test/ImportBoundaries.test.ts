@@ -30,7 +30,7 @@ const USES: Record<string, ReadonlyArray<string>> = {
   contacts: ["cis", "events", "system", "tenants"],
   credentials: ["contacts", "system", "tenants"],
   events: [],
-  held: ["contacts", "credentials", "events", "returns", "taxauthority", "verification"],
+  held: ["cis", "contacts", "credentials", "events", "returns", "taxauthority", "tenants", "verification"],
   idempotency: [],
   invoices: ["contacts", "events", "mail", "system", "tenants", "users"],
   mail: ["system", "tenants"],

@@ -17,7 +17,7 @@ import { TaxAuthorityLive } from "@cisbook/adapters/taxauthority/TaxAuthorityLiv
 import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { AllowPrivateTargets } from "@cisbook/adapters/webhooks/AllowPrivateTargets"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { ListenConfig } from "../src/transport/ListenConfig.js"
 import { LoggingConfig } from "../src/logging/LoggerLive.js"
 import { ServerLimitsConfig } from "../src/transport/NodeServer.js"
@@ -504,6 +504,45 @@ describe("the settings the README documents", () => {
       })
   )
 
+  it.effect(
+    "GOVTALK_TEST=true sends as tests (GatewayTest 1); pointed at HMRC's live engine, the start warns that nothing is filed",
+    () =>
+      Effect.gen(function* () {
+        const live = {
+          TAX_AUTHORITY: "govtalk",
+          GOVTALK_URL: "https://transaction-engine.tax.service.gov.uk/submission",
+          GOVTALK_VENDOR_ID: "8472",
+          GOVTALK_TEST: "true",
+          CREDENTIALS_KEY: randomBytes(32).toString("base64")
+        }
+        const warnings = (env: Record<string, string>) =>
+          Effect.gen(function* () {
+            const lines: Array<string> = []
+            const logger = Logger.replace(
+              Logger.defaultLogger,
+              Logger.make(({ logLevel, message }) => {
+                if (logLevel._tag === "Warning") lines.push(String(message))
+              })
+            )
+            yield* withEnv(env)(Effect.scoped(Layer.build(TaxAuthorityLive))).pipe(Effect.provide(logger))
+            return lines
+          })
+        const [warning, ...more] = yield* warnings(live)
+        expect(more).toEqual([])
+        expect(warning).toContain("GOVTALK_TEST=true")
+        expect(warning).toContain("files nothing")
+        // The External Test Service, or live without GOVTALK_TEST: no such warning.
+        expect(
+          yield* warnings({ ...live, GOVTALK_URL: "https://test-transaction-engine.tax.service.gov.uk/submission" })
+        ).toEqual([])
+        expect(yield* warnings({ ...live, GOVTALK_TEST: "false" })).toEqual([])
+        expect((yield* withEnv(live)(GovTalkConfig)).software.gatewayTest).toBe(true)
+        // The sandbox sends for real unless GOVTALK_TEST says otherwise.
+        expect((yield* withEnv({})(GovTalkConfig)).software.gatewayTest).toBe(false)
+        expect((yield* withEnv({ GOVTALK_TEST: "true" })(GovTalkConfig)).software.gatewayTest).toBe(true)
+      })
+  )
+
   it.effect("TAX_AUTHORITY is sandbox, the default; any other value stops the start", () =>
     Effect.gen(function* () {
       expect(yield* withEnv({})(GovTalkConfig)).toMatchObject({ authority: "sandbox", headers: ownCallHeaders })
@@ -538,7 +577,8 @@ describe("the settings the README documents", () => {
           url: "https://test-transaction-engine.tax.service.gov.uk/submission",
           software: { vendorId: "8472", gatewayTest: true, product: "cisbook", version: GOVTALK_PRODUCT_VERSION }
         })
-        expect(GOVTALK_PRODUCT_VERSION).toMatch(/^\d+\.\d+\.\d+/)
+        // The version registered with HMRC, not the package's, which changes with every release.
+        expect(GOVTALK_PRODUCT_VERSION).toBe("1.0")
         expect(
           yield* withEnv({ ...all, GOVTALK_PRODUCT: "Lovelace CIS", GOVTALK_PRODUCT_VERSION: "2.3" })(GovTalkConfig)
         ).toMatchObject({ software: { product: "Lovelace CIS", version: "2.3" } })

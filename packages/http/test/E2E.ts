@@ -3,7 +3,7 @@ import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
 import { FilingCheckHmrc } from "@cisbook/adapters/taxauthority/govtalk/FilingCheckHmrc"
-import { GovTalkOverServedEngine } from "./GovTalkSandbox.js"
+import { govTalkOverServedEngine } from "./GovTalkSandbox.js"
 import { SystemLive } from "@cisbook/adapters/system/SystemLive"
 import { webhookTransport } from "@cisbook/adapters/webhooks/WebhookTransportLive"
 import { goCardlessDirectDebit, type GoCardlessOptions } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
@@ -140,15 +140,16 @@ export const SandboxDirectDebit = sandboxDirectDebit()
 
 /**
  * The real driven side over a throwaway database (PGlite, or PostgreSQL when
- * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority; webhooks may go to private
- * addresses only if told; rate limits only when given (the tests of other things send more
- * requests, and fail more authentications, from one address than a client should); GoCardless's
- * Success+ only when told.
+ * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority (sending as tests, GatewayTest,
+ * when `gatewayTest` says); webhooks may go to private addresses only if told; rate limits only
+ * when given (the tests of other things send more requests, and fail more authentications, from
+ * one address than a client should); GoCardless's Success+ only when told.
  */
 export const sqlTestPorts = (
   webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
   rateLimits?: RateLimitSettings,
-  directDebit: Pick<GoCardlessOptions, "successPlus"> = {}
+  directDebit: Pick<GoCardlessOptions, "successPlus"> = {},
+  gatewayTest = false
 ) =>
   Layer.mergeAll(
     SqlPortsLive,
@@ -157,7 +158,7 @@ export const sqlTestPorts = (
     goCardlessNotificationSignature(Redacted.make(SANDBOX_NOTIFICATION_SECRET)),
     BillingTermsLive,
     DocumentRendererPdf,
-    GovTalkOverServedEngine,
+    govTalkOverServedEngine(gatewayTest),
     FilingCheckHmrc,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)

@@ -1,7 +1,6 @@
 import { sandboxCredentials } from "@cisbook/core/credentials/HmrcCredentials"
 import { SANDBOX_SOFTWARE } from "@cisbook/adapters/taxauthority/govtalk/GovTalkConfig"
 import { govTalkTaxAuthority } from "@cisbook/adapters/taxauthority/govtalk/GovTalkTaxAuthority"
-import { transactionIdOf } from "@cisbook/adapters/taxauthority/cis300/Cis300Return"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
@@ -9,10 +8,11 @@ import { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
 import { ReturnContractor, ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
 import type { ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Chunk, Effect, Fiber, Schema, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { type HmrcDocument, hmrcDocument, STUB_RECEIPT_IRMARK } from "./HmrcDocuments.js"
 
 const scheme = Schema.decodeSync(CisScheme)({
   employerReference: "123/AB456",
@@ -41,71 +41,41 @@ const submission: ReturnSubmission = {
   ]
 }
 
-/** An error answer shaped as HMRC's: the envelope's errors, and the department's in the body's ErrorResponse. */
-const errorDocument = (
-  govTalk: ReadonlyArray<readonly [string, string, string]>,
-  body: ReadonlyArray<readonly [string, string, string]> = []
-) => {
-  const errors = (list: typeof govTalk) =>
-    list
-      .map(
-        ([number, type, text]) =>
-          `<Error><RaisedBy>Department</RaisedBy><Number>${number}</Number><Type>${type}</Type><Text>${text}</Text><Location/></Error>`
-      )
-      .join("")
-  return `<?xml version="1.0"?>
-<GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
-<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>error</Qualifier><Function>submit</Function><TransactionID/><CorrelationID>C0FFEE</CorrelationID><ResponseEndPoint PollInterval="1">x</ResponseEndPoint><Transformation>XML</Transformation></MessageDetails></Header>
-<GovTalkDetails><Keys/><GovTalkErrors>${errors(govTalk)}</GovTalkErrors></GovTalkDetails>
-<Body>${body.length === 0 ? "" : `<ErrorResponse SchemaVersion="2.0"><Application><MessageCount>${body.length}</MessageCount></Application>${errors(body)}</ErrorResponse>`}</Body></GovTalkMessage>`
+const verification = {
+  contractor: { utr: "8456789123", scheme },
+  subcontractor: Schema.decodeSync(CisDetails)({ type: "Company", tradingName: "Bricks Ltd", utr: "2234567890" })
 }
 
-const acknowledgementTo = (pollUrl: string) => `<?xml version="1.0"?>
-<GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
-<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>acknowledgement</Qualifier><Function>submit</Function><CorrelationID>C0FFEE</CorrelationID><ResponseEndPoint PollInterval="1">${pollUrl}</ResponseEndPoint><Transformation>XML</Transformation></MessageDetails></Header>
-<Body/></GovTalkMessage>`
+/** What a scenario's poll answers with: one of HMRC's documents, and how the test's engine fills it in. */
+const pollAnswers: Record<string, HmrcDocument> = {
+  business: "return-business-error",
+  fatal: "return-fatal-error",
+  "1000": "return-recoverable-1000",
+  "2005": "return-recoverable-2005",
+  "3000": "return-recoverable-3000",
+  unknown: "unknown-correlation",
+  refused: "authentication-failure",
+  reacknowledged: "return-acknowledgement",
+  receipt: "return-accepted",
+  "stub-receipt": "return-accepted",
+  "base32-receipt": "return-accepted"
+}
 
-const deleted = `<?xml version="1.0"?>
-<GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
-<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>delete</Function><CorrelationID>C0FFEE</CorrelationID></MessageDetails></Header><Body/></GovTalkMessage>`
+const CORRELATION_ID = "C0FFEE00C0FFEE00C0FFEE00C0FFEE00"
 
 /**
- * HMRC's list of the return's submissions: the failed one, and with `held` a later one HMRC took;
- * with `error`, only the one polled, held as its error answer.
+ * A Transaction Engine of the test's own that answers with HMRC's documents (fixtures/hmrc) as
+ * each scenario says: `/{scenario}/submission` answers a submission with the scenario's error
+ * (`fatal`, `1000`, `2005`, `3000` at once), or acknowledges it (`{scenario}-at-poll`, and every
+ * other scenario) naming `/{scenario}/poll/1`, whose poll answers the scenario's document; its
+ * data request answers as `listed`, `unlisted` or `list-refused` say (HMRC's authentication
+ * failure); `500` answers 503. It keeps every message's path, Qualifier and Function, and the
+ * IRmark of what was submitted.
  */
-const listed = (kind: "failed" | "held" | "error", pollUrl: string) => {
-  const held = kind === "held"
-  const record = (correlationId: string, status: string) =>
-    `<StatusRecord><TimeStamp>01/07/2026 10:00:00</TimeStamp><CorrelationID>${correlationId}</CorrelationID><TransactionID>${transactionIdOf(submission.id)}</TransactionID><Status>${status}</Status></StatusRecord>`
-  return `<?xml version="1.0"?>
-<GovTalkMessage xmlns="http://www.govtalk.gov.uk/CM/envelope"><EnvelopeVersion>2.0</EnvelopeVersion>
-<Header><MessageDetails><Class>IR-CIS-CIS300MR</Class><Qualifier>response</Qualifier><Function>list</Function><CorrelationID></CorrelationID><ResponseEndPoint PollInterval="1">${pollUrl}</ResponseEndPoint></MessageDetails></Header>
-<GovTalkDetails><Keys/></GovTalkDetails><Body><StatusReport><SenderID>sender</SenderID>${record("C0FFEE", "SUBMISSION_ERROR")}${held ? record("BEEF", "SUBMISSION_ACKNOWLEDGEMENT") : ""}</StatusReport></Body></GovTalkMessage>`
-}
-
-const answers: Record<string, string> = {
-  fatal: errorDocument([["1020", "fatal", "Forced fatal error"]]),
-  business: errorDocument(
-    [["3001", "business", "Your submission failed due to business validation errors."]],
-    [["5005", "business", "Keys in the GovTalkDetails do not match those in the IRheader."]]
-  ),
-  "1000": errorDocument([["1000", "business", "System failure. The submission of this document has failed."]]),
-  "2005": errorDocument([["2005", "business", "The Transaction Engine has not received an acknowledgement in time."]]),
-  "3000": errorDocument([
-    ["3000", "fatal", "The processing of your document submission failed due to a departmental error."]
-  ])
-}
-
-/**
- * A GovTalk endpoint of the test's own, for the answers the local engine's rules never give:
- * `/{kind}/submission` answers the error of that kind; `/{kind}/{scenario}/submission` acknowledges,
- * and the poll it names (`/{kind}/{scenario}/poll`) answers the error; its data request lists the
- * return as the scenario says (`held`: a later submission held; `held-error`: the polled one held
- * as its error; else only the failed one). It keeps every message's path, Qualifier and Function.
- */
-const testEndpoint = Effect.acquireRelease(
+const testEngine = Effect.acquireRelease(
   Effect.async<{ base: string; received: Array<string>; close: () => void }>((resume) => {
     const received: Array<string> = []
+    let irmark = ""
     const server = createServer((request, response) => {
       let body = ""
       request.on("data", (chunk: Buffer) => (body += chunk.toString()))
@@ -113,26 +83,51 @@ const testEndpoint = Effect.acquireRelease(
         const qualifier = /<Qualifier>([^<]*)</.exec(body)?.[1]
         const fn = /<Function>([^<]*)</.exec(body)?.[1]
         received.push(`${request.url} ${qualifier} ${fn}`)
-        const [, kind = "", ...rest] = (request.url ?? "").split("/")
-        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-        if (kind === "500") {
-          response.writeHead(503).end("Service Unavailable")
-          return
+        const [, scenario = "", place = ""] = (request.url ?? "").split("/")
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+        if (scenario === "500") return void response.writeHead(503).end("Service Unavailable")
+        const send = (xml: string) => response.writeHead(200, { "content-type": "text/xml" }).end(xml)
+        const values = { correlationId: CORRELATION_ID, gatewayTimestamp: "2026-07-01T10:00:00.000" }
+        if (fn === "delete") return send(hmrcDocument("return-delete-response", values))
+        if (fn === "list") {
+          if (scenario === "list-refused") return send(hmrcDocument("authentication-failure"))
+          const record = hmrcDocument("list-record", {
+            ...values,
+            correlationId: scenario === "listed" ? CORRELATION_ID : "BEEFBEEFBEEFBEEFBEEFBEEFBEEFBEEF",
+            transactionId: "ANY",
+            status: "whatever HMRC writes"
+          })
+          return send(
+            hmrcDocument("list-response", {
+              ...values,
+              class: "IR-CIS-CIS300MR",
+              pollUrl: `${base}${scenario}/poll/1`,
+              senderId: "CISBOOKSANDBOX",
+              records: record
+            })
+          )
         }
-        const answer =
-          fn === "delete"
-            ? deleted
-            : fn === "list"
-              ? listed(
-                  rest[0] === "held" ? "held" : rest[0] === "held-error" ? "error" : "failed",
-                  `${base}/${kind}/${rest[0]}/poll`
-                )
-              : rest[0] !== undefined && rest[0] !== "submission" && qualifier === "request"
-                ? acknowledgementTo(`${base}/${kind}/${rest[0]}/poll`)
-                : answers[kind]!
-        response
-          .writeHead(200, { "content-type": "text/xml" })
-          .end(answer.replace('PollInterval="1">x<', `PollInterval="1">${base}/${kind}/poll<`))
+        if (place === "submission" && qualifier === "request") {
+          irmark = /<IRmark[^>]*>([^<]*)</.exec(body)?.[1] ?? ""
+          const atOnce = pollAnswers[scenario]
+          if (atOnce !== undefined && ["fatal", "1000", "2005", "3000"].includes(scenario))
+            return send(hmrcDocument(atOnce, values, { host: base }))
+          return send(hmrcDocument("return-acknowledgement", { ...values, pollUrl: `${base}${scenario}/poll/1` }))
+        }
+        const name = scenario.replace(/-at-poll$/, "")
+        const document = pollAnswers[name] ?? "unknown-correlation"
+        if (name === "reacknowledged")
+          return send(hmrcDocument(document, { ...values, pollUrl: `${base}${scenario}/poll/2` }))
+        const filled = hmrcDocument(document, values, {
+          host: base,
+          ...(name === "stub-receipt" ? {} : { receipt: { correlationId: CORRELATION_ID, irmark } })
+        })
+        // Without the digest of its signature, HMRC's receipt still names the IRmark in its message, in base32.
+        return send(
+          name === "base32-receipt"
+            ? filled.replace(/<dsig:DigestValue>[^<]*<\/dsig:DigestValue>/, "<dsig:DigestValue/>")
+            : filled
+        )
       })
     })
     server.listen(0, "127.0.0.1", () =>
@@ -154,104 +149,206 @@ const testEndpoint = Effect.acquireRelease(
 const adapterAt = (url: string) =>
   Effect.provide(TaxAuthority, govTalkTaxAuthority({ url, software: SANDBOX_SOFTWARE }))
 
-const verification = {
-  contractor: { utr: "8456789123", scheme },
-  subcontractor: Schema.decodeSync(CisDetails)({ type: "Company", tradingName: "Bricks Ltd", utr: "2234567890" })
-}
+/** Sends the return to the scenario's engine: its acknowledgement. */
+const sentTo = (base: string, scenario: string) =>
+  Effect.gen(function* () {
+    const hmrc = yield* adapterAt(`${base}/${scenario}/submission`)
+    const sent = yield* hmrc.sendReturn(submission, sandboxCredentials)
+    assert(sent._tag === "Acknowledged")
+    expect(sent.acknowledgement).toEqual({
+      correlationId: CORRELATION_ID,
+      endpoint: `${base}/${scenario}/poll/1`,
+      pollIntervalSeconds: 5
+    })
+    return { hmrc, sent }
+  })
 
-describe("HMRC's error kinds", () => {
+describe("HMRC's answers, read as HMRC's own CIS service reads them", () => {
   it.scopedLive(
-    "fatal and business errors refuse the return with every error's text; a polled answer is deleted when asked",
+    "a fatal error at sending refuses the return with its text; the answer is deleted where HMRC named, never at the submission URL",
     () =>
       Effect.gen(function* () {
-        const endpoint = yield* testEndpoint
-        const fatal = yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendReturn(
+        const engine = yield* testEngine
+        const fatal = yield* (yield* adapterAt(`${engine.base}/fatal/submission`)).sendReturn(
           submission,
           sandboxCredentials
         )
-        expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (1020)" })
-        // The refused submission's answer is deleted where the answer named: never at the submission URL.
-        expect(endpoint.received).toEqual(["/fatal/submission request submit", "/fatal/poll request delete"])
-
-        const hmrc = yield* adapterAt(`${endpoint.base}/business/held-error/submission`)
-        const sent = yield* hmrc.sendReturn(submission, sandboxCredentials)
-        assert(sent._tag === "Acknowledged")
-        expect(sent.acknowledgement).toEqual({
-          correlationId: "C0FFEE",
-          endpoint: `${endpoint.base}/business/held-error/poll`,
-          pollIntervalSeconds: 1
-        })
-        const polled = yield* hmrc.pollReturn(sent.acknowledgement, submission, sandboxCredentials)
-        // An error at a poll is a refusal only when HMRC's data request holds it as the answer.
-        expect(polled).toEqual({
-          _tag: "Rejected",
-          reason:
-            "Your submission failed due to business validation errors. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
-        })
-        expect(endpoint.received.slice(2)).toEqual([
-          "/business/held-error/submission request submit",
-          "/business/held-error/poll poll submit",
-          "/business/held-error/submission request list"
+        expect(fatal).toEqual({ _tag: "Rejected", reason: "Forced fatal error (stub) (1020)" })
+        expect(engine.received).toEqual([
+          "/fatal/submission request submit",
+          "/submission/ChRIS/IR-CIS-CIS300MR/Filing/data/true request delete"
         ])
-        yield* hmrc.deleteReturnAnswer(sent.acknowledgement)
-        expect(endpoint.received.slice(5)).toEqual(["/business/held-error/poll request delete"])
       })
   )
 
-  for (const kind of ["1000", "2005", "3000"]) {
-    it.scopedLive(`error ${kind} leaves the return and the verification to be sent again later`, () =>
+  it.scopedLive(
+    "HMRC's departmental rejection at a poll (3001 with its ErrorResponse) is final: rejected with every error's text as HMRC wrote it, no data request",
+    () =>
       Effect.gen(function* () {
-        const endpoint = yield* testEndpoint
-        const hmrc = yield* adapterAt(`${endpoint.base}/${kind}/submission`)
-        const sent = yield* Effect.exit(hmrc.sendReturn(submission, sandboxCredentials))
-        expect(sent).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-        const verified = yield* Effect.exit(hmrc.sendVerification("REQUEST-1", verification, sandboxCredentials))
-        expect(verified).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-        // As the answer to a poll: HMRC failed the submission, so the return is submitted afresh,
-        // under a correlation id for the filer to record (the failed one is left for the filer to
-        // delete once it recorded the new one).
-        const later = yield* adapterAt(`${endpoint.base}/${kind}/later/submission`)
-        const first = yield* later.sendReturn(submission, sandboxCredentials)
-        assert(first._tag === "Acknowledged")
-        const before = endpoint.received.length
-        const polled = yield* later.pollReturn(first.acknowledgement, submission, sandboxCredentials)
-        expect(polled).toMatchObject({ _tag: "Resent", sent: { acknowledgement: { correlationId: "C0FFEE" } } })
-        expect(endpoint.received.slice(before)).toEqual([
-          `/${kind}/later/poll poll submit`,
-          `/${kind}/later/submission request list`,
-          `/${kind}/later/submission request submit`
-        ])
-
-        // A filer that died after sending afresh, before recording it: HMRC holds the later
-        // submission, which is taken rather than sent a third time.
-        const held = yield* adapterAt(`${endpoint.base}/${kind}/held/submission`)
-        const heldSent = yield* held.sendReturn(submission, sandboxCredentials)
-        assert(heldSent._tag === "Acknowledged")
-        const then = endpoint.received.length
-        expect(yield* held.pollReturn(heldSent.acknowledgement, submission, sandboxCredentials)).toMatchObject({
-          _tag: "Resent",
-          sent: { acknowledgement: { correlationId: "BEEF", endpoint: `${endpoint.base}/${kind}/held/poll` } },
-          retryAfterMs: 0
+        const engine = yield* testEngine
+        const { hmrc, sent } = yield* sentTo(engine.base, "business-at-poll")
+        expect(yield* hmrc.pollReturn(sent.acknowledgement)).toEqual({
+          _tag: "Rejected",
+          reason:
+            "The submission of this document has failed due to departmental specific business logic in the Body tag. (3001) Keys in the GovTalkDetails do not match those in the IRheader. (5005)"
         })
-        expect(endpoint.received.slice(then)).toEqual([
-          `/${kind}/held/poll poll submit`,
-          `/${kind}/held/submission request list`
-        ])
+        // So is a fatal error at a poll.
+        const fatal = yield* sentTo(engine.base, "fatal-at-poll")
+        expect(yield* fatal.hmrc.pollReturn(fatal.sent.acknowledgement)).toEqual({
+          _tag: "Rejected",
+          reason: "Forced fatal error (stub) (1020)"
+        })
+        expect(engine.received.some((r) => r.endsWith("request list"))).toBe(false)
       })
+  )
+
+  for (const number of ["1000", "2005", "3000"]) {
+    it.scopedLive(
+      `error ${number} leaves the return and the verification to be sent again later; at a poll, HMRC failed the submission`,
+      () =>
+        Effect.gen(function* () {
+          const engine = yield* testEngine
+          const hmrc = yield* adapterAt(`${engine.base}/${number}/submission`)
+          const sent = yield* Effect.exit(hmrc.sendReturn(submission, sandboxCredentials))
+          expect(sent).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
+          const verified = yield* Effect.exit(hmrc.sendVerification("REQUEST-1", verification, sandboxCredentials))
+          expect(verified).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
+          const atPoll = yield* sentTo(engine.base, `${number}-at-poll`)
+          const polled = yield* atPoll.hmrc.pollReturn(atPoll.sent.acknowledgement)
+          assert(polled._tag === "Failed")
+          expect(polled.reason).toContain(`(${number})`)
+          // Sent afresh by the filer later: nothing here asks HMRC's data request or sends again.
+          expect(engine.received.filter((r) => r.startsWith(`/${number}-at-poll/`))).toEqual([
+            `/${number}-at-poll/submission request submit`,
+            `/${number}-at-poll/poll/1 poll submit`
+          ])
+        })
     )
   }
 
+  it.scopedLive(
+    "a correlation id HMRC no longer knows (2000) leaves the outcome unknown; HMRC's data request says whether it records it, whatever its Status, or refuses",
+    () =>
+      Effect.gen(function* () {
+        const engine = yield* testEngine
+        const { hmrc, sent } = yield* sentTo(engine.base, "unknown")
+        const polled = yield* hmrc.pollReturn(sent.acknowledgement)
+        assert(polled._tag === "Unknown")
+        expect(polled.reason).toContain("(2000)")
+        // The data request goes to the submission URL with the tenant's credentials.
+        const listed = yield* (yield* adapterAt(`${engine.base}/listed/submission`)).lookUpReturn(
+          sent.acknowledgement,
+          sandboxCredentials
+        )
+        expect(listed).toEqual({ _tag: "Recorded", endpoint: `${engine.base}/listed/poll/1` })
+        const unlisted = yield* (yield* adapterAt(`${engine.base}/unlisted/submission`)).lookUpReturn(
+          sent.acknowledgement,
+          sandboxCredentials
+        )
+        expect(unlisted).toEqual({ _tag: "NotRecorded" })
+        const refused = yield* (yield* adapterAt(`${engine.base}/list-refused/submission`)).lookUpReturn(
+          sent.acknowledgement,
+          sandboxCredentials
+        )
+        assert(refused._tag === "Refused")
+        expect(refused.reason).toContain("Authentication Failure")
+        expect(engine.received.filter((r) => r.endsWith("request list"))).toEqual([
+          "/listed/submission request list",
+          "/unlisted/submission request list",
+          "/list-refused/submission request list"
+        ])
+      })
+  )
+
+  it.effect("a data request the Transaction Engine does not answer is tried three times, then unavailable", () =>
+    Effect.gen(function* () {
+      const engine = yield* testEngine
+      const hmrc = yield* adapterAt(`${engine.base}/500/submission`)
+      const looking = yield* Effect.fork(
+        Effect.either(hmrc.lookUpReturn({ correlationId: CORRELATION_ID, endpoint: "x" }, sandboxCredentials))
+      )
+      // Each failed try waits (1 s, then 2 s) on the test's clock before the next: once the
+      // adapter waits so (the event loop given its turn meanwhile, for the engine's answer; the
+      // exchange's own 30 s time-out is a wait too, and not this one), the clock is moved on.
+      const eventLoopTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      const retryWaiting = Effect.gen(function* () {
+        const now = yield* TestClock.currentTimeMillis
+        const sleeps = yield* Effect.zipRight(eventLoopTurn, TestClock.sleeps())
+        return Chunk.some(sleeps, (wakeAt) => wakeAt <= now + 2000)
+      })
+      for (let retry = 0; retry < 2; retry++) {
+        yield* Effect.repeat(retryWaiting, { until: (waiting) => waiting })
+        yield* TestClock.adjust("2 seconds")
+      }
+      const result = yield* Fiber.join(looking)
+      assert(result._tag === "Left")
+      expect(result.left._tag).toBe("TaxAuthorityUnavailable")
+      expect(engine.received).toEqual([
+        "/500/submission request list",
+        "/500/submission request list",
+        "/500/submission request list"
+      ])
+    }).pipe(Effect.scoped)
+  )
+
+  it.scopedLive(
+    "a poll answered with another acknowledgement is to be asked again at the endpoint it names, after its PollInterval",
+    () =>
+      Effect.gen(function* () {
+        const engine = yield* testEngine
+        const { hmrc, sent } = yield* sentTo(engine.base, "reacknowledged")
+        expect(yield* hmrc.pollReturn(sent.acknowledgement)).toEqual({
+          _tag: "Pending",
+          acknowledgement: {
+            correlationId: CORRELATION_ID,
+            endpoint: `${engine.base}/reacknowledged/poll/2`,
+            pollIntervalSeconds: 5
+          }
+        })
+      })
+  )
+
+  it.scopedLive(
+    "HMRC's receipt names the IRmark it received: its signature's digest, else its message's base32; the stub's own receipt names another",
+    () =>
+      Effect.gen(function* () {
+        const engine = yield* testEngine
+        for (const scenario of ["receipt", "base32-receipt"]) {
+          const { hmrc, sent } = yield* sentTo(engine.base, scenario)
+          const polled = yield* hmrc.pollReturn(sent.acknowledgement)
+          assert(polled._tag === "Accepted")
+          expect(polled.receipt.irmark).toBe(sent.irmark)
+          expect(polled.receipt.message).toContain("HMRC has received the IR-CIS-CIS300MR document")
+        }
+        const { hmrc, sent } = yield* sentTo(engine.base, "stub-receipt")
+        const polled = yield* hmrc.pollReturn(sent.acknowledgement)
+        assert(polled._tag === "Accepted")
+        expect(polled.receipt.irmark).toBe(STUB_RECEIPT_IRMARK)
+        expect(polled.receipt.irmark).not.toBe(sent.irmark)
+        expect(polled.receipt.message).toContain("The associated IRmark was: TBPJFWEAYSD4GFVRMHY7KLWEBHB5BLA5.")
+      })
+  )
+
+  it.scopedLive("HMRC's authentication failure at a poll refuses the credentials, not the return", () =>
+    Effect.gen(function* () {
+      const engine = yield* testEngine
+      const { hmrc, sent } = yield* sentTo(engine.base, "refused")
+      const refused = yield* Effect.flip(hmrc.pollReturn(sent.acknowledgement))
+      expect(refused._tag).toBe("CredentialsRefused")
+      expect(refused.message).toContain("(1046)")
+    })
+  )
+
   it.scopedLive("a 5xx and a connection refused are the tax authority being unavailable", () =>
     Effect.gen(function* () {
-      const endpoint = yield* testEndpoint
+      const engine = yield* testEngine
       const fiveHundred = yield* Effect.exit(
-        (yield* adapterAt(`${endpoint.base}/500/submission`)).sendReturn(submission, sandboxCredentials)
+        (yield* adapterAt(`${engine.base}/500/submission`)).sendReturn(submission, sandboxCredentials)
       )
       expect(fiveHundred).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
-      endpoint.close()
-      yield* Effect.sleep("50 millis")
+      engine.close()
       const refused = yield* Effect.exit(
-        (yield* adapterAt(`${endpoint.base}/fatal/submission`)).findSentReturn(submission, sandboxCredentials)
+        (yield* adapterAt(`${engine.base}/fatal/submission`)).sendReturn(submission, sandboxCredentials)
       )
       expect(refused).toMatchObject({ _tag: "Failure", cause: { error: { _tag: "TaxAuthorityUnavailable" } } })
     })
@@ -259,17 +356,14 @@ describe("HMRC's error kinds", () => {
 
   it.scopedLive("a verification refused by a fatal error carries the error's text", () =>
     Effect.gen(function* () {
-      const endpoint = yield* testEndpoint
+      const engine = yield* testEngine
       expect(
-        yield* (yield* adapterAt(`${endpoint.base}/fatal/submission`)).sendVerification(
+        yield* (yield* adapterAt(`${engine.base}/fatal/submission`)).sendVerification(
           "R",
           verification,
           sandboxCredentials
         )
-      ).toEqual({
-        _tag: "Refused",
-        message: "Forced fatal error (1020)"
-      })
+      ).toEqual({ _tag: "Refused", message: "Forced fatal error (stub) (1020)" })
     })
   )
 })

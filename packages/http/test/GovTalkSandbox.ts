@@ -25,18 +25,24 @@ export const GovTalkEngineServer = Layer.unwrapEffect(
   )
 ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 })))
 
-/** The GovTalk adapter pointed at a Transaction Engine served by the HttpServer in context, as TAX_AUTHORITY=sandbox does. */
-export const GovTalkOverServedEngine = Layer.unwrapEffect(
-  HttpServer.addressWith((address) =>
-    Effect.succeed(
-      govTalkTaxAuthority({
-        url: `${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`,
-        software: SANDBOX_SOFTWARE,
-        headers: ownCallHeaders
-      })
+/**
+ * The GovTalk adapter pointed at a Transaction Engine served by the HttpServer in context, as
+ * TAX_AUTHORITY=sandbox does; with `gatewayTest`, as GOVTALK_TEST=true does.
+ */
+export const govTalkOverServedEngine = (gatewayTest = false) =>
+  Layer.unwrapEffect(
+    HttpServer.addressWith((address) =>
+      Effect.succeed(
+        govTalkTaxAuthority({
+          url: `${HttpServer.formatAddress(address)}${GOVTALK_ENGINE_PATH}${GOVTALK_ENGINE_SUBMISSION}`,
+          software: { ...SANDBOX_SOFTWARE, gatewayTest },
+          headers: ownCallHeaders
+        })
+      )
     )
   )
-)
+
+export const GovTalkOverServedEngine = govTalkOverServedEngine()
 
 /** The tax authority of a test without a server of its own: the GovTalk adapter over a Transaction Engine of its own. */
 export const GovTalkSandbox = GovTalkOverServedEngine.pipe(Layer.provide(GovTalkEngineServer))

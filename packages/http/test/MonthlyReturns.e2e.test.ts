@@ -31,6 +31,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         nilReturn: false,
         inactive: false,
         hmrcReceipt: null,
+        gatewayTest: false,
         totals: { grossAmount: 1500.5, materials: 400.5, deducted: 270 },
         lines: [
           {

@@ -38,7 +38,9 @@ export const BillingInvoiceRepoMemory = Layer.effect(
           const r = row.monthlyReturn
           const owns = s.memberships.some((m) => m.tenantId === r.tenantId && m.userId === userId && m.role === "Owner")
           const tenant = s.tenants.find((t) => t.id === r.tenantId)
-          return owns && tenant && r.status === "Accepted" && row.billingInvoiceId === null ? [{ row, tenant }] : []
+          return owns && tenant && r.status === "Accepted" && !r.gatewayTest && row.billingInvoiceId === null
+            ? [{ row, tenant }]
+            : []
         })
       )
 
@@ -83,7 +85,12 @@ export const BillingInvoiceRepoMemory = Layer.effect(
       usersWithUsage: Effect.map(Effect.all([Ref.get(tenants), Ref.get(returns)]), ([s, all]) => {
         const billable = new Set(
           all
-            .filter((row) => row.monthlyReturn.status === "Accepted" && row.billingInvoiceId === null)
+            .filter(
+              (row) =>
+                row.monthlyReturn.status === "Accepted" &&
+                !row.monthlyReturn.gatewayTest &&
+                row.billingInvoiceId === null
+            )
             .map((row) => row.monthlyReturn.tenantId)
         )
         const owners = s.memberships.filter((m) => m.role === "Owner" && billable.has(m.tenantId)).map((m) => m.userId)

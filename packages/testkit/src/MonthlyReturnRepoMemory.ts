@@ -1,8 +1,16 @@
+import type { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import type { BillingInvoiceId } from "@cisbook/core/Ids"
 import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo, type RecordedSending } from "@cisbook/core/returns/MonthlyReturnRepo"
-import { answered, held, HmrcReceipt, MonthlyReturn, resubmitted } from "@cisbook/core/returns/MonthlyReturn"
+import {
+  answered,
+  held,
+  HmrcReceipt,
+  MonthlyReturn,
+  resubmitted,
+  ReturnContractor
+} from "@cisbook/core/returns/MonthlyReturn"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
 
@@ -12,8 +20,13 @@ export interface StoredReturn {
   readonly attempts: number
   readonly nextAttemptAt: Date | null
   readonly lease: { readonly token: string; readonly until: Date } | null
-  /** The sending recorded right after the tax authority's acknowledgement, or null. */
-  readonly sent: (RecordedSending & { readonly at: Date }) | null
+  /**
+   * The sending recorded right after the tax authority's acknowledgement (its endpoint the one the
+   * last acknowledgement named), or null.
+   */
+  readonly sent: (Omit<RecordedSending, "endpoint"> & { readonly endpoint: string | null; readonly at: Date }) | null
+  /** What HMRC's data request said when a poll last found the correlation id unknown. */
+  readonly unknownAnswer: UnknownAnswer | null
   /** The invoice that billed it (`monthlyReturn.invoiced` says whether there is one). */
   readonly billingInvoiceId: BillingInvoiceId | null
 }
@@ -58,6 +71,7 @@ export const MonthlyReturnRepoMemory = Layer.effect(
                     nextAttemptAt: monthlyReturn.submittedAt,
                     lease: null,
                     sent: null,
+                    unknownAnswer: null,
                     billingInvoiceId: null
                   }
                 ])
@@ -97,7 +111,15 @@ export const MonthlyReturnRepoMemory = Layer.effect(
               sent:
                 row.sent === null
                   ? null
-                  : { correlationId: row.sent.correlationId, endpoint: row.sent.endpoint, irmark: row.sent.irmark }
+                  : {
+                      correlationId: row.sent.correlationId,
+                      endpoint: row.sent.endpoint,
+                      irmark: row.sent.irmark,
+                      credentialsSetAt: row.sent.credentialsSetAt,
+                      pollIntervalSeconds: row.sent.pollIntervalSeconds,
+                      gatewayTest: row.sent.gatewayTest
+                    },
+              unknownAnswer: row.unknownAnswer
             }))
             return [claimed, all.map((row) => (chosen.has(row) ? { ...row, lease } : row))]
           })
@@ -106,55 +128,109 @@ export const MonthlyReturnRepoMemory = Layer.effect(
         Ref.modify(rows, (all) => {
           const row = all.find(is(claimed))
           if (!row) return [false, all]
-          const next: Row =
-            outcome._tag === "Retry"
-              ? { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
-              : outcome._tag === "Pending"
-                ? { ...row, nextAttemptAt: outcome.nextAttemptAt, lease: null }
-                : outcome._tag === "Held"
-                  ? // As the SQL row: held, it keeps nothing of a sending (released, it is found at HMRC or sent again).
-                    {
-                      ...row,
-                      nextAttemptAt: null,
-                      lease: null,
-                      sent: null,
-                      monthlyReturn: held(row.monthlyReturn, outcome.reason)
-                    }
-                  : {
-                      ...row,
-                      nextAttemptAt: null,
-                      lease: null,
-                      monthlyReturn: new MonthlyReturn({
-                        ...answered(row.monthlyReturn, outcome),
-                        // As the SQL row keeps it: the recorded sending's correlation id and IRmark, with HMRC's text.
-                        hmrcReceipt:
-                          outcome._tag === "Accepted" && row.sent !== null
-                            ? new HmrcReceipt({
-                                correlationId: row.sent.correlationId,
-                                irmark: row.sent.irmark,
-                                message: outcome.receipt.message,
-                                receivedAt: outcome.receipt.receivedAt
-                              })
-                            : null
-                      })
-                    }
+          const next = ((): Row => {
+            switch (outcome._tag) {
+              case "Retry":
+                return { ...row, attempts: row.attempts + 1, nextAttemptAt: outcome.nextAttemptAt, lease: null }
+              case "Pending":
+                return {
+                  ...row,
+                  nextAttemptAt: outcome.nextAttemptAt,
+                  lease: null,
+                  sent: row.sent === null ? null : { ...row.sent, endpoint: outcome.endpoint ?? row.sent.endpoint },
+                  unknownAnswer: outcome.unknownAnswer ?? row.unknownAnswer
+                }
+              case "SendAgain":
+                return {
+                  ...row,
+                  attempts: outcome.failedAttempt ? row.attempts + 1 : row.attempts,
+                  nextAttemptAt: outcome.nextAttemptAt,
+                  lease: null,
+                  sent: null,
+                  unknownAnswer: outcome.unknownAnswer ?? row.unknownAnswer
+                }
+              case "Held":
+                // As the SQL row: held, it keeps nothing of a sending (released, it is sent afresh).
+                return {
+                  ...row,
+                  nextAttemptAt: null,
+                  lease: null,
+                  sent: null,
+                  unknownAnswer: null,
+                  monthlyReturn: held(row.monthlyReturn, outcome.heldFor, outcome.reason)
+                }
+              case "Accepted":
+              case "Rejected":
+                return {
+                  ...row,
+                  nextAttemptAt: null,
+                  lease: null,
+                  monthlyReturn: new MonthlyReturn({
+                    ...answered(row.monthlyReturn, outcome),
+                    // As the SQL row keeps it: the recorded sending's correlation id and IRmark, with HMRC's text.
+                    hmrcReceipt:
+                      outcome._tag === "Accepted" && row.sent !== null
+                        ? new HmrcReceipt({
+                            correlationId: row.sent.correlationId,
+                            irmark: row.sent.irmark,
+                            message: outcome.receipt.message,
+                            receivedAt: outcome.receipt.receivedAt,
+                            irmarkVerified: outcome.receipt.irmarkVerified
+                          })
+                        : null
+                  })
+                }
+            }
+          })()
           return [true, all.map((one) => (one === row ? next : one))]
         }),
-      releaseHeld: (tenantId, at) =>
+      releaseHeld: (tenantId, at, scheme) =>
         Ref.modify(rows, (all) => {
           const next = all.map((row) =>
-            row.monthlyReturn.tenantId === tenantId && row.monthlyReturn.status === "Held"
-              ? { ...row, attempts: 0, nextAttemptAt: at, monthlyReturn: resubmitted(row.monthlyReturn) }
+            row.monthlyReturn.tenantId === tenantId && row.monthlyReturn.heldFor === "Credentials"
+              ? {
+                  ...row,
+                  attempts: 0,
+                  nextAttemptAt: at,
+                  monthlyReturn: resubmitted(
+                    scheme === undefined
+                      ? row.monthlyReturn
+                      : new MonthlyReturn({
+                          ...row.monthlyReturn,
+                          contractor: new ReturnContractor({ ...row.monthlyReturn.contractor, scheme })
+                        })
+                  )
+                }
               : row
           )
           const released = next.filter((row, i) => row !== all[i]).map((row) => row.monthlyReturn)
           return [released, next] as const
         }),
+      release: (tenantId, id, at) =>
+        Ref.modify(rows, (all) => {
+          const row = all.find(
+            ({ monthlyReturn: r }) => r.tenantId === tenantId && r.id === id && r.heldFor === "UnknownAnswer"
+          )
+          if (row === undefined) return [false, all] as const
+          const released: Row = {
+            ...row,
+            attempts: 0,
+            nextAttemptAt: at,
+            unknownAnswer: null,
+            monthlyReturn: resubmitted(row.monthlyReturn)
+          }
+          return [true, all.map((one) => (one === row ? released : one))] as const
+        }),
       recordSent: (claimed, sent, at) =>
         Ref.modify(rows, (all) => {
           const row = all.find(is(claimed))
           if (!row) return [false, all]
-          return [true, all.map((one) => (one === row ? { ...row, sent: { ...sent, at } } : one))]
+          const recorded: Row = {
+            ...row,
+            sent: { ...sent, at },
+            monthlyReturn: new MonthlyReturn({ ...row.monthlyReturn, gatewayTest: sent.gatewayTest })
+          }
+          return [true, all.map((one) => (one === row ? recorded : one))]
         })
     })
   })

@@ -1,6 +1,7 @@
+import type { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import type { ContactId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import { type QueuedVerification, VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
+import { type HeldFor, type QueuedVerification, VerificationQueue } from "@cisbook/core/verification/VerificationQueue"
 import type { Acknowledgement } from "@cisbook/core/taxauthority/Acknowledgement"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
@@ -13,7 +14,15 @@ interface Row {
   readonly lastError: string | null
   /** Why it is held (due no more until released); null when it is not. */
   readonly heldReason: string | null
-  readonly sent: (Acknowledgement & { readonly at: Date }) | null
+  readonly heldFor: HeldFor | null
+  readonly sent:
+    | (Omit<Acknowledgement, "endpoint"> & {
+        readonly endpoint: string | null
+        readonly credentialsSetAt: Date
+        readonly at: Date
+      })
+    | null
+  readonly unknownAnswer: UnknownAnswer | null
 }
 
 /** Waiting verification requests, oldest first. */
@@ -43,7 +52,9 @@ export const VerificationQueueMemory = Layer.effect(
             lease: null,
             lastError: null,
             heldReason: null,
-            sent: null
+            heldFor: null,
+            sent: null,
+            unknownAnswer: null
           }
         ]),
       claimDue: (now, leaseUntil, limit) =>
@@ -67,7 +78,16 @@ export const VerificationQueueMemory = Layer.effect(
                 ...row.verification,
                 attempts: row.attempts,
                 leaseToken: token,
-                sent: row.sent === null ? null : { correlationId: row.sent.correlationId, endpoint: row.sent.endpoint }
+                sent:
+                  row.sent === null
+                    ? null
+                    : {
+                        correlationId: row.sent.correlationId,
+                        endpoint: row.sent.endpoint,
+                        credentialsSetAt: row.sent.credentialsSetAt,
+                        pollIntervalSeconds: row.sent.pollIntervalSeconds
+                      },
+                unknownAnswer: row.unknownAnswer
               }))
             return [claimed, next] as const
           })
@@ -85,33 +105,75 @@ export const VerificationQueueMemory = Layer.effect(
               : row
           )
         ),
-      hold: (claimed, reason) =>
+      sendAgain: (claimed, at, again) =>
+        Ref.update(store, (rows) =>
+          rows.map((row) =>
+            leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
+              ? {
+                  ...row,
+                  dueAt: at,
+                  lease: null,
+                  sent: null,
+                  attempts: again.failedAttempt ? row.attempts : Math.max(row.attempts - 1, 0),
+                  unknownAnswer: again.unknownAnswer ?? row.unknownAnswer
+                }
+              : row
+          )
+        ),
+      hold: (claimed, reason, heldFor) =>
         Ref.modify(store, (rows) => {
           const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
           return [
             rows.some(mine),
-            // As the SQL row: held, it keeps nothing of a sending (released, it is found at HMRC or sent again).
-            rows.map((row) => (mine(row) ? { ...row, lease: null, heldReason: reason, sent: null } : row))
+            // As the SQL row: held, it keeps nothing of a sending (released, it is sent afresh).
+            rows.map((row) =>
+              mine(row) ? { ...row, lease: null, heldReason: reason, heldFor, sent: null, unknownAnswer: null } : row
+            )
           ] as const
         }),
-      releaseHeld: (tenantId, at) =>
+      releaseHeld: (tenantId, at, scheme) =>
         Ref.modify(store, (rows) => {
-          const isHeld = (row: Row) => row.verification.tenantId === tenantId && row.heldReason !== null
-          return [
-            rows.filter(isHeld).map((row) => row.verification),
-            rows.map((row) => (isHeld(row) ? { ...row, dueAt: at, attempts: 0, heldReason: null } : row))
-          ] as const
+          const isHeld = (row: Row) => row.verification.tenantId === tenantId && row.heldFor === "Credentials"
+          const released = (row: Row): Row => ({
+            ...row,
+            dueAt: at,
+            attempts: 0,
+            heldReason: null,
+            heldFor: null,
+            verification:
+              scheme === undefined
+                ? row.verification
+                : {
+                    ...row.verification,
+                    request: {
+                      ...row.verification.request,
+                      contractor: { ...row.verification.request.contractor, scheme }
+                    }
+                  }
+          })
+          const next = rows.map((row) => (isHeld(row) ? released(row) : row))
+          return [next.filter((row, i) => row !== rows[i]).map((row) => row.verification), next] as const
         }),
-      recordSent: (claimed, sent, at) =>
+      recordSent: (claimed, sent, credentialsSetAt, at) =>
         Ref.modify(store, (rows) => {
           const mine = leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)
-          return [rows.some(mine), rows.map((row) => (mine(row) ? { ...row, sent: { ...sent, at } } : row))] as const
+          return [
+            rows.some(mine),
+            rows.map((row) => (mine(row) ? { ...row, sent: { ...sent, credentialsSetAt, at } } : row))
+          ] as const
         }),
-      awaitAnswer: (claimed, at) =>
+      awaitAnswer: (claimed, at, endpoint, unknownAnswer) =>
         Ref.update(store, (rows) =>
           rows.map((row) =>
             leasedTo(claimed.tenantId, claimed.contactId, claimed.leaseToken)(row)
-              ? { ...row, dueAt: at, lease: null, attempts: Math.max(row.attempts - 1, 0) }
+              ? {
+                  ...row,
+                  dueAt: at,
+                  lease: null,
+                  attempts: Math.max(row.attempts - 1, 0),
+                  sent: row.sent === null ? null : { ...row.sent, endpoint: endpoint ?? row.sent.endpoint },
+                  unknownAnswer: unknownAnswer ?? row.unknownAnswer
+                }
               : row
           )
         ),

@@ -77,10 +77,13 @@ const toInvoice = (row: typeof InvoiceRow.Type) => new BillingInvoice(row)
 const toLine = ({ invoiceId: _, tenantCode, ...row }: typeof LineRow.Type) =>
   new BillingInvoiceLine({ ...row, tenant: tenantCode })
 
-/** Accepted returns nobody has invoiced, of tenants the user owns: the same rows for usage and claim. */
+/**
+ * Accepted returns nobody has invoiced, of tenants the user owns, filed for real (one sent as a
+ * test, GatewayTest, was filed nowhere): the same rows for usage and claim.
+ */
 const uninvoicedOwnedBy = (sql: SqlClient.SqlClient, userId: string) => sql`
   r.tenant_id = m.tenant_id AND m.user_id = ${userId} AND m.role = 'Owner' AND t.id = m.tenant_id
-  AND r.status = 'Accepted' AND r.billing_invoice_id IS NULL`
+  AND r.status = 'Accepted' AND NOT r.gateway_test AND r.billing_invoice_id IS NULL`
 
 export const BillingInvoiceRepoSql = Layer.effect(
   BillingInvoiceRepo,
@@ -140,7 +143,7 @@ export const BillingInvoiceRepoSql = Layer.effect(
       usersWithUsage: sql<{ readonly userId: UserId }>`
         SELECT DISTINCT m.user_id FROM monthly_returns r
         JOIN memberships m ON m.tenant_id = r.tenant_id AND m.role = 'Owner'
-        WHERE r.status = 'Accepted' AND r.billing_invoice_id IS NULL
+        WHERE r.status = 'Accepted' AND NOT r.gateway_test AND r.billing_invoice_id IS NULL
         ORDER BY m.user_id`.pipe(
         Effect.map((rows) => rows.map((row) => row.userId)),
         Effect.orDie

@@ -23,6 +23,7 @@ import failedPayments from "./migrations/0020_failed_payments.js"
 import hmrcCredentials from "./migrations/0021_hmrc_credentials.js"
 import govTalkResponseEndpoints from "./migrations/0022_govtalk_response_endpoints.js"
 import partnerUtr from "./migrations/0023_partner_utr.js"
+import govTalkFinalAnswers from "./migrations/0024_govtalk_final_answers.js"
 import { checkMigrationHistory, isCurrent, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -49,7 +50,8 @@ export const KNOWN_MIGRATIONS = {
   "0020_failed_payments": failedPayments,
   "0021_hmrc_credentials": hmrcCredentials,
   "0022_govtalk_response_endpoints": govTalkResponseEndpoints,
-  "0023_partner_utr": partnerUtr
+  "0023_partner_utr": partnerUtr,
+  "0024_govtalk_final_answers": govTalkFinalAnswers
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

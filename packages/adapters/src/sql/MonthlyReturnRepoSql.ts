@@ -1,7 +1,10 @@
+import { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import { MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
+import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import {
+  HeldFor,
   HmrcReceipt,
   MonthlyReturn,
   MonthlyReturnStatus,
@@ -28,42 +31,62 @@ const ReturnRow = Schema.Struct({
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
   heldReason: Schema.NullOr(Schema.String),
+  heldFor: Schema.NullOr(HeldFor),
   invoiced: Schema.Boolean,
+  gatewayTest: Schema.Boolean,
   correlationId: Schema.NullOr(Schema.String),
   irmark: Schema.NullOr(Schema.String),
   receiptMessage: Schema.NullOr(Schema.String),
-  receiptAt: Schema.NullOr(Schema.DateFromSelf)
+  receiptAt: Schema.NullOr(Schema.DateFromSelf),
+  receiptIrmarkVerified: Schema.NullOr(Schema.Boolean)
 })
 type ReturnRow = typeof ReturnRow.Type
 const decodeRows = Schema.decodeUnknown(Schema.Array(ReturnRow))
 const decodeClaimedRows = Schema.decodeUnknown(
   Schema.Array(
-    Schema.extend(ReturnRow, Schema.Struct({ attempts: Schema.Number, responseEndpoint: Schema.NullOr(Schema.String) }))
+    Schema.extend(
+      ReturnRow,
+      Schema.Struct({
+        attempts: Schema.Number,
+        responseEndpoint: Schema.NullOr(Schema.String),
+        pollIntervalSeconds: Schema.NullOr(Schema.Number),
+        credentialsSetAt: Schema.NullOr(Schema.DateFromSelf),
+        unknownAnswer: Schema.NullOr(UnknownAnswer)
+      })
+    )
   )
 )
 const decodeContractor = Schema.decodeSync(ReturnContractor)
 const decodeLines = Schema.decodeSync(Lines)
 const encodeContractor = Schema.encodeSync(ReturnContractor)
 const encodeLines = Schema.encodeSync(Lines)
+const encodeScheme = Schema.encodeSync(CisScheme)
 
 const returnColumns = `tenant_id, id, period_end, status, contractor, lines, nil_return, inactive, submitted_at, accepted_at,
-  rejection_reason, held_reason, billing_invoice_id IS NOT NULL AS invoiced, correlation_id, irmark, receipt_message,
-  receipt_at`
+  rejection_reason, held_reason, held_for, billing_invoice_id IS NOT NULL AS invoiced, gateway_test, correlation_id,
+  irmark, receipt_message, receipt_at, receipt_irmark_verified`
 
 /** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
 const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.nil_return, r.inactive,
   r.submitted_at, r.accepted_at,
-  r.rejection_reason, r.held_reason, r.billing_invoice_id IS NOT NULL AS invoiced, r.correlation_id, r.irmark,
-  r.receipt_message, r.receipt_at, r.attempts, r.response_endpoint`
+  r.rejection_reason, r.held_reason, r.held_for, r.billing_invoice_id IS NOT NULL AS invoiced, r.gateway_test,
+  r.correlation_id, r.irmark, r.receipt_message, r.receipt_at, r.receipt_irmark_verified, r.attempts,
+  r.response_endpoint, r.poll_interval_seconds, r.credentials_set_at, r.unknown_answer`
 
-const fromRow = ({ correlationId, irmark, receiptAt, receiptMessage, ...row }: ReturnRow) =>
+const fromRow = ({ correlationId, irmark, receiptAt, receiptIrmarkVerified, receiptMessage, ...row }: ReturnRow) =>
   new MonthlyReturn({
     ...row,
     contractor: decodeContractor(row.contractor),
     lines: decodeLines(row.lines),
     hmrcReceipt:
       row.status === "Accepted" && correlationId !== null && receiptMessage !== null && receiptAt !== null
-        ? new HmrcReceipt({ correlationId, irmark: irmark ?? "", message: receiptMessage, receivedAt: receiptAt })
+        ? new HmrcReceipt({
+            correlationId,
+            irmark: irmark ?? "",
+            message: receiptMessage,
+            receivedAt: receiptAt,
+            irmarkVerified: receiptIrmarkVerified ?? false
+          })
         : null
   })
 
@@ -118,34 +141,60 @@ export const MonthlyReturnRepoSql = Layer.effect(
           const token = yield* ids.uuid
           const rows = yield* leases.claim({ now, leaseUntil, limit, token })
           const claimed = yield* decodeClaimedRows(rows)
-          return claimed.map(({ attempts, responseEndpoint, ...row }): ClaimedReturn => ({
-            monthlyReturn: fromRow(row),
-            attempts,
-            leaseToken: token,
-            sent:
-              row.correlationId === null
-                ? null
-                : { correlationId: row.correlationId, endpoint: responseEndpoint, irmark: row.irmark }
-          }))
+          return claimed.map(
+            ({
+              attempts,
+              credentialsSetAt,
+              pollIntervalSeconds,
+              responseEndpoint,
+              unknownAnswer,
+              ...row
+            }): ClaimedReturn => ({
+              monthlyReturn: fromRow(row),
+              attempts,
+              leaseToken: token,
+              sent:
+                row.correlationId === null
+                  ? null
+                  : {
+                      correlationId: row.correlationId,
+                      endpoint: responseEndpoint,
+                      irmark: row.irmark,
+                      credentialsSetAt,
+                      pollIntervalSeconds: pollIntervalSeconds ?? 0,
+                      gatewayTest: row.gatewayTest
+                    },
+              unknownAnswer
+            })
+          )
         }).pipe(Effect.orDie),
       record: ({ leaseToken, monthlyReturn }, outcome) => {
         const where = sql`tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}
           AND status = 'Submitted' AND lease_token = ${leaseToken}`
+        const forgetSending = sql`correlation_id = NULL, sent_at = NULL, response_endpoint = NULL,
+          poll_interval_seconds = NULL, irmark = NULL, credentials_set_at = NULL, gateway_test = false`
         const set = (() => {
           switch (outcome._tag) {
             case "Retry":
               return sql`attempts = attempts + 1, next_attempt_at = ${outcome.nextAttemptAt}`
             case "Pending":
-              return sql`next_attempt_at = ${outcome.nextAttemptAt}`
+              return sql`next_attempt_at = ${outcome.nextAttemptAt},
+                response_endpoint = COALESCE(${outcome.endpoint}, response_endpoint),
+                unknown_answer = COALESCE(${outcome.unknownAnswer ?? null}, unknown_answer)`
+            case "SendAgain":
+              return sql`${forgetSending}, next_attempt_at = ${outcome.nextAttemptAt},
+                attempts = attempts + ${outcome.failedAttempt ? 1 : 0},
+                unknown_answer = COALESCE(${outcome.unknownAnswer ?? null}, unknown_answer)`
             case "Accepted":
               return sql`status = 'Accepted', accepted_at = ${outcome.at}, next_attempt_at = NULL,
-                receipt_message = ${outcome.receipt.message}, receipt_at = ${outcome.receipt.receivedAt}`
+                receipt_message = ${outcome.receipt.message}, receipt_at = ${outcome.receipt.receivedAt},
+                receipt_irmark_verified = ${outcome.receipt.irmarkVerified}, gateway_test = ${outcome.gatewayTest}`
             case "Rejected":
               return sql`status = 'Rejected', rejection_reason = ${outcome.reason}, next_attempt_at = NULL`
             case "Held":
-              // Held, it keeps nothing of a sending: released, it is found at HMRC (taken) or sent again (refused).
-              return sql`status = 'Held', held_reason = ${outcome.reason}, next_attempt_at = NULL, correlation_id = NULL,
-                sent_at = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, irmark = NULL`
+              // Held, it keeps nothing of a sending: released, it is sent afresh.
+              return sql`status = 'Held', held_reason = ${outcome.reason}, held_for = ${outcome.heldFor},
+                next_attempt_at = NULL, unknown_answer = NULL, ${forgetSending}`
           }
         })()
         return sql`UPDATE monthly_returns SET ${set}, ${leases.release} WHERE ${where} RETURNING id`.pipe(
@@ -153,18 +202,32 @@ export const MonthlyReturnRepoSql = Layer.effect(
           Effect.orDie
         )
       },
-      releaseHeld: (tenantId, at) =>
-        sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, attempts = 0, next_attempt_at = ${at}
-            WHERE tenant_id = ${tenantId} AND status = 'Held'
+      releaseHeld: (tenantId, at, scheme) =>
+        sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, held_for = NULL, attempts = 0,
+              next_attempt_at = ${at},
+              contractor = ${
+                scheme === undefined
+                  ? sql`contractor`
+                  : sql`jsonb_set(contractor, '{scheme}', ${JSON.stringify(encodeScheme(scheme))}::jsonb)`
+              }
+            WHERE tenant_id = ${tenantId} AND status = 'Held' AND held_for = 'Credentials'
             RETURNING ${sql.literal(returnColumns)}`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => rows.map(fromRow)),
           Effect.orDie
         ),
+      release: (tenantId, id, at) =>
+        sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, held_for = NULL, attempts = 0,
+              next_attempt_at = ${at}, unknown_answer = NULL
+            WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'Held' AND held_for = 'UnknownAnswer'
+            RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
       recordSent: ({ leaseToken, monthlyReturn }, sent, at) =>
         sql`UPDATE monthly_returns SET correlation_id = ${sent.correlationId}, sent_at = ${at},
               response_endpoint = ${sent.endpoint}, poll_interval_seconds = ${sent.pollIntervalSeconds},
-              irmark = ${sent.irmark}
+              irmark = ${sent.irmark}, credentials_set_at = ${sent.credentialsSetAt}, gateway_test = ${sent.gatewayTest}
             WHERE tenant_id = ${monthlyReturn.tenantId} AND id = ${monthlyReturn.id}
               AND status = 'Submitted' AND lease_token = ${leaseToken}
             RETURNING id`.pipe(

@@ -1,3 +1,4 @@
+import { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
 import { ContactId, TenantId } from "@cisbook/core/Ids"
@@ -14,6 +15,7 @@ const StoredRequest = Schema.Struct({
   subcontractor: CisDetails
 })
 const encodeRequest = Schema.encodeSync(StoredRequest)
+const encodeScheme = Schema.encodeSync(CisScheme)
 
 const QueuedRow = Schema.Struct({
   tenantId: TenantId,
@@ -27,7 +29,10 @@ const ClaimedRow = Schema.Struct({
   attempts: Schema.Number,
   dueAt: Schema.DateFromSelf,
   correlationId: Schema.NullOr(Schema.String),
-  responseEndpoint: Schema.NullOr(Schema.String)
+  responseEndpoint: Schema.NullOr(Schema.String),
+  pollIntervalSeconds: Schema.NullOr(Schema.Number),
+  credentialsSetAt: Schema.NullOr(Schema.DateFromSelf),
+  unknownAnswer: Schema.NullOr(UnknownAnswer)
 })
 const decodeQueued = Schema.decodeUnknown(Schema.Array(QueuedRow))
 const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
@@ -55,8 +60,11 @@ export const VerificationQueueSql = Layer.effect(
       set: sql`attempts = v.attempts + 1`,
       returning: () =>
         sql`v.tenant_id, v.contact_id, v.contact_code, v.request, v.requested_at, v.attempts, v.due_at, v.correlation_id,
-          v.response_endpoint`
+          v.response_endpoint, v.poll_interval_seconds, v.credentials_set_at, v.unknown_answer`
     })
+    /** What was recorded of a sending, forgotten: the request is sent afresh. */
+    const forgetSending = sql`correlation_id = NULL, response_endpoint = NULL, poll_interval_seconds = NULL,
+      sent_at = NULL, credentials_set_at = NULL`
     return VerificationQueue.of({
       queue: (v) =>
         sql`
@@ -67,10 +75,7 @@ export const VerificationQueueSql = Layer.effect(
           ON CONFLICT ON CONSTRAINT verification_requests_pkey DO UPDATE SET
             contact_code = excluded.contact_code, request = excluded.request, requested_at = excluded.requested_at,
             due_at = excluded.due_at, attempts = 0, ${leases.release}, last_error = NULL, held_reason = NULL,
-            correlation_id = NULL, response_endpoint = NULL, poll_interval_seconds = NULL, sent_at = NULL`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+            held_for = NULL, unknown_answer = NULL, ${forgetSending}`.pipe(Effect.asVoid, Effect.orDie),
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
           const token = yield* ids.uuid
@@ -83,7 +88,15 @@ export const VerificationQueueSql = Layer.effect(
               attempts: row.attempts,
               leaseToken: token,
               sent:
-                row.correlationId === null ? null : { correlationId: row.correlationId, endpoint: row.responseEndpoint }
+                row.correlationId === null
+                  ? null
+                  : {
+                      correlationId: row.correlationId,
+                      endpoint: row.responseEndpoint,
+                      credentialsSetAt: row.credentialsSetAt,
+                      pollIntervalSeconds: row.pollIntervalSeconds ?? 0
+                    },
+              unknownAnswer: row.unknownAnswer
             }))
         }).pipe(Effect.orDie),
       complete: (claimed) =>
@@ -101,40 +114,55 @@ export const VerificationQueueSql = Layer.effect(
           SET due_at = ${at}, ${leases.release}, last_error = ${error}
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
-      hold: (claimed, reason) =>
+      sendAgain: (claimed, at, again) =>
         sql`
-          UPDATE verification_requests SET held_reason = ${reason}, ${leases.release}, correlation_id = NULL,
-            response_endpoint = NULL, poll_interval_seconds = NULL, sent_at = NULL
+          UPDATE verification_requests
+          SET due_at = ${at}, ${leases.release}, ${forgetSending},
+            attempts = ${again.failedAttempt ? sql`attempts` : sql`greatest(attempts - 1, 0)`},
+            unknown_answer = COALESCE(${again.unknownAnswer ?? null}, unknown_answer)
+          WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
+            AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
+      hold: (claimed, reason, heldFor) =>
+        sql`
+          UPDATE verification_requests SET held_reason = ${reason}, held_for = ${heldFor}, ${leases.release},
+            unknown_answer = NULL, ${forgetSending}
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}
           RETURNING contact_id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      recordSent: (claimed, sent, at) =>
+      recordSent: (claimed, sent, credentialsSetAt, at) =>
         sql`
           UPDATE verification_requests
           SET correlation_id = ${sent.correlationId}, response_endpoint = ${sent.endpoint},
-            poll_interval_seconds = ${sent.pollIntervalSeconds}, sent_at = ${at}
+            poll_interval_seconds = ${sent.pollIntervalSeconds}, sent_at = ${at}, credentials_set_at = ${credentialsSetAt}
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}
           RETURNING contact_id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      releaseHeld: (tenantId, at) =>
+      releaseHeld: (tenantId, at, scheme) =>
         sql`
-          UPDATE verification_requests SET held_reason = NULL, due_at = ${at}, attempts = 0
-          WHERE tenant_id = ${tenantId} AND held_reason IS NOT NULL
+          UPDATE verification_requests SET held_reason = NULL, held_for = NULL, due_at = ${at}, attempts = 0,
+            request = ${
+              scheme === undefined
+                ? sql`request`
+                : sql`jsonb_set(request, '{contractor,scheme}', ${JSON.stringify(encodeScheme(scheme))}::jsonb)`
+            }
+          WHERE tenant_id = ${tenantId} AND held_for = 'Credentials'
           RETURNING tenant_id, contact_id, contact_code, request, requested_at`.pipe(
           Effect.flatMap(decodeQueued),
           Effect.map((rows) => rows.map(queued)),
           Effect.orDie
         ),
-      awaitAnswer: (claimed, at) =>
+      awaitAnswer: (claimed, at, endpoint, unknownAnswer) =>
         sql`
           UPDATE verification_requests
-          SET due_at = ${at}, ${leases.release}, attempts = greatest(attempts - 1, 0)
+          SET due_at = ${at}, ${leases.release}, attempts = greatest(attempts - 1, 0),
+            response_endpoint = COALESCE(${endpoint}, response_endpoint),
+            unknown_answer = COALESCE(${unknownAnswer ?? null}, unknown_answer)
           WHERE tenant_id = ${claimed.tenantId} AND contact_id = ${claimed.contactId}
             AND lease_token = ${claimed.leaseToken}`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenantId, contactId) =>

@@ -49,7 +49,29 @@ const list = Command.make(
     )
 ).pipe(Command.withDescription("List a tenant's monthly returns (CIS300), latest tax month first"))
 
+const release = Command.make(
+  "release",
+  {
+    tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")),
+    id: Options.text("id").pipe(Options.withDescription("The id of the return (see `returns list`)"))
+  },
+  ({ id, tenant }) =>
+    admin(
+      [TenantsLive, MonthlyReturnsLive],
+      Effect.gen(function* () {
+        const released = yield* (yield* MonthlyReturns).release(id).pipe(asSupport(tenant))
+        yield* Console.log(
+          `The return ${released.id} for the tax month ending ${released.periodEnd} is Submitted again: the return filer sends it to HMRC afresh.`
+        )
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Send again a return Held because HMRC's answer to it is unknown (HMRC no longer knew its correlation id, and its data request could not settle it). First check HMRC's online service: release it only if HMRC has not filed it, or it is filed twice. Any other return is refused."
+  )
+)
+
 export const ReturnsCommand = Command.make("returns").pipe(
   Command.withDescription("Monthly returns (CIS300) of a tenant"),
-  Command.withSubcommands([list])
+  Command.withSubcommands([list, release])
 )

@@ -21,14 +21,11 @@ export class HmrcCredentialsRepo extends Context.Tag("core/HmrcCredentialsRepo")
     /** Removes them; false when there were none. */
     readonly remove: (tenantId: TenantId) => Effect.Effect<boolean>
     /**
-     * Records what HMRC made of the credentials set at `setAt` (the ones a message was sent with);
-     * false, and nothing changed, when they were replaced or removed since.
+     * Records what HMRC made of the credentials set at `setAt` (the ones a message was sent with),
+     * or that nothing is known of them any more (`Unchecked`: their refusal was the CIS scheme's
+     * doing, since corrected); false, and nothing changed, when they were replaced or removed since.
      */
-    readonly recordStatus: (
-      tenantId: TenantId,
-      setAt: Date,
-      status: Exclude<CredentialsStatus, "Unchecked">
-    ) => Effect.Effect<boolean>
+    readonly recordStatus: (tenantId: TenantId, setAt: Date, status: CredentialsStatus) => Effect.Effect<boolean>
     /**
      * Stores every tenant's password again as a new key would have it (a store that encrypts
      * re-encrypts under its current key); how many were rewritten.

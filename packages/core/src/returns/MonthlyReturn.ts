@@ -5,11 +5,21 @@ import { CisScheme } from "../cis/CisScheme.js"
 import { TaxTreatment } from "../contacts/Contact.js"
 
 /**
- * Submitted (waiting for the tax authority), Accepted, Rejected; or Held: not filed, because HMRC
- * refused the tenant's credentials, and filed again as soon as they are replaced.
+ * Submitted (waiting for the tax authority), Accepted, Rejected; or Held (see HeldFor): waiting,
+ * sent again by itself once what holds it is mended, or by a person once they have checked.
  */
 export const MonthlyReturnStatus = Schema.Literal("Submitted", "Accepted", "Rejected", "Held")
 export type MonthlyReturnStatus = typeof MonthlyReturnStatus.Type
+
+/**
+ * Why a return is Held. `Credentials`: HMRC refused the tenant's Government Gateway credentials
+ * (or it has none), so nothing was filed; it is sent again as soon as they are replaced or the CIS
+ * scheme registration is corrected. `UnknownAnswer`: HMRC's answer to what was sent is unknown
+ * (it no longer knew the correlation id, and its data request could not settle it); it is never
+ * sent again by itself, only once a person has checked HMRC's online service (`returns release`).
+ */
+export const HeldFor = Schema.Literal("Credentials", "UnknownAnswer")
+export type HeldFor = typeof HeldFor.Type
 
 /** One subcontractor on a return, as the contact stood at submission. Money in pence. */
 export class ReturnLine extends Schema.Class<ReturnLine>("ReturnLine")({
@@ -39,13 +49,15 @@ export class ReturnContractor extends Schema.Class<ReturnContractor>("ReturnCont
 
 /**
  * The proof of filing a contractor keeps: the correlation id HMRC gave the return, the IRmark of
- * what was sent, and HMRC's acknowledgement text from its final answer, received at `receivedAt`.
+ * what was sent, HMRC's acknowledgement text from its final answer, received at `receivedAt`, and
+ * whether HMRC's receipt names the IRmark that was sent.
  */
 export class HmrcReceipt extends Schema.Class<HmrcReceipt>("HmrcReceipt")({
   correlationId: Schema.String,
   irmark: Schema.String,
   message: Schema.String,
-  receivedAt: Schema.DateFromSelf
+  receivedAt: Schema.DateFromSelf,
+  irmarkVerified: Schema.Boolean
 }) {}
 
 /** A CIS300 monthly return of a contractor tenant. */
@@ -64,11 +76,18 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   submittedAt: Schema.DateFromSelf,
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
-  /** Why a Held return is held; null otherwise. */
+  /** Why a Held return is held, in words; null otherwise. */
   heldReason: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** Why a Held return is held, as what releases it decides; null otherwise. */
+  heldFor: Schema.optionalWith(Schema.NullOr(HeldFor), { default: () => null }),
   invoiced: Schema.Boolean,
   /** HMRC's receipt: null until the return is accepted (and on one accepted before receipts were kept). */
-  hmrcReceipt: Schema.optionalWith(Schema.NullOr(HmrcReceipt), { default: () => null })
+  hmrcReceipt: Schema.optionalWith(Schema.NullOr(HmrcReceipt), { default: () => null }),
+  /**
+   * Sent as a test (GovTalk's GatewayTest 1, GOVTALK_TEST): HMRC validates and answers but files
+   * nothing, so the return is never billed, sends no statements and does not count as filed.
+   */
+  gatewayTest: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {}
 
 export interface ReturnTotals {
@@ -91,22 +110,24 @@ export const returnTotals = (lines: ReadonlyArray<ReturnLine>): ReturnTotals =>
 export const answered = (
   r: MonthlyReturn,
   answer:
-    | { readonly _tag: "Accepted"; readonly at: Date; readonly receipt: HmrcReceipt }
+    | { readonly _tag: "Accepted"; readonly at: Date; readonly receipt: HmrcReceipt; readonly gatewayTest: boolean }
     | { readonly _tag: "Rejected"; readonly reason: string }
 ): MonthlyReturn =>
   new MonthlyReturn({
     ...r,
+    gatewayTest: answer._tag === "Accepted" ? answer.gatewayTest : r.gatewayTest,
     status: answer._tag,
     acceptedAt: answer._tag === "Accepted" ? answer.at : null,
     rejectionReason: answer._tag === "Rejected" ? answer.reason : null,
     heldReason: null,
+    heldFor: null,
     hmrcReceipt: answer._tag === "Accepted" ? answer.receipt : null
   })
 
-/** The return as a refusal of the tenant's credentials leaves it: held, not filed. */
-export const held = (r: MonthlyReturn, reason: string): MonthlyReturn =>
-  new MonthlyReturn({ ...r, status: "Held", heldReason: reason })
+/** The return held, with why. */
+export const held = (r: MonthlyReturn, heldFor: HeldFor, reason: string): MonthlyReturn =>
+  new MonthlyReturn({ ...r, status: "Held", heldFor, heldReason: reason })
 
-/** A held return as replaced credentials leave it: submitted again. */
+/** A held return released: submitted again. */
 export const resubmitted = (r: MonthlyReturn): MonthlyReturn =>
-  new MonthlyReturn({ ...r, status: "Submitted", heldReason: null })
+  new MonthlyReturn({ ...r, status: "Submitted", heldFor: null, heldReason: null })

@@ -20,7 +20,11 @@ export const HmrcReceiptEventData = Schema.Struct({
   correlationId: Schema.String.annotations({ description: "The correlation id HMRC gave the return" }),
   irmark: Schema.String.annotations({ description: "The IRmark of the return as it was sent" }),
   message: Schema.String.annotations({ description: "HMRC's acknowledgement text from its final response" }),
-  receivedAt: Schema.Date.annotations({ description: "When HMRC's final response was received" })
+  receivedAt: Schema.Date.annotations({ description: "When HMRC's final response was received" }),
+  irmarkVerified: Schema.Boolean.annotations({
+    description:
+      "Whether HMRC's receipt names the IRmark that was sent: false means HMRC's receipt is for another document than the one sent (the service logs a warning)"
+  })
 }).annotations({
   identifier: "HmrcReceipt",
   description: "HMRC's receipt of an accepted return: the proof of filing a contractor keeps"
@@ -40,7 +44,7 @@ export const MonthlyReturnEventData = Schema.Struct({
   rejectionReason: Schema.NullOr(Schema.String),
   heldReason: Schema.NullOr(Schema.String).annotations({
     description:
-      "Why a Held return is not filed (HMRC refused the tenant's Government Gateway credentials, or it has none); null otherwise. It is filed as soon as the tenant's HMRC credentials are replaced."
+      "Why a Held return waits; null otherwise. Either HMRC refused the tenant's Government Gateway credentials (or it has none): it is filed as soon as the tenant's HMRC credentials are replaced or its CIS scheme registration is corrected; or HMRC's answer is unknown: it is sent again only by `returns release` once a person has checked HMRC's online service."
   }),
   invoiced: Schema.Boolean.annotations({ description: "Whether a billing run has invoiced this accepted return" }),
   nilReturn: Schema.Boolean.annotations({
@@ -51,14 +55,18 @@ export const MonthlyReturnEventData = Schema.Struct({
   }),
   hmrcReceipt: Schema.NullOr(HmrcReceiptEventData).annotations({
     description:
-      "HMRC's receipt (correlation id, IRmark sent, acknowledgement text); null until HMRC accepted the return"
+      "HMRC's receipt (correlation id, IRmark sent, acknowledgement text, whether it names the IRmark sent); null until HMRC accepted the return"
+  }),
+  gatewayTest: Schema.Boolean.annotations({
+    description:
+      "Sent as a test (GOVTALK_TEST=true, GovTalk's GatewayTest): HMRC validates and answers but files nothing; such a return is never billed, sends no statements and does not count as filed"
   }),
   totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
   lines: Schema.Array(MonthlyReturnLineEventData)
 }).annotations({
   identifier: "MonthlyReturnDto",
   description:
-    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason); Held (with heldReason) while HMRC refuses the tenant's credentials"
+    "A CIS300 monthly return: Submitted until the tax authority answers, then Accepted or Rejected (with the reason); Held (with heldReason) while HMRC refuses the tenant's credentials, or while HMRC's answer is unknown until a person has checked"
 })
 export type MonthlyReturnEventData = typeof MonthlyReturnEventData.Type
 
@@ -80,8 +88,10 @@ export const monthlyReturnEventData = (r: MonthlyReturn): MonthlyReturnEventData
           correlationId: r.hmrcReceipt.correlationId,
           irmark: r.hmrcReceipt.irmark,
           message: r.hmrcReceipt.message,
-          receivedAt: r.hmrcReceipt.receivedAt
+          receivedAt: r.hmrcReceipt.receivedAt,
+          irmarkVerified: r.hmrcReceipt.irmarkVerified
         },
+  gatewayTest: r.gatewayTest,
   totals: returnTotals(r.lines),
   lines: r.lines.map((line) => ({
     contact: line.contactCode,

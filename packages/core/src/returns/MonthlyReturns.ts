@@ -12,7 +12,7 @@ import { MonthlyReturnRepo } from "./MonthlyReturnRepo.js"
 import { TenantSettingsRepo } from "../tenants/TenantSettingsRepo.js"
 import { Transactor } from "../system/Transactor.js"
 import { contractorIdentity } from "./ContractorIdentity.js"
-import { MonthlyReturn, ReturnContractor, ReturnLine } from "./MonthlyReturn.js"
+import { MonthlyReturn, resubmitted, ReturnContractor, ReturnLine } from "./MonthlyReturn.js"
 import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from "./ReturnInput.js"
 import { taxMonthEndOf } from "./TaxMonth.js"
 import { ukCalendarDate } from "../CalendarDate.js"
@@ -124,6 +124,28 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         })
       })
 
-    return { file, list, get } as const
+    /**
+     * Sends again a return Held because HMRC's answer to it was unknown, once a person has
+     * checked HMRC's online service (HMRC has not filed it): Submitted, due at once, to be sent
+     * afresh. Any other return is refused, saying what it is.
+     */
+    const release = (id: string): Effect.Effect<MonthlyReturn, NotFound | Refused, CurrentTenant> =>
+      Effect.gen(function* () {
+        const { tenant } = yield* CurrentTenant
+        const found = yield* get(id)
+        const notSoHeld = () =>
+          new Refused({
+            detail:
+              found.status === "Held"
+                ? `The return ${found.id} is held because of the tenant's HMRC credentials, not because HMRC's answer is unknown: it is sent again by itself once they are replaced or the CIS scheme registration is corrected.`
+                : `The return ${found.id} is ${found.status}, not held because HMRC's answer is unknown: only such a return is released.`
+          })
+        if (found.heldFor !== "UnknownAnswer") return yield* notSoHeld()
+        const now = yield* clock.now
+        if (!(yield* transaction(repo.release(tenant.id, found.id, now)))) return yield* notSoHeld()
+        return resubmitted(found)
+      }).pipe(Effect.withSpan("MonthlyReturns.release"))
+
+    return { file, list, get, release } as const
   })
 }) {}

@@ -8,35 +8,54 @@ import { answered, HmrcReceipt } from "./MonthlyReturn.js"
 import { monthlyReturnEventJson } from "./MonthlyReturnEventData.js"
 import { StatementMail } from "./StatementMail.js"
 import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "./MonthlyReturnRepo.js"
-import { type CredentialsRefused, TaxAuthority } from "../taxauthority/TaxAuthority.js"
+import { type CredentialsRefused, TaxAuthority, type TaxAuthorityUnavailable } from "../taxauthority/TaxAuthority.js"
 import type { SentMessage } from "../taxauthority/Acknowledgement.js"
 import { Transactor } from "../system/Transactor.js"
 import { retryDelay } from "../taxauthority/RetryDelay.js"
-import type { ReturnPoll, ReturnSent, SentReturn } from "../taxauthority/ReturnSubmission.js"
+import type { ReturnPoll, SentReturn } from "../taxauthority/ReturnSubmission.js"
+import { afterUnknown } from "../taxauthority/UnknownAnswer.js"
 
 /** A return submitted under a lease, and what came of it, to be recorded. */
 export interface SubmittedReturn {
   readonly claimed: ClaimedReturn
   readonly outcome: ReturnOutcome
-  /** The sending whose answer the outcome is, to be deleted at the tax authority once recorded. */
+  /**
+   * The sending whose answer the outcome is (or that HMRC failed), to be deleted at the tax
+   * authority once the outcome is recorded.
+   */
   readonly answeredUnder: SentMessage | null
-  /** With a Held outcome: when the credentials it was held for were set (none: the tenant had none). */
+  /** With an outcome Held for credentials: when the credentials it was held for were set (none: the tenant had none). */
   readonly heldFor?: Date | null
 }
 
+/** A recorded sending, as polled. */
+type Sending = NonNullable<ClaimedReturn["sent"]>
+
+/** Why a return is held when HMRC's answer to it is unknown: a person checks HMRC's online service, then releases it. */
+export const unknownAnswerReason = (why: string) =>
+  `HMRC's answer to this return is unknown: ${why}. Nothing more is sent for it by itself: check HMRC's online service for the return, and only if HMRC has not filed it send it again with \`pnpm cli returns release\`.`
+
 /**
  * What a return filer does: lease due returns, send each to the tax authority outside any
- * transaction (once: see TaxAuthority), record its correlation id and response endpoint at once,
- * poll there for the answer no sooner than the authority's interval (the return is due again
- * then, for whichever filer claims it), record the answer, and only then delete the answer at
- * that endpoint. A filer that dies on the way leaves the lease to run out; the next one polls the
- * return it finds recorded or at the tax authority (which still holds an answer not recorded),
- * and sends only a return the authority lacks.
+ * transaction, record its correlation id and response endpoint at once, poll there for the
+ * answer no sooner than the authority's interval (the return is due again then, for whichever
+ * filer claims it), at the endpoint each acknowledgement names, record the answer, and only then
+ * delete the answer at that endpoint. A filer that dies on the way leaves the lease to run out;
+ * the next one polls the return it finds recorded (the authority still holds an answer not
+ * recorded), so nothing is sent twice after its acknowledgement was recorded.
+ *
+ * HMRC's answers at a poll: `response` accepts (the receipt checked against the IRmark sent), a
+ * business or fatal error rejects, a recoverable error (HMRC failed the submission) sends the
+ * return afresh later. A correlation id HMRC no longer knows leaves the outcome unknown: HMRC's
+ * data request is asked whether it records it (then it is polled again) or not (then it is sent
+ * again, once); a second such answer after either, or a data request HMRC refuses, holds the
+ * return for a person to check.
  *
  * Each return goes with its tenant's HMRC credentials. A tenant without usable ones (none, or
- * refused by HMRC) has its returns Held, not sent; HMRC's refusal of them (when the return is
- * sent, or at a poll) holds the return too and marks them Refused, and a message HMRC took marks
- * them Accepted. A return held after it was sent keeps its recorded sending: released, it is polled.
+ * refused by HMRC) has its returns Held, not sent; HMRC's refusal of the credentials a return was
+ * sent with (when it is sent, or at a poll) marks them Refused and holds the return, unless they
+ * were replaced since, when it is simply sent again with the new ones. HMRC's final `response`
+ * to a return marks the credentials it was sent with Accepted. Polls carry no credentials.
  */
 export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFiling", {
   dependencies: [StatementMail.Default],
@@ -52,28 +71,39 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
 
-    /**
-     * Records, at once, where the tax authority answers a return it took (and that HMRC took the
-     * credentials it was sent with); then the answer is polled for no sooner than it said.
-     */
+    const inMillis = (millis: number) => Effect.map(clock.now, (now) => new Date(now.getTime() + millis))
+
+    /** Records, at once, where the tax authority answers a return it took; then it is polled no sooner than it said. */
     const recordSending = (claimed: ClaimedReturn, stored: HmrcCredentials, sent: SentReturn) =>
       Effect.gen(function* () {
         const now = yield* clock.now
         const { correlationId, endpoint, pollIntervalSeconds } = sent.acknowledgement
-        const recorded = yield* transaction(
-          repo.recordSent(claimed, { correlationId, endpoint, pollIntervalSeconds, irmark: sent.irmark }, now)
+        return yield* transaction(
+          repo.recordSent(
+            claimed,
+            {
+              correlationId,
+              endpoint,
+              pollIntervalSeconds,
+              irmark: sent.irmark,
+              credentialsSetAt: stored.updatedAt,
+              gatewayTest: sent.gatewayTest
+            },
+            now
+          )
         )
-        yield* credentialsAccepted(claimed, stored)
-        return { recorded, nextAttemptAt: new Date(now.getTime() + pollIntervalSeconds * 1000) }
       })
 
-    /** HMRC took a message sent with the credentials: they are Accepted (written once). */
-    const credentialsAccepted = (claimed: ClaimedReturn, stored: HmrcCredentials) =>
-      stored.status === "Accepted"
+    /** HMRC's final response to a return sent with the credentials set at `setAt`: they are Accepted (written once). */
+    const credentialsAccepted = (
+      claimed: ClaimedReturn,
+      setAt: Date | null,
+      current: Option.Option<HmrcCredentials>
+    ) =>
+      setAt === null ||
+      Option.exists(current, (c) => c.status === "Accepted" && c.updatedAt.getTime() === setAt.getTime())
         ? Effect.void
-        : Effect.asVoid(
-            transaction(credentialsRepo.recordStatus(claimed.monthlyReturn.tenantId, stored.updatedAt, "Accepted"))
-          )
+        : Effect.asVoid(transaction(credentialsRepo.recordStatus(claimed.monthlyReturn.tenantId, setAt, "Accepted")))
 
     /**
      * Deletes a recorded answer at the tax authority, at the endpoint it answered from. One that
@@ -93,155 +123,260 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
         )
       )
 
-    /**
-     * What came of a poll of `polled`; a return to be asked for under another acknowledgement has
-     * it recorded at once, and only then the earlier submission's answer deleted.
-     */
-    const outcomeOfPoll = (
-      claimed: ClaimedReturn,
-      stored: HmrcCredentials,
-      polled: NonNullable<ClaimedReturn["sent"]>,
-      poll: ReturnPoll
-    ): Effect.Effect<SubmittedReturn> =>
-      Effect.gen(function* () {
-        const now = yield* clock.now
-        switch (poll._tag) {
-          case "Accepted": {
-            const receipt = new HmrcReceipt({
-              correlationId: polled.correlationId,
-              irmark: polled.irmark ?? "",
-              message: poll.message,
-              receivedAt: now
-            })
-            return { claimed, outcome: { _tag: "Accepted", at: now, receipt }, answeredUnder: polled }
-          }
-          case "Rejected":
-            return { claimed, outcome: poll, answeredUnder: polled }
-          case "Pending":
-            return {
-              claimed,
-              outcome: { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) },
-              answeredUnder: null
-            }
-          case "Resent": {
-            const { recorded } = yield* recordSending(claimed, stored, poll.sent)
-            if (
-              recorded &&
-              poll.sent.acknowledgement.correlationId !== polled.correlationId &&
-              polled.endpoint !== null
-            )
-              yield* deleteAnswer(claimed, polled)
-            return {
-              claimed,
-              outcome: { _tag: "Pending", nextAttemptAt: new Date(now.getTime() + poll.retryAfterMs) },
-              answeredUnder: null
-            }
-          }
-        }
-      })
+    /** The tax authority could not be reached: tried again later, keeping whatever was recorded of the sending. */
+    const retry = (claimed: ClaimedReturn, failure: TaxAuthorityUnavailable) =>
+      Effect.logWarning("The tax authority did not take or answer a monthly return; it will be tried again").pipe(
+        Effect.annotateLogs({ monthlyReturn: claimed.monthlyReturn.id, reason: failure.message }),
+        Effect.zipRight(inMillis(Duration.toMillis(retryDelay(claimed.attempts + 1)))),
+        Effect.map((nextAttemptAt): SubmittedReturn => ({
+          claimed,
+          outcome: { _tag: "Retry", nextAttemptAt },
+          answeredUnder: null
+        }))
+      )
 
-    /** Held, to be recorded: nothing was sent (or polled for), for want of credentials HMRC takes. */
-    const heldOutcome = (claimed: ClaimedReturn, reason: string, heldFor: Date | null): SubmittedReturn => ({
+    const held = (
+      claimed: ClaimedReturn,
+      heldFor: "Credentials" | "UnknownAnswer",
+      reason: string,
+      credentialsSetAt: Date | null = null
+    ): SubmittedReturn => ({
       claimed,
-      outcome: { _tag: "Held", reason },
+      outcome: { _tag: "Held", heldFor, reason },
       answeredUnder: null,
-      heldFor
+      heldFor: credentialsSetAt
     })
 
     /**
-     * HMRC refused the credentials: they are Refused, and the return Held; unless they were
-     * replaced meanwhile, when the return is simply tried again (with the new ones).
+     * HMRC refused the credentials set at `sentWith`: they are Refused, and the return Held;
+     * unless they were replaced (or removed) since, when the return is sent again at once with
+     * whatever the tenant has now, marking and holding nothing.
      */
-    const refused = (claimed: ClaimedReturn, stored: HmrcCredentials, refusal: CredentialsRefused) =>
+    const refused = (claimed: ClaimedReturn, sentWith: Date | null, refusal: CredentialsRefused) =>
       Effect.gen(function* () {
-        yield* Effect.logWarning("HMRC refused a tenant's Government Gateway credentials; its filing is held").pipe(
-          Effect.annotateLogs({ tenant: claimed.monthlyReturn.tenantId, reason: refusal.message })
+        yield* Effect.logWarning("HMRC refused the Government Gateway credentials a monthly return was sent with").pipe(
+          Effect.annotateLogs({
+            tenant: claimed.monthlyReturn.tenantId,
+            monthlyReturn: claimed.monthlyReturn.id,
+            reason: refusal.message
+          })
         )
-        const marked = yield* transaction(
-          credentialsRepo.recordStatus(claimed.monthlyReturn.tenantId, stored.updatedAt, "Refused")
-        )
-        if (marked) return heldOutcome(claimed, heldReason(refusal.message), stored.updatedAt)
-        return { claimed, outcome: { _tag: "Retry", nextAttemptAt: yield* clock.now }, answeredUnder: null } as const
+        const marked =
+          sentWith !== null &&
+          (yield* transaction(credentialsRepo.recordStatus(claimed.monthlyReturn.tenantId, sentWith, "Refused")))
+        if (marked) return held(claimed, "Credentials", heldReason(refusal.message), sentWith)
+        return {
+          claimed,
+          outcome: { _tag: "SendAgain", nextAttemptAt: yield* clock.now, failedAttempt: false },
+          answeredUnder: null
+        } satisfies SubmittedReturn
       })
 
-    /** One leased return with the tenant's credentials (see attemptWith); held when it has none HMRC takes. */
-    const attempt = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
-      Effect.flatMap(credentialsRepo.find(claimed.monthlyReturn.tenantId), (found) =>
-        Either.match(sendableCredentials(found), {
-          onLeft: (reason) =>
-            Effect.succeed(heldOutcome(claimed, reason, Option.getOrNull(Option.map(found, (f) => f.updatedAt)))),
-          onRight: (stored) =>
-            attemptWith(claimed, stored).pipe(
-              Effect.catchTag("CredentialsRefused", (refusal) => refused(claimed, stored, refusal))
-            )
-        })
-      ).pipe(Effect.withSpan("ReturnFiling.attempt"))
-
     /**
-     * One leased return: polled at its recorded endpoint when it was sent; else found at the tax
-     * authority (sent by a filer that died before recording it) or sent now, and that recorded at
-     * once, to be polled once the authority's interval passed. HMRC's refusal of the credentials,
-     * at any step, is left to the caller; the authority not answering makes the return due again.
+     * A poll found the correlation id unknown to HMRC: settled by HMRC's data request (see
+     * afterUnknown), or the return held for a person.
      */
-    const attemptWith = (
+    const unknown = (
       claimed: ClaimedReturn,
-      stored: HmrcCredentials
-    ): Effect.Effect<SubmittedReturn, CredentialsRefused> =>
+      sent: Sending,
+      reason: string,
+      current: Option.Option<HmrcCredentials>
+    ): Effect.Effect<SubmittedReturn> =>
       Effect.gen(function* () {
-        const credentials = stored.credentials
-        if (claimed.sent !== null) {
-          const polled = claimed.sent
-          return yield* Effect.flatMap(taxAuthority.pollReturn(polled, claimed.monthlyReturn, credentials), (poll) =>
-            outcomeOfPoll(claimed, stored, polled, poll)
-          )
-        }
-        const found = yield* taxAuthority.findSentReturn(claimed.monthlyReturn, credentials)
-        const sent: ReturnSent = Option.isSome(found)
-          ? found.value
-          : yield* taxAuthority.sendReturn(claimed.monthlyReturn, credentials)
-        if (sent._tag === "Rejected") return { claimed, outcome: sent, answeredUnder: null } satisfies SubmittedReturn
-        const { nextAttemptAt, recorded } = yield* recordSending(claimed, stored, sent)
-        const polled = {
-          correlationId: sent.acknowledgement.correlationId,
-          endpoint: sent.acknowledgement.endpoint,
-          irmark: sent.irmark
-        }
-        // An authority that may be asked at once (no interval) is asked at once.
-        if (recorded && sent.acknowledgement.pollIntervalSeconds === 0)
-          return yield* Effect.flatMap(taxAuthority.pollReturn(polled, claimed.monthlyReturn, credentials), (poll) =>
-            outcomeOfPoll(claimed, stored, polled, poll)
-          )
-        return { claimed, outcome: { _tag: "Pending", nextAttemptAt }, answeredUnder: null } satisfies SubmittedReturn
-      }).pipe(
-        Effect.catchTag("TaxAuthorityUnavailable", (failure) =>
-          Effect.logWarning("The tax authority did not take a monthly return; it will be tried again").pipe(
-            Effect.annotateLogs({ monthlyReturn: claimed.monthlyReturn.id, reason: failure.message }),
-            Effect.zipRight(clock.now),
-            Effect.map((now): SubmittedReturn => ({
+        yield* Effect.logWarning("HMRC no longer knows a monthly return's correlation id").pipe(
+          Effect.annotateLogs({
+            monthlyReturn: claimed.monthlyReturn.id,
+            correlationId: sent.correlationId,
+            reason,
+            before: claimed.unknownAnswer ?? "never"
+          })
+        )
+        const after = yield* afterUnknown(claimed.unknownAnswer, sent, reason, current, taxAuthority.lookUpReturn)
+        switch (after._tag) {
+          case "PollAgain":
+            return {
               claimed,
               outcome: {
-                _tag: "Retry",
-                nextAttemptAt: new Date(now.getTime() + Duration.toMillis(retryDelay(claimed.attempts + 1)))
+                _tag: "Pending",
+                nextAttemptAt: yield* inMillis(sent.pollIntervalSeconds * 1000),
+                endpoint: after.endpoint,
+                unknownAnswer: "RecordSeen"
               },
               answeredUnder: null
-            }))
-          )
-        )
+            } satisfies SubmittedReturn
+          case "SendAgain":
+            return {
+              claimed,
+              outcome: {
+                _tag: "SendAgain",
+                nextAttemptAt: yield* clock.now,
+                failedAttempt: false,
+                unknownAnswer: "Resubmitted"
+              },
+              answeredUnder: null
+            } satisfies SubmittedReturn
+          case "Hold":
+            return held(claimed, "UnknownAnswer", unknownAnswerReason(after.why))
+        }
+      })
+
+    /** What came of a poll of the recorded sending. */
+    const outcomeOfPoll = (
+      claimed: ClaimedReturn,
+      sent: Sending,
+      poll: ReturnPoll,
+      current: Option.Option<HmrcCredentials>
+    ): Effect.Effect<SubmittedReturn> =>
+      Effect.gen(function* () {
+        switch (poll._tag) {
+          case "Accepted": {
+            const now = yield* clock.now
+            const irmarkVerified = poll.receipt.irmark !== null && poll.receipt.irmark === sent.irmark
+            if (!irmarkVerified)
+              yield* Effect.logWarning(
+                "HMRC's receipt of a monthly return names another IRmark than the one sent"
+              ).pipe(
+                Effect.annotateLogs({
+                  monthlyReturn: claimed.monthlyReturn.id,
+                  correlationId: sent.correlationId,
+                  sent: sent.irmark ?? "",
+                  receipt: poll.receipt.irmark ?? "(none)"
+                })
+              )
+            yield* credentialsAccepted(claimed, sent.credentialsSetAt, current)
+            const receipt = new HmrcReceipt({
+              correlationId: sent.correlationId,
+              irmark: sent.irmark ?? "",
+              message: poll.receipt.message,
+              receivedAt: now,
+              irmarkVerified
+            })
+            return {
+              claimed,
+              outcome: { _tag: "Accepted", at: now, receipt, gatewayTest: sent.gatewayTest },
+              answeredUnder: sent
+            }
+          }
+          case "Rejected":
+            return { claimed, outcome: poll, answeredUnder: sent }
+          case "Pending":
+            return {
+              claimed,
+              outcome: {
+                _tag: "Pending",
+                nextAttemptAt: yield* inMillis(poll.acknowledgement.pollIntervalSeconds * 1000),
+                endpoint: poll.acknowledgement.endpoint
+              },
+              answeredUnder: null
+            }
+          case "Failed":
+            yield* Effect.logWarning("HMRC failed a monthly return's submission; it will be sent afresh").pipe(
+              Effect.annotateLogs({ monthlyReturn: claimed.monthlyReturn.id, reason: poll.reason })
+            )
+            return {
+              claimed,
+              outcome: {
+                _tag: "SendAgain",
+                nextAttemptAt: yield* inMillis(Duration.toMillis(retryDelay(claimed.attempts + 1))),
+                failedAttempt: true
+              },
+              answeredUnder: sent
+            }
+          case "Unknown":
+            return yield* unknown(claimed, sent, poll.reason, current)
+        }
+      })
+
+    /** Polls the recorded sending at its endpoint; polls carry no credentials, so none are needed. */
+    const poll = (claimed: ClaimedReturn, sent: Sending, current: Option.Option<HmrcCredentials>) =>
+      taxAuthority.pollReturn(sent).pipe(
+        Effect.flatMap((polled) => outcomeOfPoll(claimed, sent, polled, current)),
+        Effect.catchTags({
+          CredentialsRefused: (refusal) =>
+            refused(
+              claimed,
+              sent.credentialsSetAt ?? Option.getOrNull(Option.map(current, (c) => c.updatedAt)),
+              refusal
+            ),
+          TaxAuthorityUnavailable: (failure) => retry(claimed, failure)
+        })
       )
 
     /**
+     * Sends the return with the tenant's credentials, and records at once where HMRC answers it,
+     * to be polled once the authority's interval passed (at once when it names none).
+     */
+    const send = (claimed: ClaimedReturn, stored: HmrcCredentials): Effect.Effect<SubmittedReturn> =>
+      taxAuthority.sendReturn(claimed.monthlyReturn, stored.credentials).pipe(
+        Effect.flatMap((sent) =>
+          Effect.gen(function* () {
+            if (sent._tag === "Rejected")
+              return { claimed, outcome: sent, answeredUnder: null } satisfies SubmittedReturn
+            const recorded = yield* recordSending(claimed, stored, sent)
+            const { correlationId, endpoint, pollIntervalSeconds } = sent.acknowledgement
+            const sending: Sending = {
+              correlationId,
+              endpoint,
+              pollIntervalSeconds,
+              irmark: sent.irmark,
+              credentialsSetAt: stored.updatedAt,
+              gatewayTest: sent.gatewayTest
+            }
+            if (recorded && pollIntervalSeconds === 0) return yield* poll(claimed, sending, Option.some(stored))
+            return {
+              claimed,
+              outcome: { _tag: "Pending", nextAttemptAt: yield* inMillis(pollIntervalSeconds * 1000), endpoint },
+              answeredUnder: null
+            } satisfies SubmittedReturn
+          })
+        ),
+        Effect.catchTags({
+          CredentialsRefused: (refusal) => refused(claimed, stored.updatedAt, refusal),
+          TaxAuthorityUnavailable: (failure) => retry(claimed, failure)
+        })
+      )
+
+    /**
+     * One leased return: polled at its recorded endpoint when it was sent; else sent now with the
+     * tenant's credentials, or held when it has none HMRC takes.
+     */
+    const attempt = (claimed: ClaimedReturn): Effect.Effect<SubmittedReturn> =>
+      Effect.gen(function* () {
+        const current = yield* credentialsRepo.find(claimed.monthlyReturn.tenantId)
+        if (claimed.sent !== null) return yield* poll(claimed, claimed.sent, current)
+        return yield* Either.match(sendableCredentials(current), {
+          onLeft: (reason) =>
+            Effect.succeed(
+              held(claimed, "Credentials", reason, Option.getOrNull(Option.map(current, (c) => c.updatedAt)))
+            ),
+          onRight: (stored) => send(claimed, stored)
+        })
+      }).pipe(Effect.withSpan("ReturnFiling.attempt"))
+
+    /**
      * Records the outcome and, with an answer, the event that announces it (and for an accepted
-     * return the statements to mail), in one transaction; nothing when the lease was taken over.
-     * Only an answer so recorded is then deleted at the tax authority: until then, it is what a
-     * filer taking over the return polls for.
+     * return filed for real the statements to mail), in one transaction; nothing when the lease
+     * was taken over. Only an answer so recorded is then deleted at the tax authority: until
+     * then, it is what a filer taking over the return polls for.
      */
     const recordOne = ({ answeredUnder, claimed, heldFor, outcome }: SubmittedReturn) =>
       Effect.gen(function* () {
         if (outcome._tag === "Retry" || outcome._tag === "Pending")
           return yield* transaction(repo.record(claimed, outcome))
-        if (outcome._tag === "Held") return yield* transaction(recordHeld(claimed, outcome, heldFor ?? null))
+        if (outcome._tag === "SendAgain") {
+          const recorded = yield* transaction(repo.record(claimed, outcome))
+          if (recorded && answeredUnder !== null) yield* deleteAnswer(claimed, answeredUnder)
+          return recorded
+        }
+        if (outcome._tag === "Held")
+          return yield* transaction(
+            outcome.heldFor === "Credentials"
+              ? recordHeld(claimed, outcome, heldFor ?? null)
+              : repo.record(claimed, outcome)
+          )
         const result = answered(claimed.monthlyReturn, outcome)
-        const toMail = outcome._tag === "Accepted" ? yield* statements.prepare(result) : []
+        // A return sent as a test was filed nowhere: no statement is due for it.
+        const toMail = outcome._tag === "Accepted" && !outcome.gatewayTest ? yield* statements.prepare(result) : []
         const recorded = yield* transaction(
           Effect.gen(function* () {
             const recorded = yield* repo.record(claimed, outcome)
@@ -257,9 +392,9 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       })
 
     /**
-     * Records a return Held, unless the tenant's credentials were set or replaced since it was
-     * held for them (then it is due again at once): the credentials are locked while it is
-     * recorded, so a replacement made at the same time releases it, or is seen here.
+     * Records a return Held for credentials, unless the tenant's credentials were set or replaced
+     * since it was held for them (then it is due again at once): the credentials are locked while
+     * it is recorded, so a replacement made at the same time releases it, or is seen here.
      */
     const recordHeld = (claimed: ClaimedReturn, outcome: ReturnOutcome & { _tag: "Held" }, heldFor: Date | null) =>
       Effect.gen(function* () {
@@ -267,7 +402,10 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
         const current = yield* credentialsRepo.findForUpdate(claimed.monthlyReturn.tenantId)
         const currentSetAt = Option.getOrNull(Option.map(current, (c) => c.updatedAt))
         const replaced = currentSetAt?.getTime() !== heldFor?.getTime()
-        return yield* repo.record(claimed, replaced ? { _tag: "Pending", nextAttemptAt: now } : outcome)
+        return yield* repo.record(
+          claimed,
+          replaced ? { _tag: "SendAgain", nextAttemptAt: now, failedAttempt: false } : outcome
+        )
       })
 
     /** Records submissions, one transaction each (an accepted return may carry many statements). */

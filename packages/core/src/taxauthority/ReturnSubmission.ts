@@ -2,7 +2,7 @@ import type { CisDetails } from "../cis/CisDetails.js"
 import type { CisScheme } from "../cis/CisScheme.js"
 import type { TaxTreatment } from "../contacts/Contact.js"
 import type { ContactId, MonthlyReturnId } from "../Ids.js"
-import type { Acknowledgement } from "./Acknowledgement.js"
+import type { Acknowledgement, NoAnswerYet } from "./Acknowledgement.js"
 
 /** The contractor as a return names it to the tax authority. */
 export interface SubmittedContractor {
@@ -43,15 +43,30 @@ export interface ReturnSubmission {
   readonly inactive: boolean
 }
 
-/** The tax authority's final answer to a return: accepted with its receipt text, or rejected with every error's text. */
-export type ReturnAnswer =
-  { readonly _tag: "Accepted"; readonly message: string } | { readonly _tag: "Rejected"; readonly reason: string }
+/**
+ * HMRC's receipt of an accepted return: its text, and the IRmark it names (in base64, as the
+ * service writes IRmarks), null when it names none.
+ */
+export interface ReturnReceipt {
+  readonly message: string
+  readonly irmark: string | null
+}
 
-/** A return the tax authority took: where it answers, and the IRmark of what was sent (the receipt keeps it). */
+/** The tax authority's final answer to a return: accepted with its receipt, or rejected with every error's text. */
+export type ReturnAnswer =
+  | { readonly _tag: "Accepted"; readonly receipt: ReturnReceipt }
+  | { readonly _tag: "Rejected"; readonly reason: string }
+
+/**
+ * A return the tax authority took: where it answers, the IRmark of what was sent (the receipt
+ * keeps it), and whether it went as a test (GovTalk's GatewayTest: validated and answered, filed
+ * nowhere).
+ */
 export interface SentReturn {
   readonly _tag: "Acknowledged"
   readonly acknowledgement: Acknowledgement
   readonly irmark: string
+  readonly gatewayTest: boolean
 }
 
 /**
@@ -62,12 +77,6 @@ export interface SentReturn {
 export type ReturnSent = SentReturn | { readonly _tag: "Rejected"; readonly reason: string }
 
 /**
- * A poll of a sent return: its answer; not yet, to be asked again after `retryAfterMs`; or to be
- * asked for under another acknowledgement from now on (the authority failed the earlier
- * submission with an error it asks to resubmit on, or no longer knew it and the return was found
- * held, or sent again, as its data request said), to be recorded and polled after `retryAfterMs`.
+ * A poll of a sent return: its answer, or what stands in for one (see NoAnswerYet).
  */
-export type ReturnPoll =
-  | ReturnAnswer
-  | { readonly _tag: "Pending"; readonly retryAfterMs: number }
-  | { readonly _tag: "Resent"; readonly sent: SentReturn; readonly retryAfterMs: number }
+export type ReturnPoll = ReturnAnswer | NoAnswerYet

@@ -1,7 +1,7 @@
-import { Context, type Effect, type Option, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
 import type { SenderCredentials } from "../credentials/HmrcCredentials.js"
-import type { Acknowledgement, SentMessage } from "./Acknowledgement.js"
-import type { ReturnPoll, ReturnSent, ReturnSubmission, SentReturn } from "./ReturnSubmission.js"
+import type { Listed, SentMessage } from "./Acknowledgement.js"
+import type { ReturnPoll, ReturnSent, ReturnSubmission } from "./ReturnSubmission.js"
 import type { VerificationPoll, VerificationRequest, VerificationSent } from "./Verification.js"
 
 /** The tax authority could not be reached or did not answer; the request is to be tried again later. */
@@ -12,7 +12,8 @@ export class TaxAuthorityUnavailable extends Schema.TaggedError<TaxAuthorityUnav
 /**
  * The tax authority refused the credentials a message was sent with (GovTalk's authentication
  * failure, 1046): not an answer to the return or verification, which was not looked at, and which
- * is held until the tenant's credentials are replaced, then sent (or polled for) again.
+ * is held until the tenant's credentials are replaced or its CIS scheme registration corrected,
+ * then sent again.
  */
 export class CredentialsRefused extends Schema.TaggedError<CredentialsRefused>()("CredentialsRefused", {
   message: Schema.String
@@ -24,17 +25,16 @@ export type TaxAuthorityFailure = TaxAuthorityUnavailable | CredentialsRefused
  * HMRC's CIS online service, or the sandbox that stands in for it. Workers call it outside any
  * transaction, for requests queued in the transaction of the change that asked for them.
  *
- * Returns and verifications go as GovTalk does it: sent once, acknowledged with a correlation id
- * and the endpoint where the answer is to be polled for (recorded by the caller at once), polled
- * there no sooner than the interval the authority named, and the answer deleted there once the
- * caller recorded it. A caller that may have sent a message before (its lease ran out before it
- * recorded the acknowledgement) first asks whether the authority already has it, so that a
- * message is sent once however often its sender dies. The authority keeps an answer until it is
- * deleted: a caller that dies before recording it polls again and gets the same answer.
+ * Returns and verifications go as GovTalk does it: sent, acknowledged with a correlation id and
+ * the endpoint where the answer is to be polled for (recorded by the caller at once), polled there
+ * no sooner than the interval the authority named, and the answer deleted there once the caller
+ * recorded it. The authority keeps an answer until it is deleted: a caller that dies before
+ * recording it polls again and gets the same answer. A poll the authority answers with a
+ * correlation id it no longer knows leaves the outcome unknown: only then is its data request
+ * asked what it holds (`lookUpReturn`, `lookUpVerification`), never before a first sending.
  *
- * Whatever is sent goes with the tenant's own credentials; polls and deletes name only the
- * correlation id, as HMRC's do (a poll takes the credentials for a message the authority asks
- * to be sent again).
+ * Whatever is sent, and the data request, go with the tenant's own credentials; polls and deletes
+ * name only the correlation id, as HMRC's do.
  */
 export class TaxAuthority extends Context.Tag("core/TaxAuthority")<
   TaxAuthority,
@@ -44,21 +44,17 @@ export class TaxAuthority extends Context.Tag("core/TaxAuthority")<
       submission: ReturnSubmission,
       credentials: SenderCredentials
     ) => Effect.Effect<ReturnSent, TaxAuthorityFailure>
-    /** The return as the authority holds it from an earlier sending (not one it failed), if it does. */
-    readonly findSentReturn: (
-      submission: ReturnSubmission,
-      credentials: SenderCredentials
-    ) => Effect.Effect<Option.Option<SentReturn>, TaxAuthorityFailure>
+    /** Asks for the answer to a sent return at its endpoint (HMRC needs only the correlation id). */
+    readonly pollReturn: (sent: SentMessage) => Effect.Effect<ReturnPoll, TaxAuthorityFailure>
     /**
-     * Asks for the answer to a sent return at its endpoint. HMRC needs only the correlation id;
-     * the return and the credentials come along for it to be sent again when HMRC asks for that,
-     * or no longer holds it.
+     * What HMRC's data request says of a sent return whose poll found its correlation id unknown;
+     * fails TaxAuthorityUnavailable when the authority could not be reached, after the
+     * transport's own retries.
      */
-    readonly pollReturn: (
+    readonly lookUpReturn: (
       sent: SentMessage,
-      submission: ReturnSubmission,
       credentials: SenderCredentials
-    ) => Effect.Effect<ReturnPoll, TaxAuthorityFailure>
+    ) => Effect.Effect<Listed, TaxAuthorityUnavailable>
     /**
      * Deletes the answer the authority holds under a return's correlation id (GovTalk's `delete`,
      * at the same endpoint), once it was recorded. One never deleted the authority drops in time.
@@ -70,18 +66,13 @@ export class TaxAuthority extends Context.Tag("core/TaxAuthority")<
       request: VerificationRequest,
       credentials: SenderCredentials
     ) => Effect.Effect<VerificationSent, TaxAuthorityFailure>
-    /** The verification as the authority holds it from an earlier sending under `reference`, if it does. */
-    readonly findSentVerification: (
-      reference: string,
-      credentials: SenderCredentials
-    ) => Effect.Effect<Option.Option<Acknowledgement>, TaxAuthorityFailure>
     /** Asks for the answer to a sent verification at its endpoint (see pollReturn). */
-    readonly pollVerification: (
+    readonly pollVerification: (sent: SentMessage) => Effect.Effect<VerificationPoll, TaxAuthorityFailure>
+    /** What HMRC's data request says of a sent verification whose poll found it unknown (see lookUpReturn). */
+    readonly lookUpVerification: (
       sent: SentMessage,
-      reference: string,
-      request: VerificationRequest,
       credentials: SenderCredentials
-    ) => Effect.Effect<VerificationPoll, TaxAuthorityFailure>
+    ) => Effect.Effect<Listed, TaxAuthorityUnavailable>
     /** Deletes a recorded verification's answer at its endpoint (see deleteReturnAnswer). */
     readonly deleteVerificationAnswer: (sent: SentMessage) => Effect.Effect<void, TaxAuthorityFailure>
   }

@@ -1,7 +1,7 @@
 import type { CisDetails } from "../cis/CisDetails.js"
 import type { CisScheme } from "../cis/CisScheme.js"
 import type { TaxTreatment } from "../contacts/Contact.js"
-import type { Acknowledgement } from "./Acknowledgement.js"
+import type { Acknowledgement, NoAnswerYet } from "./Acknowledgement.js"
 
 /**
  * A request to verify a subcontractor: who asks (the contractor's UTR and the PAYE scheme it
@@ -21,11 +21,5 @@ export type VerificationAnswer =
 export type VerificationSent =
   { readonly _tag: "Acknowledged"; readonly acknowledgement: Acknowledgement } | VerificationAnswer
 
-/**
- * A poll of a sent verification: its answer; not yet, to be asked again after `retryAfterMs`; or
- * to be asked for under another acknowledgement from now on (see ReturnPoll's `Resent`).
- */
-export type VerificationPoll =
-  | VerificationAnswer
-  | { readonly _tag: "Pending"; readonly retryAfterMs: number }
-  | { readonly _tag: "Resent"; readonly acknowledgement: Acknowledgement; readonly retryAfterMs: number }
+/** A poll of a sent verification: its answer, or what stands in for one (see NoAnswerYet). */
+export type VerificationPoll = VerificationAnswer | NoAnswerYet

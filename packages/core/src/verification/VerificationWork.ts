@@ -7,26 +7,35 @@ import { contactEvent } from "../contacts/ContactDraft.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { EventOutbox } from "../events/EventOutbox.js"
-import {
-  type CredentialsRefused,
-  TaxAuthority,
-  type TaxAuthorityFailure,
-  type TaxAuthorityUnavailable
-} from "../taxauthority/TaxAuthority.js"
-import type { Acknowledgement, SentMessage } from "../taxauthority/Acknowledgement.js"
+import { type CredentialsRefused, TaxAuthority, type TaxAuthorityUnavailable } from "../taxauthority/TaxAuthority.js"
+import type { SentMessage } from "../taxauthority/Acknowledgement.js"
 import { Transactor } from "../system/Transactor.js"
-import { type ClaimedVerification, VerificationQueue, verificationReference } from "./VerificationQueue.js"
+import {
+  type ClaimedVerification,
+  type HeldFor,
+  VerificationQueue,
+  verificationReference
+} from "./VerificationQueue.js"
 import { retryDelay } from "../taxauthority/RetryDelay.js"
-import type { VerificationAnswer, VerificationPoll, VerificationSent } from "../taxauthority/Verification.js"
+import type { VerificationAnswer, VerificationPoll } from "../taxauthority/Verification.js"
+import { afterUnknown, type UnknownAnswer } from "../taxauthority/UnknownAnswer.js"
 import { answeredVerification } from "../taxauthority/VerificationRecord.js"
 
 export type Settled = "Answered" | "Dropped" | "Postponed" | "Awaiting" | "Held"
 
+/** A recorded sending, as polled. */
+type Sending = NonNullable<ClaimedVerification["sent"]>
+
+/** Why a verification waits when HMRC's answer to it is unknown: a person checks, then asks again. */
+export const unknownVerificationReason = (why: string) =>
+  `HMRC's answer to this verification is unknown: ${why}. It is not sent again by itself: check the subcontractor with HMRC (its online service), then verify the subcontractor again.`
+
 /**
  * What came of a leased request: the tax authority's answer (given under `answeredUnder`, to be
- * deleted there once recorded); not yet (sent, or polled, and to be polled at `pollAt`); the
- * authority could not be reached; or it was not sent (or polled for), for want of credentials
- * HMRC takes (held for the credentials set at `heldFor`).
+ * deleted there once recorded); not yet (sent, or polled, and to be polled at `pollAt`, at
+ * `endpoint`); to be sent afresh (`sendAgainAt`); the authority could not be reached; or it was
+ * held (for want of credentials HMRC takes, held for the credentials set at `heldFor`; or because
+ * HMRC's answer is unknown).
  */
 export type VerificationAttempt =
   | {
@@ -34,26 +43,47 @@ export type VerificationAttempt =
       readonly answer: VerificationAnswer
       readonly answeredUnder: SentMessage | null
     }
-  | { readonly claimed: ClaimedVerification; readonly pollAt: Date }
+  | {
+      readonly claimed: ClaimedVerification
+      readonly pollAt: Date
+      readonly endpoint: string | null
+      readonly unknownAnswer?: UnknownAnswer
+    }
+  | {
+      readonly claimed: ClaimedVerification
+      readonly sendAgainAt: Date
+      readonly failedAttempt: boolean
+      readonly unknownAnswer?: UnknownAnswer
+      /** HMRC's answer to the sending forgotten (its failure), deleted once this is recorded. */
+      readonly answeredUnder: SentMessage | null
+    }
   | { readonly claimed: ClaimedVerification; readonly unavailable: TaxAuthorityUnavailable }
-  | { readonly claimed: ClaimedVerification; readonly held: string; readonly heldFor: Date | null }
+  | {
+      readonly claimed: ClaimedVerification
+      readonly held: string
+      readonly kind: HeldFor
+      readonly heldFor: Date | null
+    }
   /** The request was replaced, deleted with its contact, or taken over while it was sent. */
   | { readonly claimed: ClaimedVerification; readonly dropped: true }
 
 /**
  * What a verification worker does: lease due requests and, outside any transaction, send each to
- * the tax authority once, recording its acknowledgement (correlation id and response endpoint) at
- * once; poll there, no sooner than the authority's interval, for as long as it takes; record each
- * answer on the contact (with contact.updated) in the same transaction that removes the request,
- * and only then delete the answer at the authority. A worker that dies on the way leaves the lease
- * to run out; the next one polls what was recorded, or finds the request at the authority, and
- * sends only a request the authority lacks. An authority that cannot be reached leaves the
- * request waiting, tried again later.
+ * the tax authority, recording its acknowledgement (correlation id and response endpoint) at
+ * once; poll there, no sooner than the authority's interval, at the endpoint each acknowledgement
+ * names, for as long as it takes; record each answer on the contact (with contact.updated) in
+ * the same transaction that removes the request, and only then delete the answer at the
+ * authority. A worker that dies on the way leaves the lease to run out; the next one polls what
+ * was recorded. An authority that cannot be reached leaves the request waiting, tried again later.
+ * HMRC's answers at a poll are read as for returns (see ReturnFiling): a recoverable error sends
+ * the request afresh; a correlation id HMRC no longer knows is settled by its data request, or
+ * holds the request (the contact NotVerified saying so) until the subcontractor is verified again.
  *
  * Each request goes with the tenant's HMRC credentials. Without usable ones (none, or refused by
- * HMRC), or when HMRC refuses them (at sending or at a poll), the request is held (keeping what
- * was recorded of its sending) and the contact stays NotVerified saying why, until the
- * credentials are replaced; a message HMRC took marks them Accepted.
+ * HMRC), or when HMRC refuses the ones it was sent with (at sending or at a poll, unless they
+ * were replaced since: then it is sent again with the new ones), the request is held and the
+ * contact stays NotVerified saying why, until the credentials are replaced or the CIS scheme
+ * registration corrected; HMRC's final response marks the credentials it was sent with Accepted.
  */
 export class VerificationWork extends Effect.Service<VerificationWork>()("core/VerificationWork", {
   effect: Effect.gen(function* () {
@@ -68,6 +98,8 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
     /** Leases up to `limit` due requests for `lease`. */
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => queue.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
+
+    const inMillis = (millis: number) => Effect.map(clock.now, (now) => new Date(now.getTime() + millis))
 
     /**
      * Records the answer, unless the request was replaced, deleted with its contact, or taken
@@ -102,27 +134,40 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
         return "Postponed" as const
       })
 
+    /** Holds the request and shows why on the contact (still NotVerified, with contact.updated). */
+    const holdWithReason = (claimed: ClaimedVerification, reason: string, kind: HeldFor) =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        if (!(yield* queue.hold(claimed, reason, kind))) return "Dropped" as const
+        const found = yield* contacts.findByCodeForUpdate(claimed.tenantId, claimed.contactCode)
+        if (Option.isNone(found) || found.value.id !== claimed.contactId) return "Held" as const
+        const waiting = new Contact({ ...found.value, verification: heldVerification(reason), updatedAt: now })
+        yield* contacts.update(waiting)
+        yield* outbox.record(claimed.tenantId, [contactEvent("contact.updated", waiting)])
+        return "Held" as const
+      })
+
     /**
-     * Holds the request, and shows why on the contact (still NotVerified, with contact.updated),
-     * unless the credentials were set or replaced since it was held for them: then it is due
-     * again at once. The credentials are locked meanwhile, as a return's are (see ReturnFiling).
+     * Holds the request (see holdWithReason); one held for credentials is due again at once
+     * instead when the credentials were set or replaced since it was held for them. The
+     * credentials are locked meanwhile, as a return's are (see ReturnFiling).
      */
-    const hold = (claimed: ClaimedVerification, reason: string, heldFor: Date | null): Effect.Effect<Settled> =>
+    const hold = (
+      claimed: ClaimedVerification,
+      reason: string,
+      kind: HeldFor,
+      heldFor: Date | null
+    ): Effect.Effect<Settled> =>
       transaction(
         Effect.gen(function* () {
-          const now = yield* clock.now
-          const current = yield* credentialsRepo.findForUpdate(claimed.tenantId)
-          if (Option.getOrNull(Option.map(current, (c) => c.updatedAt))?.getTime() !== heldFor?.getTime()) {
-            yield* queue.postpone(claimed, now, "The tenant's HMRC credentials changed while it was sent")
-            return "Postponed" as const
+          if (kind === "Credentials") {
+            const current = yield* credentialsRepo.findForUpdate(claimed.tenantId)
+            if (Option.getOrNull(Option.map(current, (c) => c.updatedAt))?.getTime() !== heldFor?.getTime()) {
+              yield* queue.sendAgain(claimed, yield* clock.now, { failedAttempt: false })
+              return "Postponed" as const
+            }
           }
-          if (!(yield* queue.hold(claimed, reason))) return "Dropped" as const
-          const found = yield* contacts.findByCodeForUpdate(claimed.tenantId, claimed.contactCode)
-          if (Option.isNone(found) || found.value.id !== claimed.contactId) return "Held" as const
-          const waiting = new Contact({ ...found.value, verification: heldVerification(reason), updatedAt: now })
-          yield* contacts.update(waiting)
-          yield* outbox.record(claimed.tenantId, [contactEvent("contact.updated", waiting)])
-          return "Held" as const
+          return yield* holdWithReason(claimed, reason, kind)
         })
       )
 
@@ -140,112 +185,181 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
         )
       )
 
+    /** HMRC's final response to a request sent with the credentials set at `setAt`: they are Accepted (written once). */
+    const credentialsAccepted = (
+      claimed: ClaimedVerification,
+      setAt: Date | null,
+      current: Option.Option<HmrcCredentials>
+    ) =>
+      setAt === null ||
+      Option.exists(current, (c) => c.status === "Accepted" && c.updatedAt.getTime() === setAt.getTime())
+        ? Effect.void
+        : Effect.asVoid(transaction(credentialsRepo.recordStatus(claimed.tenantId, setAt, "Accepted")))
+
     /**
-     * Records, at once, where the authority answers; the request is polled once the authority's
-     * interval passed.
+     * HMRC refused the credentials set at `sentWith`: they are Refused (unless replaced or
+     * removed since: then the request is simply sent again), and the request held.
      */
-    const recordSending = (claimed: ClaimedVerification, acknowledgement: Acknowledgement) =>
+    const refused = (claimed: ClaimedVerification, sentWith: Date | null, refusal: CredentialsRefused) =>
       Effect.gen(function* () {
-        const now = yield* clock.now
-        const recorded = yield* transaction(queue.recordSent(claimed, acknowledgement, now))
-        return { recorded, pollAt: new Date(now.getTime() + acknowledgement.pollIntervalSeconds * 1000) }
+        yield* Effect.logWarning("HMRC refused the Government Gateway credentials a verification was sent with").pipe(
+          Effect.annotateLogs({ tenant: claimed.tenantId, contact: claimed.contactCode, reason: refusal.message })
+        )
+        const marked =
+          sentWith !== null && (yield* transaction(credentialsRepo.recordStatus(claimed.tenantId, sentWith, "Refused")))
+        if (marked)
+          return { claimed, held: heldReason(refusal.message), kind: "Credentials", heldFor: sentWith } as const
+        return { claimed, sendAgainAt: yield* clock.now, failedAttempt: false, answeredUnder: null } as const
       })
 
-    const ofPoll = (claimed: ClaimedVerification, polled: SentMessage, poll: VerificationPoll) =>
+    /**
+     * A poll found the correlation id unknown to HMRC: settled by HMRC's data request as for a
+     * return (see afterUnknown), or the request held until the subcontractor is verified again.
+     */
+    const unknown = (
+      claimed: ClaimedVerification,
+      sent: Sending,
+      reason: string,
+      current: Option.Option<HmrcCredentials>
+    ): Effect.Effect<VerificationAttempt> =>
       Effect.gen(function* () {
-        const now = yield* clock.now
+        yield* Effect.logWarning("HMRC no longer knows a verification's correlation id").pipe(
+          Effect.annotateLogs({
+            contact: claimed.contactCode,
+            correlationId: sent.correlationId,
+            reason,
+            before: claimed.unknownAnswer ?? "never"
+          })
+        )
+        const after = yield* afterUnknown(claimed.unknownAnswer, sent, reason, current, authority.lookUpVerification)
+        switch (after._tag) {
+          case "PollAgain":
+            return {
+              claimed,
+              pollAt: yield* inMillis(sent.pollIntervalSeconds * 1000),
+              endpoint: after.endpoint,
+              unknownAnswer: "RecordSeen"
+            } as const
+          case "SendAgain":
+            return {
+              claimed,
+              sendAgainAt: yield* clock.now,
+              failedAttempt: false,
+              unknownAnswer: "Resubmitted",
+              answeredUnder: null
+            } as const
+          case "Hold":
+            return {
+              claimed,
+              held: unknownVerificationReason(after.why),
+              kind: "UnknownAnswer",
+              heldFor: null
+            } as const
+        }
+      })
+
+    const ofPoll = (
+      claimed: ClaimedVerification,
+      sent: Sending,
+      poll: VerificationPoll,
+      current: Option.Option<HmrcCredentials>
+    ): Effect.Effect<VerificationAttempt> =>
+      Effect.gen(function* () {
         switch (poll._tag) {
           case "Matched":
+            yield* credentialsAccepted(claimed, sent.credentialsSetAt, current)
+            return { claimed, answer: poll, answeredUnder: sent }
           case "Refused":
-            return { claimed, answer: poll, answeredUnder: polled }
+            return { claimed, answer: poll, answeredUnder: sent }
           case "Pending":
-            return { claimed, pollAt: new Date(now.getTime() + poll.retryAfterMs) }
-          case "Resent": {
-            const { recorded } = yield* recordSending(claimed, poll.acknowledgement)
-            if (recorded && poll.acknowledgement.correlationId !== polled.correlationId && polled.endpoint !== null)
-              yield* deleteAnswer(claimed, polled)
-            return { claimed, pollAt: new Date(now.getTime() + poll.retryAfterMs) }
-          }
+            return {
+              claimed,
+              pollAt: yield* inMillis(poll.acknowledgement.pollIntervalSeconds * 1000),
+              endpoint: poll.acknowledgement.endpoint
+            }
+          case "Failed":
+            yield* Effect.logWarning("HMRC failed a verification's submission; it will be sent afresh").pipe(
+              Effect.annotateLogs({ contact: claimed.contactCode, reason: poll.reason })
+            )
+            return {
+              claimed,
+              sendAgainAt: yield* inMillis(Duration.toMillis(retryDelay(claimed.attempts))),
+              failedAttempt: true,
+              answeredUnder: sent
+            }
+          case "Unknown":
+            return yield* unknown(claimed, sent, poll.reason, current)
         }
       })
 
-    /** HMRC took (or answered) a message sent with the credentials: they are Accepted (written once). */
-    const credentialsAccepted = (claimed: ClaimedVerification, stored: HmrcCredentials) =>
-      stored.status === "Accepted"
-        ? Effect.void
-        : Effect.asVoid(transaction(credentialsRepo.recordStatus(claimed.tenantId, stored.updatedAt, "Accepted")))
-
-    /**
-     * One leased request, with the tenant's credentials: polled at its recorded endpoint when it
-     * was sent; else found at the authority (sent by a worker that died before recording it) or
-     * sent now, and that recorded. HMRC's refusal of the credentials is left to the caller.
-     */
-    const askWith = (
-      claimed: ClaimedVerification,
-      stored: HmrcCredentials
-    ): Effect.Effect<VerificationAttempt, TaxAuthorityFailure> =>
-      Effect.gen(function* () {
-        const reference = verificationReference(claimed)
-        const credentials = stored.credentials
-        if (claimed.sent !== null) {
-          const sent = claimed.sent
-          return yield* Effect.flatMap(
-            authority.pollVerification(sent, reference, claimed.request, credentials),
-            (poll) => ofPoll(claimed, sent, poll)
-          )
-        }
-        const found = yield* authority.findSentVerification(reference, credentials)
-        const sent: VerificationSent = Option.isSome(found)
-          ? { _tag: "Acknowledged", acknowledgement: found.value }
-          : yield* authority.sendVerification(reference, claimed.request, credentials)
-        yield* credentialsAccepted(claimed, stored)
-        if (sent._tag !== "Acknowledged") return { claimed, answer: sent, answeredUnder: null }
-        const { pollAt, recorded } = yield* recordSending(claimed, sent.acknowledgement)
-        if (!recorded) return { claimed, dropped: true } as const
-        // An authority that may be asked at once (no interval) is asked at once.
-        if (sent.acknowledgement.pollIntervalSeconds === 0)
-          return yield* Effect.flatMap(
-            authority.pollVerification(sent.acknowledgement, reference, claimed.request, credentials),
-            (poll) => ofPoll(claimed, sent.acknowledgement, poll)
-          )
-        return { claimed, pollAt }
-      })
-
-    /** HMRC refused the credentials: they are Refused (unless replaced meanwhile), and the request held. */
-    const refused = (claimed: ClaimedVerification, stored: HmrcCredentials, refusal: CredentialsRefused) =>
-      Effect.as(
-        Effect.zipRight(
-          Effect.logWarning("HMRC refused a tenant's Government Gateway credentials; its verifications wait").pipe(
-            Effect.annotateLogs({ tenant: claimed.tenantId, reason: refusal.message })
-          ),
-          transaction(credentialsRepo.recordStatus(claimed.tenantId, stored.updatedAt, "Refused"))
-        ),
-        { claimed, held: heldReason(refusal.message), heldFor: stored.updatedAt }
+    /** Polls the recorded sending at its endpoint; polls carry no credentials. */
+    const poll = (claimed: ClaimedVerification, sent: Sending, current: Option.Option<HmrcCredentials>) =>
+      authority.pollVerification(sent).pipe(
+        Effect.flatMap((polled) => ofPoll(claimed, sent, polled, current)),
+        Effect.catchTags({
+          CredentialsRefused: (refusal) =>
+            refused(
+              claimed,
+              sent.credentialsSetAt ?? Option.getOrNull(Option.map(current, (c) => c.updatedAt)),
+              refusal
+            ),
+          TaxAuthorityUnavailable: (unavailable) => Effect.succeed<VerificationAttempt>({ claimed, unavailable })
+        })
       )
 
-    /** One leased request with the tenant's credentials (see askWith); what came of it, to be recorded. */
+    /** Sends the request with the tenant's credentials and records at once where HMRC answers it. */
+    const send = (claimed: ClaimedVerification, stored: HmrcCredentials): Effect.Effect<VerificationAttempt> =>
+      authority.sendVerification(verificationReference(claimed), claimed.request, stored.credentials).pipe(
+        Effect.flatMap((sent): Effect.Effect<VerificationAttempt> =>
+          Effect.gen(function* () {
+            if (sent._tag !== "Acknowledged") return { claimed, answer: sent, answeredUnder: null }
+            const now = yield* clock.now
+            const { acknowledgement } = sent
+            const recorded = yield* transaction(queue.recordSent(claimed, acknowledgement, stored.updatedAt, now))
+            if (!recorded) return { claimed, dropped: true } as const
+            // An authority that may be asked at once (no interval) is asked at once.
+            if (acknowledgement.pollIntervalSeconds === 0)
+              return yield* poll(
+                claimed,
+                { ...acknowledgement, credentialsSetAt: stored.updatedAt },
+                Option.some(stored)
+              )
+            return {
+              claimed,
+              pollAt: new Date(now.getTime() + acknowledgement.pollIntervalSeconds * 1000),
+              endpoint: acknowledgement.endpoint
+            }
+          })
+        ),
+        Effect.catchTags({
+          CredentialsRefused: (refusal) => refused(claimed, stored.updatedAt, refusal),
+          TaxAuthorityUnavailable: (unavailable) => Effect.succeed<VerificationAttempt>({ claimed, unavailable })
+        })
+      )
+
+    /**
+     * One leased request: polled at its recorded endpoint when it was sent; else sent now with
+     * the tenant's credentials, or held when it has none HMRC takes.
+     */
     const attempt = (claimed: ClaimedVerification): Effect.Effect<VerificationAttempt> =>
-      Effect.flatMap(credentialsRepo.find(claimed.tenantId), (found) =>
-        Either.match(sendableCredentials(found), {
+      Effect.gen(function* () {
+        const current = yield* credentialsRepo.find(claimed.tenantId)
+        if (claimed.sent !== null) return yield* poll(claimed, claimed.sent, current)
+        return yield* Either.match(sendableCredentials(current), {
           onLeft: (held) =>
             Effect.succeed<VerificationAttempt>({
               claimed,
               held,
-              heldFor: Option.getOrNull(Option.map(found, (f) => f.updatedAt))
+              kind: "Credentials",
+              heldFor: Option.getOrNull(Option.map(current, (c) => c.updatedAt))
             }),
-          onRight: (stored) =>
-            askWith(claimed, stored).pipe(
-              Effect.catchTags({
-                TaxAuthorityUnavailable: (unavailable) => Effect.succeed<VerificationAttempt>({ claimed, unavailable }),
-                CredentialsRefused: (refusal) => refused(claimed, stored, refusal)
-              })
-            )
+          onRight: (stored) => send(claimed, stored)
         })
-      ).pipe(Effect.withSpan("VerificationWork.attempt"))
+      }).pipe(Effect.withSpan("VerificationWork.attempt"))
 
     /**
      * Records one attempt: the answer on the contact (then deleted at the authority), the request
-     * awaiting its answer, postponed, or held.
+     * awaiting its answer, to be sent afresh, postponed, or held.
      */
     const settleAttempt = (done: VerificationAttempt): Effect.Effect<Settled> => {
       if ("answer" in done)
@@ -254,9 +368,23 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
             ? deleteAnswer(done.claimed, done.answeredUnder)
             : Effect.void
         )
-      if ("pollAt" in done) return Effect.as(queue.awaitAnswer(done.claimed, done.pollAt), "Awaiting" as const)
+      if ("pollAt" in done)
+        return Effect.as(
+          queue.awaitAnswer(done.claimed, done.pollAt, done.endpoint, done.unknownAnswer),
+          "Awaiting" as const
+        )
+      if ("sendAgainAt" in done)
+        return queue
+          .sendAgain(done.claimed, done.sendAgainAt, {
+            failedAttempt: done.failedAttempt,
+            ...(done.unknownAnswer === undefined ? {} : { unknownAnswer: done.unknownAnswer })
+          })
+          .pipe(
+            Effect.zipRight(done.answeredUnder === null ? Effect.void : deleteAnswer(done.claimed, done.answeredUnder)),
+            Effect.as("Postponed" as const)
+          )
       if ("dropped" in done) return Effect.succeed("Dropped" as const)
-      if ("held" in done) return hold(done.claimed, done.held, done.heldFor)
+      if ("held" in done) return hold(done.claimed, done.held, done.kind, done.heldFor)
       return postpone(done.claimed, done.unavailable)
     }
 

@@ -383,4 +383,72 @@ describe("Verifications", () => {
         expect(yield* authority.polledAt).toEqual([FAKE_RESPONSE_ENDPOINT, FAKE_RESPONSE_ENDPOINT])
       }).pipe(Effect.provide(testApp()))
   )
+
+  it.effect(
+    "a verification whose correlation id HMRC no longer knows and records nothing of is sent again once; a second 2000 holds it, the contact saying so, until it is verified again",
+    () =>
+      Effect.gen(function* () {
+        const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+        yield* authority.answerAfter(30)
+        yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        yield* clock.advance(30_000)
+        yield* authority.forgetAll
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect(yield* authority.dataRequestCount).toBe(1)
+        // Sent again, at once.
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect(yield* authority.asked).toHaveLength(2)
+        yield* clock.advance(30_000)
+        yield* authority.forgetAll
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        const held = (yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification
+        expect(held).toMatchObject({ status: "NotVerified", source: "Hmrc" })
+        expect(held?.message).toContain("HMRC's answer to this verification is unknown")
+        expect(held?.message).toContain("verify the subcontractor again")
+        // Nothing more by itself: no third sending, no second data request.
+        yield* clock.advance(Duration.toMillis(Duration.days(1)))
+        expect(yield* work.workDue(10, LEASE)).toBe(0)
+        expect(yield* authority.dataRequestCount).toBe(1)
+        expect(yield* authority.asked).toHaveLength(2)
+        // Verified again by a person: a new request, sent and answered.
+        yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        yield* clock.advance(30_000)
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification?.status).toBe("Verified")
+      }).pipe(Effect.provide(testApp()))
+  )
+
+  it.effect(
+    "HMRC's refusal of credentials replaced since the verification was sent sends it again with the new ones, marking nothing Refused; HMRC's answer marks them Accepted",
+    () =>
+      Effect.gen(function* () {
+        const { authority, clock, contacts, owner, verifications, work } = yield* setUp
+        const settings = yield* HmrcCredentialsSettings
+        const status = Effect.map(
+          settings.get().pipe(asMember(owner, TENANT)),
+          Option.map((c) => c.status)
+        )
+        yield* authority.answerAfter(30)
+        yield* authority.authenticateAtPoll
+        yield* settings.set({ gatewayUserId: "WRONG1", password: "refused" }).pipe(asMember(owner, TENANT))
+        yield* verifications.request("JOHNSMIT").pipe(asMember(owner, TENANT))
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        yield* clock.advance(1000)
+        yield* settings.set({ gatewayUserId: "RIGHT1", password: "good" }).pipe(asMember(owner, TENANT))
+        yield* clock.advance(30_000)
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect(yield* status).toEqual(Option.some("Unchecked"))
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification).toMatchObject(requested)
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect(yield* authority.sentBy).toEqual(["WRONG1", "RIGHT1"])
+        // Acknowledged: not yet Accepted.
+        expect(yield* status).toEqual(Option.some("Unchecked"))
+        yield* clock.advance(30_000)
+        expect(yield* work.workDue(10, LEASE)).toBe(1)
+        expect((yield* contacts.get("JOHNSMIT").pipe(asMember(owner, TENANT))).verification?.status).toBe("Verified")
+        expect(yield* status).toEqual(Option.some("Accepted"))
+      }).pipe(Effect.provide(testApp()))
+  )
 })

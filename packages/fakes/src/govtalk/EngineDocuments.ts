@@ -1,3 +1,5 @@
+import { base32, base64 } from "rfc4648"
+
 /** HMRC's answers, as its Transaction Engine writes them (see the documents of hmrc/construction-industry-scheme-external-stub). */
 
 const escape = (s: string) =>
@@ -82,14 +84,25 @@ export const errorAnswer = (
         </ErrorResponse>`
   )
 
-/** A success answer: the IRmark receipt, HMRC's message, when it was accepted, and any response data. */
+/**
+ * A success answer: the IRmark receipt (as HMRC's: the digest it signed, base64, and its message
+ * naming the IRmark in base32), HMRC's message, when it was accepted, and any response data.
+ */
 export const successAnswer = (d: Omit<Details, "qualifier">, irMark: string, what: string, responseData: string) =>
   message(
     { ...d, qualifier: "response" },
     [],
     `        <SuccessResponse xmlns="http://www.inlandrevenue.gov.uk/SuccessResponse">
             <IRmarkReceipt>
-                <Message code="1">HMRC has received the ${escape(d.class)} document at ${timestamp(d.at)}. The associated IRmark was: ${escape(irMark)}.</Message>
+                <dsig:Signature xmlns:dsig="http://www.w3.org/2000/09/xmldsig#">
+                    <dsig:SignedInfo>
+                        <dsig:Reference>
+                            <dsig:DigestMethod Algorithm="http://www.w3.org/2000/09/xmldsig#sha1"/>
+                            <dsig:DigestValue>${escape(irMark)}</dsig:DigestValue>
+                        </dsig:Reference>
+                    </dsig:SignedInfo>
+                </dsig:Signature>
+                <Message code="1">HMRC has received the ${escape(d.class)} document at ${timestamp(d.at)}. The associated IRmark was: ${base32.stringify(base64.parse(irMark))}. We advise you to keep this receipt in both electronic and hardcopy versions for your records.</Message>
             </IRmarkReceipt>
             <Message code="9004">The ${what} has been processed and passed full validation</Message>
             <AcceptedTime>${timestamp(d.at)}</AcceptedTime>${responseData === "" ? "" : `\n            <ResponseData>\n${responseData}\n            </ResponseData>`}

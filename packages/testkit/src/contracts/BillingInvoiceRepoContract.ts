@@ -18,15 +18,15 @@ const ownedTenant = (owner: User) =>
     Effect.flatMap(TenantRepo, (tenants) => tenants.insert(tenant, membership(tenant, owner, "Owner")))
   )
 
-/** A return of the tenant, filed and accepted (at(1)). */
-const acceptedReturn = (tenant: Tenant, periodEnd: string) =>
+/** A return of the tenant, filed and accepted (at(1)); with `gatewayTest`, sent as a test and filed nowhere. */
+const acceptedReturn = (tenant: Tenant, periodEnd: string, gatewayTest = false) =>
   Effect.gen(function* () {
     const returns = yield* MonthlyReturnRepo
     const filed = yield* newReturn(tenant, periodEnd, 0)
     yield* returns.insert(filed)
     // Leased until the claim's own instant: the other tests' returns it takes are free again at once.
     const claimed = (yield* returns.claimDue(at(0), at(0), 1000)).find((c) => c.monthlyReturn.id === filed.id)!
-    yield* returns.record(claimed, accepted(at(1)))
+    yield* returns.record(claimed, accepted(at(1), "C0FFEE00", gatewayTest))
     return filed
   })
 
@@ -68,6 +68,20 @@ export const billingInvoiceRepoContract = (it: ContractIt) => {
       const withUsage = yield* repo.usersWithUsage
       expect(withUsage).toContain(owner.id)
       expect(withUsage).not.toContain(member.id)
+    })
+  )
+
+  it.effect("never bills a return HMRC answered as a test (GatewayTest): it was filed nowhere", () =>
+    Effect.gen(function* () {
+      const repo = yield* BillingInvoiceRepo
+      const owner = yield* storedUser
+      const tenant = yield* ownedTenant(owner)
+      yield* acceptedReturn(tenant, "2026-04-05", true)
+      expect(yield* repo.usage(owner.id)).toEqual([])
+      expect(yield* repo.usersWithUsage).not.toContain(owner.id)
+      expect(yield* repo.claimUsage(owner.id, BillingInvoiceId.make((yield* fresh).id))).toEqual([])
+      const june = yield* acceptedReturn(tenant, "2026-06-05")
+      expect((yield* repo.usage(owner.id)).map((u) => u.returnId)).toEqual([june.id])
     })
   )
 

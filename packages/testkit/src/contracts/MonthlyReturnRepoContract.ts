@@ -5,7 +5,7 @@ import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbo
 import type { Tenant } from "@cisbook/core/tenants/Tenant"
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
-import { sampleCisScheme } from "../CisSchemeFixtures.js"
+import { otherCisScheme, sampleCisScheme } from "../CisSchemeFixtures.js"
 import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
 export const line = (code: string, deducted = 12000) =>
@@ -55,24 +55,31 @@ const stored = (tenant: Tenant, periodEnd: string, submittedMinutes = 0) =>
 /** Claims what is due far in the future, so that every test's own returns are among them. */
 const ENDPOINT = "https://transaction-engine.example/poll"
 
+/** When the credentials a return was sent with were set. */
+const CREDENTIALS_SET_AT = at(1)
+
 /** A sending as a filer records it after HMRC's acknowledgement. */
-const sending = (correlationId: string): RecordedSending => ({
+const sending = (correlationId: string, gatewayTest = false): RecordedSending => ({
   correlationId,
   endpoint: ENDPOINT,
   pollIntervalSeconds: 10,
-  irmark: `IRMARK/${correlationId}=`
+  irmark: `IRMARK/${correlationId}=`,
+  credentialsSetAt: CREDENTIALS_SET_AT,
+  gatewayTest
 })
 
 /** HMRC's acceptance, with its receipt, at `when`. */
-export const accepted = (when: Date, correlationId = "C0FFEE00") =>
+export const accepted = (when: Date, correlationId = "C0FFEE00", gatewayTest = false) =>
   ({
     _tag: "Accepted",
     at: when,
+    gatewayTest,
     receipt: new HmrcReceipt({
       correlationId,
       irmark: `IRMARK/${correlationId}=`,
       message: "HMRC has received the IR-CIS-CIS300MR document.",
-      receivedAt: when
+      receivedAt: when,
+      irmarkVerified: true
     })
   }) as const
 
@@ -118,33 +125,65 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("a Held return is due no more, still the month's live return, until its tenant's are released", () =>
-    Effect.gen(function* () {
-      const repo = yield* MonthlyReturnRepo
-      const tenant = yield* storedTenant
-      const other = yield* storedTenant
-      const mine = yield* stored(tenant, "2026-04-05")
-      const theirs = yield* stored(other, "2026-04-05")
-      const claimed = (yield* claimAll(at(20_000), at(20_001))).filter((c) =>
-        [mine.id, theirs.id].includes(c.monthlyReturn.id)
-      )
-      expect(claimed).toHaveLength(2)
-      for (const c of claimed) expect(yield* repo.record(c, { _tag: "Held", reason: "HMRC refused (1046)" })).toBe(true)
-      const held = yield* repo.find(tenant.id, mine.id)
-      expect(Option.map(held, (r) => [r.status, r.heldReason, r.rejectionReason])).toEqual(
-        Option.some(["Held", "HMRC refused (1046)", null])
-      )
-      expect(idsOf(yield* claimAll(at(40_000), at(40_001)))).not.toContain(mine.id)
-      const again = yield* Effect.either(stored(tenant, "2026-04-05"))
-      expect(Either.isLeft(again) && again.left.key).toBe("period")
-      const released = yield* repo.releaseHeld(tenant.id, at(50_000))
-      expect(released.map((r) => [r.id, r.status, r.heldReason])).toEqual([[mine.id, "Submitted", null]])
-      expect(yield* repo.releaseHeld(tenant.id, at(50_000))).toEqual([])
-      const due = yield* claimAll(at(50_000), at(50_001))
-      expect(idsOf(due)).toContain(mine.id)
-      expect(idsOf(due)).not.toContain(theirs.id)
-      expect(Option.map(yield* repo.find(other.id, theirs.id), (r) => r.status)).toEqual(Option.some("Held"))
-    })
+  it.effect(
+    "a Held return is due no more, still the month's live return, forgets its sending; its tenant's held for credentials are released (under a corrected scheme)",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const tenant = yield* storedTenant
+        const other = yield* storedTenant
+        const mine = yield* stored(tenant, "2026-04-05")
+        const unknown = yield* stored(tenant, "2026-02-05")
+        const theirs = yield* stored(other, "2026-04-05")
+        const claimed = (yield* claimAll(at(20_000), at(20_001))).filter((c) =>
+          [mine.id, unknown.id, theirs.id].includes(c.monthlyReturn.id)
+        )
+        expect(claimed).toHaveLength(3)
+        for (const c of claimed) {
+          yield* repo.recordSent(c, sending(`SENT${c.monthlyReturn.id.slice(0, 4)}`), at(20_000))
+          expect(
+            yield* repo.record(
+              c,
+              c.monthlyReturn.id === unknown.id
+                ? { _tag: "Held", heldFor: "UnknownAnswer", reason: "HMRC's answer is unknown" }
+                : { _tag: "Held", heldFor: "Credentials", reason: "HMRC refused (1046)" }
+            )
+          ).toBe(true)
+        }
+        const held = yield* repo.find(tenant.id, mine.id)
+        expect(Option.map(held, (r) => [r.status, r.heldFor, r.heldReason, r.rejectionReason])).toEqual(
+          Option.some(["Held", "Credentials", "HMRC refused (1046)", null])
+        )
+        expect(idsOf(yield* claimAll(at(40_000), at(40_001)))).not.toContain(mine.id)
+        const again = yield* Effect.either(stored(tenant, "2026-04-05"))
+        expect(Either.isLeft(again) && again.left.key).toBe("period")
+        // Released for credentials (a corrected scheme): only the one held for credentials, under the new scheme.
+        const released = yield* repo.releaseHeld(tenant.id, at(50_000), otherCisScheme)
+        expect(released.map((r) => [r.id, r.status, r.heldFor, r.heldReason, r.contractor.scheme])).toEqual([
+          [mine.id, "Submitted", null, null, otherCisScheme]
+        ])
+        expect(yield* repo.releaseHeld(tenant.id, at(50_000))).toEqual([])
+        const due = yield* claimAll(at(50_000), at(50_001))
+        expect(idsOf(due)).toContain(mine.id)
+        expect(idsOf(due)).not.toContain(unknown.id)
+        expect(idsOf(due)).not.toContain(theirs.id)
+        // Held, it kept nothing of its sending: released, it is sent afresh.
+        expect(due.find((c) => c.monthlyReturn.id === mine.id)?.sent).toBeNull()
+        expect(Option.map(yield* repo.find(tenant.id, mine.id), (r) => r.contractor.scheme)).toEqual(
+          Option.some(otherCisScheme)
+        )
+        expect(Option.map(yield* repo.find(other.id, theirs.id), (r) => r.status)).toEqual(Option.some("Held"))
+        // The one held for an unknown answer is released on its own, by a person: due at once, sent afresh.
+        expect(yield* repo.release(tenant.id, mine.id, at(60_000))).toBe(false)
+        expect(yield* repo.release(other.id, unknown.id, at(60_000))).toBe(false)
+        expect(yield* repo.release(tenant.id, unknown.id, at(60_000))).toBe(true)
+        expect(yield* repo.release(tenant.id, unknown.id, at(60_000))).toBe(false)
+        expect(Option.map(yield* repo.find(tenant.id, unknown.id), (r) => [r.status, r.heldFor, r.heldReason])).toEqual(
+          Option.some(["Submitted", null, null])
+        )
+        const releasedDue = (yield* claimAll(at(60_000), at(60_001))).find((c) => c.monthlyReturn.id === unknown.id)
+        expect([releasedDue?.sent, releasedDue?.unknownAnswer, releasedDue?.attempts]).toEqual([null, null, 0])
+      })
   )
 
   it.effect("holds one Submitted or Accepted return per tenant and tax month; a Rejected one may be filed again", () =>
@@ -212,7 +251,15 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
         expect(yield* repo.recordSent(first, sending("C0FFEE01"), at(40_001))).toBe(true)
         // The filer dies here: the lease runs out and the next filer learns where to poll.
         const second = (yield* claimAll(at(40_005), at(40_010))).find((c) => c.monthlyReturn.id === r.id)!
-        expect(second.sent).toEqual({ correlationId: "C0FFEE01", endpoint: ENDPOINT, irmark: "IRMARK/C0FFEE01=" })
+        expect(second.sent).toEqual({
+          correlationId: "C0FFEE01",
+          endpoint: ENDPOINT,
+          irmark: "IRMARK/C0FFEE01=",
+          credentialsSetAt: CREDENTIALS_SET_AT,
+          pollIntervalSeconds: 10,
+          gatewayTest: false
+        })
+        expect(second.unknownAnswer).toBeNull()
         expect(yield* repo.recordSent(first, sending("STALE"), at(40_006))).toBe(false)
         // Accepted: the receipt is the recorded correlation id and IRmark with HMRC's text.
         expect(yield* repo.record(second, accepted(at(40_007), "C0FFEE01"))).toBe(true)
@@ -224,7 +271,8 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
               correlationId: "C0FFEE01",
               irmark: "IRMARK/C0FFEE01=",
               message: "HMRC has received the IR-CIS-CIS300MR document.",
-              receivedAt: at(40_007)
+              receivedAt: at(40_007),
+              irmarkVerified: true
             })
           )
         )
@@ -244,17 +292,84 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("a pending answer makes the return due at the time given without counting an attempt", () =>
+  it.effect(
+    "a pending answer makes the return due at the time given, at the endpoint HMRC last named, without counting an attempt",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const tenant = yield* storedTenant
+        const r = yield* stored(tenant, "2025-10-05")
+        const claimed = (yield* claimAll(at(50_000), at(50_001))).find((c) => c.monthlyReturn.id === r.id)!
+        yield* repo.recordSent(claimed, sending("C0FFEE02"), at(50_000))
+        expect(yield* repo.record(claimed, { _tag: "Pending", nextAttemptAt: at(50_100), endpoint: ENDPOINT })).toBe(
+          true
+        )
+        expect(idsOf(yield* claimAll(at(50_050), at(50_051)))).not.toContain(r.id)
+        const again = (yield* claimAll(at(50_100), at(50_101))).find((c) => c.monthlyReturn.id === r.id)!
+        expect([again.attempts, again.sent?.correlationId, again.sent?.endpoint]).toEqual([0, "C0FFEE02", ENDPOINT])
+        // Acknowledged again at another endpoint, found there by HMRC's data request: both recorded.
+        const NEXT = "https://transaction-engine.example/poll/2"
+        expect(
+          yield* repo.record(again, {
+            _tag: "Pending",
+            nextAttemptAt: at(50_200),
+            endpoint: NEXT,
+            unknownAnswer: "RecordSeen"
+          })
+        ).toBe(true)
+        const third = (yield* claimAll(at(50_200), at(50_201))).find((c) => c.monthlyReturn.id === r.id)!
+        expect([third.attempts, third.sent?.correlationId, third.sent?.endpoint, third.unknownAnswer]).toEqual([
+          0,
+          "C0FFEE02",
+          NEXT,
+          "RecordSeen"
+        ])
+      })
+  )
+
+  it.effect(
+    "sent again, a return forgets its sending and is due at the time given; a failed attempt is counted; what HMRC's data request said is kept",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const tenant = yield* storedTenant
+        const r = yield* stored(tenant, "2025-08-05")
+        const claimed = (yield* claimAll(at(70_000), at(70_001))).find((c) => c.monthlyReturn.id === r.id)!
+        yield* repo.recordSent(claimed, sending("C0FFEE04"), at(70_000))
+        expect(
+          yield* repo.record(claimed, {
+            _tag: "SendAgain",
+            nextAttemptAt: at(70_100),
+            failedAttempt: false,
+            unknownAnswer: "Resubmitted"
+          })
+        ).toBe(true)
+        expect(idsOf(yield* claimAll(at(70_050), at(70_051)))).not.toContain(r.id)
+        const again = (yield* claimAll(at(70_100), at(70_101))).find((c) => c.monthlyReturn.id === r.id)!
+        expect([again.sent, again.attempts, again.unknownAnswer]).toEqual([null, 0, "Resubmitted"])
+        yield* repo.recordSent(again, sending("C0FFEE05"), at(70_100))
+        expect(yield* repo.record(again, { _tag: "SendAgain", nextAttemptAt: at(70_200), failedAttempt: true })).toBe(
+          true
+        )
+        const third = (yield* claimAll(at(70_200), at(70_201))).find((c) => c.monthlyReturn.id === r.id)!
+        expect([third.sent, third.attempts, third.unknownAnswer]).toEqual([null, 1, "Resubmitted"])
+        expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.status)).toEqual(Option.some("Submitted"))
+      })
+  )
+
+  it.effect("a return sent as a test says so, accepted as such", () =>
     Effect.gen(function* () {
       const repo = yield* MonthlyReturnRepo
       const tenant = yield* storedTenant
-      const r = yield* stored(tenant, "2025-10-05")
-      const claimed = (yield* claimAll(at(50_000), at(50_001))).find((c) => c.monthlyReturn.id === r.id)!
-      yield* repo.recordSent(claimed, sending("C0FFEE02"), at(50_000))
-      expect(yield* repo.record(claimed, { _tag: "Pending", nextAttemptAt: at(50_100) })).toBe(true)
-      expect(idsOf(yield* claimAll(at(50_050), at(50_051)))).not.toContain(r.id)
-      const again = (yield* claimAll(at(50_100), at(50_101))).find((c) => c.monthlyReturn.id === r.id)
-      expect([again?.attempts, again?.sent?.correlationId, again?.sent?.endpoint]).toEqual([0, "C0FFEE02", ENDPOINT])
+      const r = yield* stored(tenant, "2025-07-05")
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.gatewayTest)).toEqual(Option.some(false))
+      const claimed = (yield* claimAll(at(80_000), at(80_001))).find((c) => c.monthlyReturn.id === r.id)!
+      yield* repo.recordSent(claimed, sending("C0FFEE06", true), at(80_000))
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.gatewayTest)).toEqual(Option.some(true))
+      expect(yield* repo.record(claimed, accepted(at(80_001), "C0FFEE06", true))).toBe(true)
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => [x.status, x.gatewayTest])).toEqual(
+        Option.some(["Accepted", true])
+      )
     })
   )
 }

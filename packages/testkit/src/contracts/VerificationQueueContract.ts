@@ -88,30 +88,88 @@ export const verificationQueueContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("a held request is due no more, however late, until its tenant's are released; only under its lease", () =>
-    Effect.gen(function* () {
-      const queue = yield* VerificationQueue
-      yield* leaseEverythingDue
-      const tenant = yield* storedTenant
-      const other = yield* storedTenant
-      const mine = yield* subcontractor(tenant)
-      const theirs = yield* subcontractor(other)
-      yield* queue.queue(request(mine, at(0)))
-      yield* queue.queue(request(theirs, at(0)))
-      const leased = yield* queue.claimDue(at(1), at(2), 10)
-      expect(leased.map((l) => l.contactId).sort()).toEqual([mine.id, theirs.id].sort())
-      for (const l of leased) expect(yield* queue.hold(l, "HMRC refused the credentials")).toBe(true)
-      expect(yield* queue.hold(leased[0]!, "again")).toBe(false)
-      expect(yield* queue.claimDue(FAR, new Date("3000-01-01T00:00:00Z"), 10)).toEqual([])
-      const released = yield* queue.releaseHeld(tenant.id, at(5))
-      expect(released.map((r) => r.contactId)).toEqual([mine.id])
-      expect(yield* queue.releaseHeld(tenant.id, at(5))).toEqual([])
-      const due = yield* queue.claimDue(at(5), FAR, 10)
-      expect(due.map((d) => [d.contactId, d.attempts])).toEqual([[mine.id, 1]])
-      // Queued again, a held request is a new one, due at once.
-      yield* queue.queue(request(theirs, at(7)))
-      expect((yield* queue.claimDue(at(7), at(8), 10)).map((d) => d.contactId)).toEqual([theirs.id])
-    })
+  it.effect(
+    "a held request is due no more, however late; its tenant's held for credentials are released (under a corrected scheme); only under its lease",
+    () =>
+      Effect.gen(function* () {
+        const queue = yield* VerificationQueue
+        yield* leaseEverythingDue
+        const tenant = yield* storedTenant
+        const other = yield* storedTenant
+        const mine = yield* subcontractor(tenant)
+        const unknown = yield* subcontractor(tenant)
+        const theirs = yield* subcontractor(other)
+        yield* queue.queue(request(mine, at(0)))
+        yield* queue.queue(request(unknown, at(0)))
+        yield* queue.queue(request(theirs, at(0)))
+        const leased = yield* queue.claimDue(at(1), at(2), 10)
+        expect(leased.map((l) => l.contactId).sort()).toEqual([mine.id, unknown.id, theirs.id].sort())
+        for (const l of leased)
+          expect(
+            yield* queue.hold(
+              l,
+              l.contactId === unknown.id ? "HMRC's answer is unknown" : "HMRC refused the credentials",
+              l.contactId === unknown.id ? "UnknownAnswer" : "Credentials"
+            )
+          ).toBe(true)
+        expect(yield* queue.hold(leased[0]!, "again", "Credentials")).toBe(false)
+        expect(yield* queue.claimDue(FAR, new Date("3000-01-01T00:00:00Z"), 10)).toEqual([])
+        const released = yield* queue.releaseHeld(tenant.id, at(5), otherCisScheme)
+        expect(released.map((r) => [r.contactId, r.request.contractor.scheme])).toEqual([[mine.id, otherCisScheme]])
+        expect(yield* queue.releaseHeld(tenant.id, at(5))).toEqual([])
+        const due = yield* queue.claimDue(at(5), FAR, 10)
+        expect(due.map((d) => [d.contactId, d.attempts, d.request.contractor.scheme])).toEqual([
+          [mine.id, 1, otherCisScheme]
+        ])
+        // Queued again, a held request is a new one, due at once: how one held for an unknown answer is released.
+        yield* queue.queue(request(theirs, at(7)))
+        yield* queue.queue(request(unknown, at(7)))
+        expect((yield* queue.claimDue(at(7), at(8), 10)).map((d) => d.contactId).sort()).toEqual(
+          [theirs.id, unknown.id].sort()
+        )
+      })
+  )
+
+  it.effect(
+    "records a sending under the lease; polled again at the endpoint HMRC last named; sent again, it forgets the sending",
+    () =>
+      Effect.gen(function* () {
+        const queue = yield* VerificationQueue
+        yield* leaseEverythingDue
+        const tenant = yield* storedTenant
+        const contact = yield* subcontractor(tenant)
+        yield* queue.queue(request(contact, at(0)))
+        const [first] = yield* queue.claimDue(at(0), at(1), 1)
+        assert(first !== undefined)
+        expect([first.sent, first.unknownAnswer]).toEqual([null, null])
+        const acknowledgement = {
+          correlationId: "C0FFEE",
+          endpoint: "https://hmrc.example/poll",
+          pollIntervalSeconds: 5
+        }
+        expect(yield* queue.recordSent(first, acknowledgement, at(-10), at(0))).toBe(true)
+        yield* queue.awaitAnswer(first, at(5), "https://hmrc.example/poll/2", "RecordSeen")
+        expect(yield* queue.claimDue(at(4), at(100), 10)).toEqual([])
+        const [second] = yield* queue.claimDue(at(5), at(100), 10)
+        assert(second !== undefined)
+        expect([second.sent, second.unknownAnswer, second.attempts]).toEqual([
+          {
+            correlationId: "C0FFEE",
+            endpoint: "https://hmrc.example/poll/2",
+            credentialsSetAt: at(-10),
+            pollIntervalSeconds: 5
+          },
+          "RecordSeen",
+          1
+        ])
+        yield* queue.sendAgain(second, at(10), { failedAttempt: true })
+        const [third] = yield* queue.claimDue(at(10), at(100), 10)
+        assert(third !== undefined)
+        expect([third.sent, third.unknownAnswer, third.attempts]).toEqual([null, "RecordSeen", 2])
+        yield* queue.sendAgain(third, at(20), { failedAttempt: false, unknownAnswer: "Resubmitted" })
+        const [fourth] = yield* queue.claimDue(at(20), at(100), 10)
+        expect([fourth?.sent, fourth?.unknownAnswer, fourth?.attempts]).toEqual([null, "Resubmitted", 2])
+      })
   )
 
   it.effect("completes or postpones a request only under its current lease", () =>

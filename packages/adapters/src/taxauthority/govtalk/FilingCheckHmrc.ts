@@ -5,7 +5,7 @@ import { cis300Return, payeScheme } from "../cis300/Cis300Return.js"
 import { cis300Envelope } from "./Cis300Envelope.js"
 import { cisVerifyEnvelope, taxMonthEnd } from "./CisVerifyEnvelope.js"
 import { builder } from "./GovTalkMessage.js"
-import { hmrcSchemaErrors, type SchemaError } from "./HmrcSchemas.js"
+import { hmrcSchemas, type SchemaError } from "./HmrcSchemas.js"
 
 /** An `IRenvelope` as the document it is in a GovTalk message's Body, one element a line. */
 const irEnvelopeXml = (irEnvelope: Record<string, unknown>) =>
@@ -27,37 +27,40 @@ const problemsOf = (errors: ReadonlyArray<SchemaError>, lineOf: (error: SchemaEr
 
 /**
  * The filing check over HMRC's own schemas: each document built exactly as the GovTalk adapter
- * sends it (names in HMRC's forms) and validated by libxml2 against the vendored XSDs, once per
- * document. A return's errors are placed on the line whose `Subcontractor` they fall in.
+ * sends it (names in HMRC's forms) and validated by libxml2 against the vendored XSDs, compiled
+ * once for the layer's life (HmrcSchemas), once per document. A return's errors are placed on the
+ * line whose `Subcontractor` they fall in.
  */
-export const FilingCheckHmrc = Layer.succeed(
+export const FilingCheckHmrc = Layer.scoped(
   FilingCheck,
-  FilingCheck.of({
-    checkReturn: (submission) => {
-      const scheme = submission.contractor.scheme
-      if (scheme === null) return Effect.succeed([{ line: null, element: null, message: SCHEME_NOT_SET }])
-      const xml = irEnvelopeXml(cis300Envelope(cis300Return(submission, payeScheme(scheme))))
-      return Effect.map(hmrcSchemaErrors("CISreturn", xml), (errors) => {
-        const spans = subcontractorSpans(xml)
-        return problemsOf(errors, (error) => {
-          const index = spans.findIndex(([from, to]) => error.line !== null && error.line >= from && error.line <= to)
-          return index < 0 ? null : index
-        })
-      })
-    },
-    checkVerification: (request) =>
-      Effect.gen(function* () {
-        const scheme = payeScheme(request.contractor.scheme)
-        const now = yield* Clock.currentTimeMillis
-        const xml = irEnvelopeXml(
-          cisVerifyEnvelope({
-            contractorUtr: request.contractor.utr ?? "",
-            scheme,
-            subcontractor: request.subcontractor,
-            periodEnd: taxMonthEnd(new Date(now))
+  Effect.map(hmrcSchemas, (hmrcSchemaErrors) =>
+    FilingCheck.of({
+      checkReturn: (submission) => {
+        const scheme = submission.contractor.scheme
+        if (scheme === null) return Effect.succeed([{ line: null, element: null, message: SCHEME_NOT_SET }])
+        const xml = irEnvelopeXml(cis300Envelope(cis300Return(submission, payeScheme(scheme))))
+        return Effect.map(hmrcSchemaErrors("CISreturn", xml), (errors) => {
+          const spans = subcontractorSpans(xml)
+          return problemsOf(errors, (error) => {
+            const index = spans.findIndex(([from, to]) => error.line !== null && error.line >= from && error.line <= to)
+            return index < 0 ? null : index
           })
-        )
-        return problemsOf(yield* hmrcSchemaErrors("CISverification", xml), () => null)
-      })
-  })
+        })
+      },
+      checkVerification: (request) =>
+        Effect.gen(function* () {
+          const scheme = payeScheme(request.contractor.scheme)
+          const now = yield* Clock.currentTimeMillis
+          const xml = irEnvelopeXml(
+            cisVerifyEnvelope({
+              contractorUtr: request.contractor.utr ?? "",
+              scheme,
+              subcontractor: request.subcontractor,
+              periodEnd: taxMonthEnd(new Date(now))
+            })
+          )
+          return problemsOf(yield* hmrcSchemaErrors("CISverification", xml), () => null)
+        })
+    })
+  )
 )

@@ -1,4 +1,5 @@
 import { XMLParser } from "fast-xml-parser"
+import { base32, base64 } from "rfc4648"
 
 /** One error of a GovTalk answer: of the envelope's `GovTalkErrors`, or of the body's `ErrorResponse`. */
 export interface GovTalkError {
@@ -34,6 +35,13 @@ export const RECOVERABLE_ERRORS: ReadonlySet<string> = new Set(["1000", "2005", 
 
 /** The Government Gateway's authentication failure: the sender's credentials were refused. */
 export const AUTHENTICATION_FAILURE = "1046"
+
+/** The Transaction Engine no longer knows the correlation id (deleted, expired, or never its own). */
+export const UNKNOWN_CORRELATION = "2000"
+
+/** Whether a poll's errors say HMRC no longer knows the correlation id: the outcome is unknown. */
+export const isUnknownCorrelation = (errors: ReadonlyArray<GovTalkError>) =>
+  errors.some((error) => error.number === UNKNOWN_CORRELATION)
 
 export const isRecoverable = (errors: ReadonlyArray<GovTalkError>) =>
   errors.some((error) => RECOVERABLE_ERRORS.has(error.number))
@@ -115,15 +123,11 @@ export const govTalkAnswer = (xml: string): GovTalkAnswer => {
   throw new Error(`The answer's qualifier ${qualifier || "(none)"} is not one GovTalk answers with`)
 }
 
-/** A `list` answer's records: which correlation id HMRC holds each TransactionID under, and its status. */
-export const statusRecords = (
-  body: Xml
-): ReadonlyArray<{ transactionId: string; correlationId: string; status: string }> =>
-  ((record(body["StatusReport"])["StatusRecord"] as Array<unknown> | undefined) ?? []).map((r) => ({
-    transactionId: text(record(r)["TransactionID"]),
-    correlationId: text(record(r)["CorrelationID"]),
-    status: text(record(r)["Status"])
-  }))
+/** The correlation ids a `list` answer's StatusRecords name (their Status words are not read: HMRC does not fix them). */
+export const listedCorrelationIds = (body: Xml): ReadonlyArray<string> =>
+  ((record(body["StatusReport"])["StatusRecord"] as Array<unknown> | undefined) ?? []).map((r) =>
+    text(record(r)["CorrelationID"])
+  )
 
 /** A verification response's subcontractor: HMRC's CISresponse, inside SuccessResponse/ResponseData. */
 export const cisResponseSubcontractors = (body: Xml): ReadonlyArray<Xml> =>
@@ -138,4 +142,24 @@ export const receiptMessage = (body: Xml): string => {
   const success = record(body["SuccessResponse"])
   const receipt = text(record(success["IRmarkReceipt"])["Message"])
   return (receipt || text(success["Message"])).replace(/\s+/g, " ")
+}
+
+/**
+ * The IRmark HMRC's receipt names, in base64 as the service writes IRmarks: the digest of its
+ * signature (`IRmarkReceipt/Signature/SignedInfo/Reference/DigestValue`, base64), which HMRC's
+ * own CIS service compares with what it sent; else the base32 IRmark its message names ("The
+ * associated IRmark was: ..."); null when it names none.
+ */
+export const receiptIrmark = (body: Xml): string | null => {
+  const receipt = record(record(body["SuccessResponse"])["IRmarkReceipt"])
+  const reference = record(record(record(receipt["Signature"])["SignedInfo"])["Reference"])
+  const digest = text(reference["DigestValue"])
+  if (digest !== "") return digest
+  const named = /The associated IRmark was: ([A-Z2-7]+=*)/.exec(text(receipt["Message"]))?.[1]
+  if (named === undefined) return null
+  try {
+    return base64.stringify(base32.parse(named, { loose: true }))
+  } catch {
+    return null
+  }
 }

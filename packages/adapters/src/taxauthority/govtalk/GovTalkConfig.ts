@@ -1,5 +1,4 @@
 import { Config, ConfigError, Effect, Either, Option } from "effect"
-import adaptersPackage from "../../../package.json" with { type: "json" }
 import { ownCallHeaders } from "../../system/OwnCalls.js"
 import type { GovTalkSoftware } from "./GovTalkMessage.js"
 import type { GovTalkOptions } from "./GovTalkProtocol.js"
@@ -10,13 +9,19 @@ export const GOVTALK_ENGINE_PATH = "/sandbox/govtalk"
 export const GOVTALK_ENGINE_SUBMISSION = "/submission"
 export const GOVTALK_ENGINE_POLL = "/poll"
 
-/** The product and version the service names in GovTalk's ChannelRouting unless GOVTALK_PRODUCT(_VERSION) say otherwise. */
+/**
+ * The product and version the service names in GovTalk's ChannelRouting unless GOVTALK_PRODUCT(_VERSION)
+ * say otherwise: the ones registered with HMRC, never the package's version, which changes with every release.
+ */
 export const GOVTALK_PRODUCT = "cisbook"
-export const GOVTALK_PRODUCT_VERSION: string = adaptersPackage.version
+export const GOVTALK_PRODUCT_VERSION = "1.0"
+
+/** HMRC's live Transaction Engine: a message sent there with GatewayTest 1 is answered and filed nowhere. */
+export const HMRC_LIVE_HOST = "transaction-engine.tax.service.gov.uk"
 
 /** The software as the sandbox names it: the local Transaction Engine takes any vendor id. */
 export const SANDBOX_SOFTWARE: GovTalkSoftware = {
-  gatewayTest: true,
+  gatewayTest: false,
   vendorId: "0000",
   product: GOVTALK_PRODUCT,
   version: GOVTALK_PRODUCT_VERSION
@@ -42,6 +47,17 @@ export const warnRetiredSettings = Effect.forEach(
   { discard: true }
 )
 
+/**
+ * Warns at start-up of test submissions to HMRC's live engine (GOVTALK_TEST=true with the live
+ * GOVTALK_URL): HMRC answers them and files nothing, so no return is filed for real.
+ */
+export const warnTestInLive = (options: GovTalkOptions) =>
+  options.software.gatewayTest && new URL(options.url).hostname === HMRC_LIVE_HOST
+    ? Effect.logWarning(
+        `GOVTALK_TEST=true with HMRC's live GOVTALK_URL (${options.url}): HMRC validates and answers every return and verification but files nothing. Returns answered so are marked gatewayTest, never billed, mail no statements and count as filed nowhere. Set GOVTALK_TEST=false to file for real.`
+      )
+    : Effect.void
+
 /** GOVTALK_PRODUCT and GOVTALK_PRODUCT_VERSION: the product name and version HMRC registered for the software. */
 const product = Config.withDefault(Config.nonEmptyString("GOVTALK_PRODUCT"), GOVTALK_PRODUCT)
 const productVersion = Config.withDefault(Config.nonEmptyString("GOVTALK_PRODUCT_VERSION"), GOVTALK_PRODUCT_VERSION)
@@ -60,10 +76,10 @@ export const sandboxGovTalkUrl = (publicBaseUrl: string) =>
 
 /**
  * TAX_AUTHORITY: `sandbox` (the default), the local Transaction Engine the server serves under
- * PUBLIC_BASE_URL; `govtalk`, HMRC's Transaction Engine at GOVTALK_URL with GOVTALK_VENDOR_ID and
- * GOVTALK_TEST, all required (and CREDENTIALS_KEY, see CredentialsKeyConfig). Either names the
- * software GOVTALK_PRODUCT and GOVTALK_PRODUCT_VERSION; messages go with each tenant's own
- * Government Gateway credentials.
+ * PUBLIC_BASE_URL (GOVTALK_TEST optional, default false); `govtalk`, HMRC's Transaction Engine at
+ * GOVTALK_URL with GOVTALK_VENDOR_ID and GOVTALK_TEST, all required (and CREDENTIALS_KEY, see
+ * CredentialsKeyConfig). Either names the software GOVTALK_PRODUCT and GOVTALK_PRODUCT_VERSION;
+ * messages go with each tenant's own Government Gateway credentials.
  */
 export const GovTalkConfig: Effect.Effect<
   GovTalkOptions & { readonly authority: "sandbox" | "govtalk" },
@@ -82,10 +98,11 @@ export const GovTalkConfig: Effect.Effect<
   const port = yield* Config.withDefault(Config.port("PORT"), 3000)
   const publicBaseUrl = yield* Config.withDefault(Config.string("PUBLIC_BASE_URL"), `http://localhost:${port}`)
   // Calls to the engine this process serves count against no client's budget.
+  const gatewayTest = yield* Config.withDefault(Config.boolean("GOVTALK_TEST"), false)
   return {
     authority,
     url: sandboxGovTalkUrl(publicBaseUrl),
-    software: { ...SANDBOX_SOFTWARE, ...software },
+    software: { ...SANDBOX_SOFTWARE, ...software, gatewayTest },
     headers: ownCallHeaders
   }
 })

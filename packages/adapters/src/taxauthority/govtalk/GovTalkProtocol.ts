@@ -1,5 +1,5 @@
 import type { SenderCredentials } from "@cisbook/core/credentials/HmrcCredentials"
-import type { Acknowledgement, SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
+import type { Acknowledgement, Listed, NoAnswerYet, SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
 import {
   CredentialsRefused,
   type TaxAuthorityFailure,
@@ -7,8 +7,15 @@ import {
 } from "@cisbook/core/taxauthority/TaxAuthority"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Effect, Option, Ref } from "effect"
-import { errorKind, type GovTalkAnswer, type GovTalkError, reasonOf, statusRecords } from "./GovTalkAnswer.js"
+import { Duration, Effect, Schedule } from "effect"
+import {
+  errorKind,
+  type GovTalkAnswer,
+  type GovTalkError,
+  isUnknownCorrelation,
+  listedCorrelationIds,
+  reasonOf
+} from "./GovTalkAnswer.js"
 import { type GovTalkClass, govTalkMessage, type GovTalkSender, type GovTalkSoftware } from "./GovTalkMessage.js"
 import type { IrSender } from "./IrHeader.js"
 import { govTalkExchange } from "./GovTalkTransport.js"
@@ -32,24 +39,24 @@ export const irSenderOf = (credentials: SenderCredentials): IrSender =>
 export type Polled =
   | { readonly _tag: "Answer"; readonly body: Record<string, unknown> }
   | { readonly _tag: "Refusal"; readonly reason: string }
-  | { readonly _tag: "Pending"; readonly retryAfterMs: number }
-  /** To be polled under this acknowledgement from now on (HMRC holds the message there). */
-  | { readonly _tag: "Moved"; readonly acknowledgement: Acknowledgement }
-  /** HMRC holds nothing of the message, or asked for it to be sent again: it is to be submitted afresh. */
-  | { readonly _tag: "SendAgain" }
+  | NoAnswerYet
+
+/** HMRC's data request is tried three times when the Transaction Engine cannot be reached: at once, after 1 s and 2 s more. */
+const DATA_REQUEST_RETRIES = Schedule.exponential(Duration.seconds(1)).pipe(Schedule.intersect(Schedule.recurs(2)))
 
 /**
  * A GovTalk message's life with HMRC's Transaction Engine, whatever its class: submitted at the
  * submission URL and acknowledged with a correlation id and a ResponseEndPoint, which the caller
- * records; polled and deleted only at that endpoint, never at the submission URL. Errors are
- * classed as HMRC's own CIS service does (GovTalkErrorStatusClassifier): 1046 refuses the
- * credentials; 1000, 2005 and 3000, a connection that fails and a 5xx are the authority being
- * unavailable (or, at a poll, a request to send the message again); any other error refuses the
- * message with every error's text. Submissions and data requests go with the tenant's own
- * Government Gateway credentials; polls and deletes, as HMRC's own, carry none. An error at a poll
- * is never taken for a refusal by itself: HMRC's data request (`list`) says whether it holds the
- * message's answer as an error (the refusal), holds it under another correlation id, or holds
- * nothing (the message is sent again).
+ * records; polled and deleted only at that endpoint (the one the last acknowledgement named),
+ * never at the submission URL. Errors are read as HMRC's own CIS service reads them
+ * (GovTalkErrorStatusClassifier): 1046 refuses the credentials; 1000, 2005 and 3000, a
+ * connection that fails and a 5xx are the authority being unavailable (at a poll, HMRC failing
+ * the submission, which is sent afresh); any other error refuses the message with every error's
+ * text. At a poll, 2000 (a correlation id HMRC no longer knows) leaves the outcome unknown, which
+ * HMRC's data request (`list`, with the tenant's credentials, at the submission URL) settles:
+ * whether a StatusRecord names the correlation id, whatever its Status. Submissions and data
+ * requests go with the tenant's own Government Gateway credentials; polls and deletes, as HMRC's
+ * own, carry none.
  */
 export const govTalkProtocol = (options: GovTalkOptions) =>
   Effect.gen(function* () {
@@ -57,22 +64,9 @@ export const govTalkProtocol = (options: GovTalkOptions) =>
       yield* HttpClient.HttpClient,
       HttpClientRequest.setHeaders(options.headers ?? {})
     )
-    /**
-     * The response endpoint HMRC last named for each class, for a message found by a data request
-     * whose answer names none (HMRC's endpoint is the same for every message of a class).
-     */
-    const lastEndpoint = yield* Ref.make(new Map<GovTalkClass, string>())
 
     const exchange = (url: string, message: string) =>
-      Effect.provideService(govTalkExchange(url, message), HttpClient.HttpClient, http).pipe(
-        Effect.tap((answer) => {
-          const messageClass = /<Class>([^<]*)<\/Class>/.exec(message)?.[1] as GovTalkClass | undefined
-          const endpoint = answer.pollUrl
-          return endpoint === null || messageClass === undefined
-            ? Effect.void
-            : Ref.update(lastEndpoint, (all) => new Map(all).set(messageClass, endpoint))
-        })
-      )
+      Effect.provideService(govTalkExchange(url, message), HttpClient.HttpClient, http)
 
     /** The software with the tenant's credentials: who a submission or data request is from. */
     const senderOf = (credentials: SenderCredentials): GovTalkSender => ({
@@ -98,6 +92,19 @@ export const govTalkProtocol = (options: GovTalkOptions) =>
             pollIntervalSeconds: answer.pollIntervalSeconds
           })
 
+    /**
+     * A submission answered at once with its response (HMRC does not, for CIS): it is polled at
+     * the endpoint the answer names, at once, and answers the same there.
+     */
+    const answeredAt = (answer: Extract<GovTalkAnswer, { _tag: "Response" }>) =>
+      answer.pollUrl === null
+        ? Effect.fail(unavailable(`HMRC answered ${answer.correlationId} at once and named no ResponseEndPoint`))
+        : Effect.succeed<Acknowledgement>({
+            correlationId: answer.correlationId,
+            endpoint: answer.pollUrl,
+            pollIntervalSeconds: 0
+          })
+
     /** Deletes a message's answer at its endpoint; unavailable when HMRC did not delete it. */
     const deleteAt = (messageClass: GovTalkClass, correlationId: string, endpoint: string) =>
       Effect.flatMap(
@@ -121,128 +128,88 @@ export const govTalkProtocol = (options: GovTalkOptions) =>
             )
           )
 
-    /** What HMRC holds of a class (its data request, `list`, at the submission URL), and where it answers them. */
-    const heldOf = (messageClass: GovTalkClass, transactionId: string, credentials: SenderCredentials) =>
-      Effect.gen(function* () {
-        const answer = yield* exchange(
-          options.url,
-          govTalkMessage({ function: "list", class: messageClass }, senderOf(credentials))
-        )
-        if (answer._tag === "Error" && errorKind(answer.errors) === "AuthenticationFailure")
-          return yield* notRefusal(answer.errors)
-        if (answer._tag !== "Response")
-          return yield* Effect.fail(
-            unavailable(
-              `HMRC did not list what it holds: ${answer._tag === "Error" ? reasonOf(answer.errors) : "acknowledged"}`
-            )
-          )
-        const endpoint = answer.pollUrl ?? (yield* Ref.get(lastEndpoint)).get(messageClass) ?? null
-        return {
-          held: statusRecords(answer.body).filter((r) => r.transactionId === transactionId),
-          endpoint
-        }
-      })
-
-    const heldAt = (correlationId: string, endpoint: string | null) =>
-      endpoint === null
-        ? Effect.fail(unavailable(`HMRC holds ${correlationId} but named no ResponseEndPoint to poll it at`))
-        : Effect.succeed<Acknowledgement>({ correlationId, endpoint, pollIntervalSeconds: 0 })
-
-    /** The message HMRC holds under the TransactionID from an earlier submission that did not fail, if any. */
-    const findSent = (messageClass: GovTalkClass, transactionId: string, credentials: SenderCredentials) =>
-      Effect.gen(function* () {
-        const { endpoint, held } = yield* heldOf(messageClass, transactionId, credentials)
-        const sent = held.find((r) => r.status !== "SUBMISSION_ERROR")
-        return sent === undefined ? Option.none() : Option.some(yield* heldAt(sent.correlationId, endpoint))
-      })
-
-    /**
-     * After an error at a poll (or a message recorded with no endpoint): what HMRC's data request
-     * says. The message's own answer held as an error is its refusal (its errors are the poll's);
-     * held otherwise, it is polled again later (at the endpoint the data request names, when it
-     * had none); another submission of it held and not failed is polled from now on; nothing
-     * held (or only failed submissions, after a recoverable error), it is sent again.
-     */
-    const afterPollError = (
-      messageClass: GovTalkClass,
-      sent: SentMessage,
-      transactionId: string,
-      errors: ReadonlyArray<GovTalkError>,
-      credentials: SenderCredentials
-    ) =>
-      Effect.gen(function* () {
-        const { endpoint, held } = yield* heldOf(messageClass, transactionId, credentials)
-        const own = held.find((r) => r.correlationId === sent.correlationId)
-        const recoverable = errorKind(errors) === "Recoverable"
-        if (own !== undefined && !recoverable) {
-          if (sent.endpoint === null)
-            return { _tag: "Moved", acknowledgement: yield* heldAt(own.correlationId, endpoint) } as const
-          if (own.status === "SUBMISSION_ERROR") return { _tag: "Refusal", reason: reasonOf(errors) } as const
-          return yield* Effect.fail(
-            unavailable(`HMRC holds ${sent.correlationId} but its poll failed: ${reasonOf(errors)}`)
-          )
-        }
-        const other = held.find((r) => r.correlationId !== sent.correlationId && r.status !== "SUBMISSION_ERROR")
-        if (other !== undefined)
-          return { _tag: "Moved", acknowledgement: yield* heldAt(other.correlationId, endpoint) } as const
-        return { _tag: "SendAgain" } as const
-      })
-
     /** Polls a message at its recorded endpoint (`Qualifier` poll, an empty body). */
-    const poll = (
-      messageClass: GovTalkClass,
-      sent: SentMessage,
-      transactionId: string,
-      credentials: SenderCredentials
-    ): Effect.Effect<Polled, TaxAuthorityFailure> =>
+    const poll = (messageClass: GovTalkClass, sent: SentMessage): Effect.Effect<Polled, TaxAuthorityFailure> =>
       Effect.gen(function* () {
-        if (sent.endpoint === null) return yield* afterPollError(messageClass, sent, transactionId, [], credentials)
+        if (sent.endpoint === null)
+          return {
+            _tag: "Unknown",
+            reason: `${sent.correlationId} was recorded before response endpoints were kept: there is none to poll it at`
+          } as const
         const answer = yield* exchange(
           sent.endpoint,
           govTalkMessage({ function: "poll", class: messageClass, correlationId: sent.correlationId }, options.software)
         )
         switch (answer._tag) {
           case "Acknowledgement":
-            return answer.pollUrl !== null && answer.pollUrl !== sent.endpoint
-              ? ({ _tag: "Moved", acknowledgement: yield* acknowledgementOf(answer) } as const)
-              : ({ _tag: "Pending", retryAfterMs: answer.pollIntervalSeconds * 1000 } as const)
+            return {
+              _tag: "Pending",
+              acknowledgement: {
+                correlationId: sent.correlationId,
+                endpoint: answer.pollUrl ?? sent.endpoint,
+                pollIntervalSeconds: answer.pollIntervalSeconds
+              }
+            } as const
           case "Response":
             return { _tag: "Answer", body: answer.body } as const
           case "Error":
-            if (errorKind(answer.errors) === "AuthenticationFailure") return yield* notRefusal(answer.errors)
-            return yield* afterPollError(messageClass, sent, transactionId, answer.errors, credentials)
+            if (errorKind(answer.errors) === "AuthenticationFailure")
+              return yield* Effect.fail(
+                new CredentialsRefused({ message: `HMRC refused the credentials: ${reasonOf(answer.errors)}` })
+              )
+            if (isUnknownCorrelation(answer.errors))
+              return { _tag: "Unknown", reason: reasonOf(answer.errors) } as const
+            if (errorKind(answer.errors) === "Recoverable")
+              return { _tag: "Failed", reason: reasonOf(answer.errors) } as const
+            return { _tag: "Refusal", reason: reasonOf(answer.errors) } as const
         }
       })
 
     /**
-     * The endpoint of a recorded message, or, for one recorded without, the one HMRC last named
-     * for its class (a delete carries no credentials to ask HMRC's data request with).
+     * HMRC's data request (`list` of the message's class, with the tenant's credentials, at the
+     * submission URL): whether a StatusRecord names the message's correlation id. The Transaction
+     * Engine not answering is tried again (DATA_REQUEST_RETRIES) before it counts as unavailable;
+     * an error answer, or an acknowledgement instead of the list, is a refusal.
      */
-    const endpointOf = (messageClass: GovTalkClass, sent: SentMessage) =>
-      sent.endpoint !== null
-        ? Effect.succeed(sent.endpoint)
-        : Effect.flatMap(Ref.get(lastEndpoint), (all) => {
-            const endpoint = all.get(messageClass)
-            return endpoint === undefined
-              ? Effect.fail(unavailable(`HMRC named no ResponseEndPoint to delete ${sent.correlationId} at`))
-              : Effect.succeed(endpoint)
-          })
+    const lookUp = (
+      messageClass: GovTalkClass,
+      sent: SentMessage,
+      credentials: SenderCredentials
+    ): Effect.Effect<Listed, TaxAuthorityUnavailable> =>
+      exchange(options.url, govTalkMessage({ function: "list", class: messageClass }, senderOf(credentials))).pipe(
+        Effect.retry(DATA_REQUEST_RETRIES),
+        Effect.map((answer): Listed => {
+          switch (answer._tag) {
+            case "Response":
+              return listedCorrelationIds(answer.body).includes(sent.correlationId)
+                ? { _tag: "Recorded", endpoint: answer.pollUrl }
+                : { _tag: "NotRecorded" }
+            case "Error":
+              return { _tag: "Refused", reason: reasonOf(answer.errors) }
+            case "Acknowledgement":
+              return { _tag: "Refused", reason: "HMRC acknowledged its data request instead of answering it" }
+          }
+        })
+      )
 
     const deleteAnswer = (messageClass: GovTalkClass) => (sent: SentMessage) =>
-      Effect.flatMap(endpointOf(messageClass, sent), (endpoint) => deleteAt(messageClass, sent.correlationId, endpoint))
+      sent.endpoint === null
+        ? Effect.fail(unavailable(`HMRC named no ResponseEndPoint to delete ${sent.correlationId} at`))
+        : deleteAt(messageClass, sent.correlationId, sent.endpoint)
 
-    /** Sends a submission or a data request to the submission URL. */
+    /** Sends a submission to the submission URL. */
     const submit = (message: string) => exchange(options.url, message)
 
     return {
+      software: options.software,
       submit,
       senderOf,
       notRefusal,
       acknowledgementOf,
+      answeredAt,
       dropRefused,
-      heldAt,
-      findSent,
       poll,
+      lookUp,
       deleteAnswer
     } as const
   })

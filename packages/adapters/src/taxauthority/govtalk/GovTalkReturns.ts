@@ -2,12 +2,12 @@ import type { SenderCredentials } from "@cisbook/core/credentials/HmrcCredential
 import { SCHEME_NOT_SET } from "@cisbook/core/returns/ReturnRules"
 import type { Acknowledgement, SentMessage } from "@cisbook/core/taxauthority/Acknowledgement"
 import type { TaxAuthority, TaxAuthorityFailure } from "@cisbook/core/taxauthority/TaxAuthority"
-import type { ReturnPoll, ReturnSent, ReturnSubmission, SentReturn } from "@cisbook/core/taxauthority/ReturnSubmission"
-import { Effect, Option } from "effect"
-import { cis300Return, payeScheme, transactionIdOf } from "../cis300/Cis300Return.js"
+import type { ReturnPoll, ReturnSent, ReturnSubmission } from "@cisbook/core/taxauthority/ReturnSubmission"
+import { Effect } from "effect"
+import { cis300Return, payeScheme } from "../cis300/Cis300Return.js"
 import { cis300Problems } from "../cis300/Cis300Rules.js"
 import { cis300Envelope } from "./Cis300Envelope.js"
-import { errorKind, reasonOf, receiptMessage } from "./GovTalkAnswer.js"
+import { errorKind, reasonOf, receiptIrmark, receiptMessage } from "./GovTalkAnswer.js"
 import { type GovTalkClass, govTalkMessage } from "./GovTalkMessage.js"
 import { type GovTalkProtocol, irSenderOf } from "./GovTalkProtocol.js"
 import { carriedIrMark } from "./IrMark.js"
@@ -16,7 +16,7 @@ const RETURN: GovTalkClass = "IR-CIS-CIS300MR"
 
 /** Filing a monthly return (CIS300) with HMRC over GovTalk: the tax authority's returns. */
 export const govTalkReturns = (protocol: GovTalkProtocol) => {
-  const { acknowledgementOf, dropRefused, findSent, heldAt, notRefusal, poll, senderOf, submit } = protocol
+  const { acknowledgementOf, answeredAt, dropRefused, notRefusal, poll, senderOf, software, submit } = protocol
 
   /** The return's GovTalk message and the IRmark it carries, or the rules of HMRC's it breaks. */
   const returnMessage = (submission: ReturnSubmission, credentials: SenderCredentials) => {
@@ -46,16 +46,17 @@ export const govTalkReturns = (protocol: GovTalkProtocol) => {
       const built = returnMessage(submission, credentials)
       if (built._tag === "Rejected") return built
       const answer = yield* submit(built.message)
+      const sent = (acknowledgement: Acknowledgement): ReturnSent => ({
+        _tag: "Acknowledged",
+        acknowledgement,
+        irmark: built.irmark,
+        gatewayTest: software.gatewayTest
+      })
       switch (answer._tag) {
         case "Acknowledgement":
-          return { _tag: "Acknowledged", acknowledgement: yield* acknowledgementOf(answer), irmark: built.irmark }
+          return sent(yield* acknowledgementOf(answer))
         case "Response":
-          // Answered at once (HMRC does not, for CIS): polled at its endpoint, it answers the same.
-          return {
-            _tag: "Acknowledged",
-            acknowledgement: yield* heldAt(answer.correlationId, answer.pollUrl),
-            irmark: built.irmark
-          }
+          return sent(yield* answeredAt(answer))
         case "Error":
           if (errorKind(answer.errors) !== "Refusal") return yield* notRefusal(answer.errors)
           yield* dropRefused(RETURN, answer)
@@ -63,58 +64,26 @@ export const govTalkReturns = (protocol: GovTalkProtocol) => {
       }
     })
 
-  const sentReturn = (
-    submission: ReturnSubmission,
-    credentials: SenderCredentials,
-    acknowledgement: Acknowledgement
-  ): SentReturn => {
-    const built = returnMessage(submission, credentials)
-    return { _tag: "Acknowledged", acknowledgement, irmark: built._tag === "Message" ? built.irmark : "" }
-  }
-
-  const findSentReturn = (submission: ReturnSubmission, credentials: SenderCredentials) =>
-    Effect.map(
-      findSent(RETURN, transactionIdOf(submission.id), credentials),
-      Option.map((a) => sentReturn(submission, credentials, a))
-    )
-
-  const pollReturn = (
-    sent: SentMessage,
-    submission: ReturnSubmission,
-    credentials: SenderCredentials
-  ): Effect.Effect<ReturnPoll, TaxAuthorityFailure> =>
-    Effect.gen(function* () {
-      const polled = yield* poll(RETURN, sent, transactionIdOf(submission.id), credentials)
+  /** HMRC's answer at the return's endpoint; the answer stays there until the filer, having recorded it, deletes it. */
+  const pollReturn = (sent: SentMessage): Effect.Effect<ReturnPoll, TaxAuthorityFailure> =>
+    Effect.map(poll(RETURN, sent), (polled): ReturnPoll => {
       switch (polled._tag) {
-        // The answer stays at HMRC until the filer, having recorded it, deletes it (deleteReturnAnswer).
         case "Answer":
-          return { _tag: "Accepted", message: receiptMessage(polled.body) } as const
+          return {
+            _tag: "Accepted",
+            receipt: { message: receiptMessage(polled.body), irmark: receiptIrmark(polled.body) }
+          }
         case "Refusal":
-          return { _tag: "Rejected", reason: polled.reason } as const
-        case "Pending":
+          return { _tag: "Rejected", reason: polled.reason }
+        default:
           return polled
-        case "Moved":
-          return {
-            _tag: "Resent",
-            sent: sentReturn(submission, credentials, polled.acknowledgement),
-            retryAfterMs: 0
-          } as const
-        case "SendAgain": {
-          const again = yield* sendReturn(submission, credentials)
-          if (again._tag === "Rejected") return again
-          return {
-            _tag: "Resent",
-            sent: again,
-            retryAfterMs: again.acknowledgement.pollIntervalSeconds * 1000
-          } as const
-        }
       }
     })
 
   return {
     sendReturn,
-    findSentReturn,
     pollReturn,
+    lookUpReturn: (sent: SentMessage, credentials: SenderCredentials) => protocol.lookUp(RETURN, sent, credentials),
     deleteReturnAnswer: protocol.deleteAnswer(RETURN)
   } satisfies Partial<TaxAuthority["Type"]>
 }

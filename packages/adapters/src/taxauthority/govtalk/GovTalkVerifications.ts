@@ -27,7 +27,7 @@ export const verificationTransactionId = (reference: string) =>
 
 /** Verifying subcontractors (CISrequest) with HMRC over GovTalk: the tax authority's verifications. */
 export const govTalkVerifications = (protocol: GovTalkProtocol) => {
-  const { acknowledgementOf, dropRefused, findSent, heldAt, notRefusal, poll, senderOf, submit } = protocol
+  const { acknowledgementOf, answeredAt, dropRefused, notRefusal, poll, senderOf, submit } = protocol
 
   /** HMRC's CISresponse for the one subcontractor asked about, as the contact's verification. */
   const verificationOf = (body: Record<string, unknown>): VerificationAnswer => {
@@ -74,10 +74,7 @@ export const govTalkVerifications = (protocol: GovTalkProtocol) => {
         case "Acknowledgement":
           return { _tag: "Acknowledged", acknowledgement: yield* acknowledgementOf(answer) } as const
         case "Response":
-          return {
-            _tag: "Acknowledged",
-            acknowledgement: yield* heldAt(answer.correlationId, answer.pollUrl)
-          } as const
+          return { _tag: "Acknowledged", acknowledgement: yield* answeredAt(answer) } as const
         case "Error":
           if (errorKind(answer.errors) !== "Refusal") return yield* notRefusal(answer.errors)
           yield* dropRefused(VERIFY, answer)
@@ -85,42 +82,24 @@ export const govTalkVerifications = (protocol: GovTalkProtocol) => {
       }
     })
 
-  const findSentVerification = (reference: string, credentials: SenderCredentials) =>
-    findSent(VERIFY, verificationTransactionId(reference), credentials)
-
-  const pollVerification = (
-    sent: SentMessage,
-    reference: string,
-    request: VerificationRequest,
-    credentials: SenderCredentials
-  ): Effect.Effect<VerificationPoll, TaxAuthorityFailure> =>
-    Effect.gen(function* () {
-      const polled = yield* poll(VERIFY, sent, verificationTransactionId(reference), credentials)
+  /** HMRC's answer at the request's endpoint (see pollReturn). */
+  const pollVerification = (sent: SentMessage): Effect.Effect<VerificationPoll, TaxAuthorityFailure> =>
+    Effect.map(poll(VERIFY, sent), (polled): VerificationPoll => {
       switch (polled._tag) {
         case "Answer":
           return verificationOf(polled.body)
         case "Refusal":
-          return { _tag: "Refused", message: polled.reason } as const
-        case "Pending":
+          return { _tag: "Refused", message: polled.reason }
+        default:
           return polled
-        case "Moved":
-          return { _tag: "Resent", acknowledgement: polled.acknowledgement, retryAfterMs: 0 } as const
-        case "SendAgain": {
-          const again = yield* sendVerification(reference, request, credentials)
-          if (again._tag !== "Acknowledged") return again
-          return {
-            _tag: "Resent",
-            acknowledgement: again.acknowledgement,
-            retryAfterMs: again.acknowledgement.pollIntervalSeconds * 1000
-          } as const
-        }
       }
     })
 
   return {
     sendVerification,
-    findSentVerification,
     pollVerification,
+    lookUpVerification: (sent: SentMessage, credentials: SenderCredentials) =>
+      protocol.lookUp(VERIFY, sent, credentials),
     deleteVerificationAnswer: protocol.deleteAnswer(VERIFY)
   } satisfies Partial<TaxAuthority["Type"]>
 }

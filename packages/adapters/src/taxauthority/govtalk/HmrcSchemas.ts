@@ -1,6 +1,6 @@
-import { Effect } from "effect"
+import { Effect, type Scope } from "effect"
 import { readFile } from "node:fs/promises"
-import type { validateXML, XMLValidationError } from "xmllint-wasm"
+import type { ErrorDetail, XsdValidator } from "libxml2-wasm"
 
 /** HMRC's published schemas of the CIS bodies, vendored beside this file (see xsd/README.md). */
 export type HmrcSchema = "CISreturn" | "CISverification"
@@ -11,33 +11,14 @@ const schemaFiles: Record<HmrcSchema, string> = {
 }
 const CORE = "core-v2-0.xsd"
 
-/** The schemas, next to this module in the sources and next to the bundle in dist/ (the build copies them). */
-const xsd = (file: string) => readFile(new URL(`./xsd/${file}`, import.meta.url), "utf8")
-
-/** HMRC's largest documents (a return of 1,000 lines) validate well within 256 MiB. */
-const MAX_MEMORY_PAGES = 4096
-
 /**
- * libxml2 (xmllint-wasm) and the schemas, loaded on first use only: the WebAssembly module is
- * compiled when the first document is checked, not when the server or the CLI starts.
+ * Where libxml2 finds the schemas: HMRC's XSDs include `core-v2-0.xsd` by a relative location,
+ * resolved against the including schema's URL to one the input provider below answers.
  */
-let loaded:
-  | Promise<{
-      readonly validateXML: typeof validateXML
-      readonly schemas: Record<HmrcSchema | "core", string>
-    }>
-  | undefined
+const BASE = "hmrc-xsd:///"
 
-const load = () =>
-  (loaded ??= Promise.all([
-    import("xmllint-wasm"),
-    xsd(schemaFiles.CISreturn),
-    xsd(schemaFiles.CISverification),
-    xsd(CORE)
-  ]).then(([xmllint, CISreturn, CISverification, core]) => ({
-    validateXML: xmllint.validateXML,
-    schemas: { CISreturn, CISverification, core }
-  })))
+/** The schemas, next to this module in the sources and next to the bundle in dist/ (the build copies them). */
+const xsd = (file: string) => readFile(new URL(`./xsd/${file}`, import.meta.url))
 
 /** One error of HMRC's schema: the 1-based line of the document it is on, when known, and what it says. */
 export interface SchemaError {
@@ -48,24 +29,70 @@ export interface SchemaError {
   readonly message: string
 }
 
-const schemaError = (error: XMLValidationError): SchemaError => ({
-  line: error.loc?.lineNumber ?? null,
-  element: /Element '(?:\{[^}]*\})?([A-Za-z][\w.-]*)'/.exec(error.message)?.[1] ?? null,
-  message: error.message.replace(/\{[^}]*\}/g, "").trim()
+const schemaError = (detail: Pick<ErrorDetail, "message" | "line">): SchemaError => ({
+  line: detail.line > 0 ? detail.line : null,
+  element: /Element '(?:\{[^}]*\})?([A-Za-z][\w.-]*)'/.exec(detail.message)?.[1] ?? null,
+  message: detail.message.replace(/\{[^}]*\}/g, "").trim()
 })
 
+/** Validates an `IRenvelope` document against one of HMRC's schemas: its errors, none when HMRC's schema takes it. */
+export type HmrcSchemaErrors = (schema: HmrcSchema, xml: string) => Effect.Effect<ReadonlyArray<SchemaError>>
+
+/** The input provider of HMRC's included schema is registered with libxml2 once per process: it never changes. */
+let includesRegistered = false
+
 /**
- * Validates an `IRenvelope` document against HMRC's schema with libxml2: its errors, none when
- * HMRC's schema takes it. One call validates the whole document.
+ * HMRC's schemas compiled once by libxml2 (libxml2-wasm: its WebAssembly is compiled when this
+ * is first built, not when the server or the CLI starts), each document then validated against
+ * the compiled schema, for the life of the scope, which disposes of them. A validation is one
+ * synchronous call into libxml2 on the calling thread: calls made at once run one after the
+ * other, never inside one another.
  */
-export const hmrcSchemaErrors = (schema: HmrcSchema, xml: string): Effect.Effect<ReadonlyArray<SchemaError>> =>
-  Effect.promise(async () => {
-    const { validateXML, schemas } = await load()
-    const result = await validateXML({
-      xml: { fileName: "IRenvelope.xml", contents: xml },
-      schema: { fileName: schemaFiles[schema], contents: schemas[schema] },
-      preload: [{ fileName: CORE, contents: schemas.core }],
-      maxMemoryPages: MAX_MEMORY_PAGES
-    })
-    return result.errors.map(schemaError)
-  }).pipe(Effect.withSpan("HmrcSchemas.validate", { attributes: { schema } }))
+export const hmrcSchemas: Effect.Effect<HmrcSchemaErrors, never, Scope.Scope> = Effect.gen(function* () {
+  const libxml2 = yield* Effect.promise(() => import("libxml2-wasm"))
+  const [returns, verifications, core] = yield* Effect.promise(() =>
+    Promise.all([xsd(schemaFiles.CISreturn), xsd(schemaFiles.CISverification), xsd(CORE)])
+  )
+  if (!includesRegistered) {
+    libxml2.xmlRegisterInputProvider(new libxml2.XmlBufferInputProvider({ [`${BASE}${CORE}`]: core }))
+    includesRegistered = true
+  }
+
+  const compile = (schema: HmrcSchema, source: Uint8Array) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        const document = libxml2.XmlDocument.fromBuffer(source, { url: `${BASE}${schemaFiles[schema]}` })
+        try {
+          return { document, validator: libxml2.XsdValidator.fromDoc(document) }
+        } catch (error) {
+          document.dispose()
+          throw error
+        }
+      }),
+      ({ document, validator }) =>
+        Effect.sync(() => {
+          validator.dispose()
+          document.dispose()
+        })
+    )
+
+  const validators: Record<HmrcSchema, XsdValidator> = {
+    CISreturn: (yield* compile("CISreturn", returns)).validator,
+    CISverification: (yield* compile("CISverification", verifications)).validator
+  }
+
+  return (schema, xml) =>
+    Effect.sync((): ReadonlyArray<SchemaError> => {
+      let document
+      try {
+        document = libxml2.XmlDocument.fromString(xml)
+        validators[schema].validate(document)
+        return []
+      } catch (error) {
+        if (error instanceof libxml2.XmlLibError) return error.details.map(schemaError)
+        throw error
+      } finally {
+        document?.dispose()
+      }
+    }).pipe(Effect.withSpan("HmrcSchemas.validate", { attributes: { schema } }))
+})
