@@ -34,7 +34,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [21, "hmrc_credentials"],
         [22, "govtalk_response_endpoints"],
         [23, "partner_utr"],
-        [24, "govtalk_final_answers"]
+        [24, "govtalk_final_answers"],
+        [25, "statements"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -68,6 +69,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "provider_events",
         "purchase_invoices",
         "rate_limits",
+        "received_statements",
+        "return_statements",
         "sales_invoice_payments",
         "sales_invoice_sequences",
         "sales_invoices",

@@ -48,3 +48,6 @@ export type BillingInvoiceId = typeof BillingInvoiceId.Type
 
 export const MandateId = Uuid.pipe(Schema.brand("MandateId"))
 export type MandateId = typeof MandateId.Type
+
+export const ReceivedStatementId = Uuid.pipe(Schema.brand("ReceivedStatementId"))
+export type ReceivedStatementId = typeof ReceivedStatementId.Type

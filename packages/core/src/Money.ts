@@ -46,3 +46,34 @@ export const Pounds = Schema.transformOrFail(Schema.Number, Pence, {
 /** Pence as pounds with two decimals, for people and spreadsheets: 125050 is "1250.50". */
 export const formatPounds = (amount: number): string =>
   `${Math.trunc(amount / 100)}.${String(amount % 100).padStart(2, "0")}`
+
+/**
+ * A difference of money as the wire carries it: pounds with at most 2 decimal places, below 0
+ * when the first amount is the smaller. Decodes to integer pence; pence encode back to pounds.
+ */
+export const SignedPounds = Schema.transformOrFail(
+  Schema.Number,
+  Schema.Int.pipe(Schema.between(-MAX_PENCE, MAX_PENCE)),
+  {
+    strict: true,
+    decode: (pounds, _, ast) => {
+      const amount = pence(Math.abs(pounds))
+      return amount === undefined
+        ? ParseResult.fail(
+            new ParseResult.Type(ast, pounds, "Must be an amount in pounds with at most 2 decimal places")
+          )
+        : ParseResult.succeed(pounds < 0 ? -amount : amount)
+    },
+    encode: (amount) => ParseResult.succeed(amount / 100)
+  }
+).annotations({
+  title: "SignedPounds",
+  description: "A difference in GBP, in pounds with at most 2 decimal places; negative when below",
+  jsonSchema: {
+    type: "number",
+    minimum: -MAX_PENCE / 100,
+    maximum: MAX_PENCE / 100,
+    multipleOf: 0.01,
+    examples: [-12.5]
+  }
+})

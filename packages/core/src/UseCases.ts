@@ -16,6 +16,9 @@ import { Authentication } from "./authentication/Authentication.js"
 import { ContactImport } from "./contacts/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
 import { MonthlyReturns } from "./returns/MonthlyReturns.js"
+import { ReturnStatements } from "./returns/ReturnStatements.js"
+import { ReceivedStatements } from "./statements/ReceivedStatements.js"
+import { StatementDelivery } from "./statements/StatementDelivery.js"
 import { PurchaseInvoices } from "./invoices/PurchaseInvoices.js"
 import { MailSupport } from "./mail/MailSupport.js"
 import { SalesInvoiceMail } from "./invoices/SalesInvoiceMail.js"
@@ -44,6 +47,9 @@ export const UseCasesLive = Layer.mergeAll(
   WebhookDeliveries.Default,
   WebhookDispatch.Default,
   MonthlyReturns.Default,
+  ReturnStatements.Default,
+  ReceivedStatements.Default,
+  StatementDelivery.Default,
   BillingProfiles.Default,
   Mandates.Default,
   BillingInvoices.Default,

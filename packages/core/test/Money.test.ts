@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
-import { formatPounds, MAX_PENCE, Pounds } from "../src/Money.js"
+import { formatPounds, MAX_PENCE, Pounds, SignedPounds } from "../src/Money.js"
 
 const decode = Schema.decodeUnknownEither(Pounds)
 
@@ -38,4 +38,26 @@ describe("formatPounds", () => {
     expect(formatPounds(0)).toBe("0.00")
     expect(formatPounds(MAX_PENCE)).toBe("999999999.99")
   })
+})
+
+describe("SignedPounds", () => {
+  const decodeSigned = Schema.decodeUnknownEither(SignedPounds)
+
+  it("reads a difference below 0 as negative pence, and refuses a third decimal either side", () => {
+    expect(decodeSigned(-12.5)).toEqual(Either.right(-1250))
+    expect(decodeSigned(0.01)).toEqual(Either.right(1))
+    expect(decodeSigned(-999999999.99)).toEqual(Either.right(-MAX_PENCE))
+    for (const bad of [-0.295, 0.001, -1e21, "5", null])
+      expect(Either.isLeft(decodeSigned(bad)), String(bad)).toBe(true)
+  })
+
+  it.prop(
+    "gives back the same pence through pounds, either side of 0",
+    [fc.integer({ min: -MAX_PENCE, max: MAX_PENCE })],
+    ([pence]) => {
+      const pounds = Schema.encodeSync(SignedPounds)(pence)
+      expect(decodeSigned(pounds)).toEqual(Either.right(pence))
+      expect(JSON.parse(JSON.stringify(pounds))).toBe(pounds)
+    }
+  )
 })

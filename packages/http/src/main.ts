@@ -5,6 +5,7 @@ import { IdempotencyKeySweeperLive } from "./workers/IdempotencyKeySweeper.js"
 import { MailSenderLive } from "./workers/MailSender.js"
 import { ProviderEventsWorkerLive } from "./workers/ProviderEventsWorker.js"
 import { ReturnFilerLive } from "./workers/ReturnFiler.js"
+import { StatementDelivererLive } from "./workers/StatementDeliverer.js"
 import { VerificationWorkerLive } from "./workers/VerificationWorker.js"
 import { WebhookDispatcherLive } from "./workers/WebhookDispatcher.js"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -26,6 +27,7 @@ const ServiceLive = Layer.mergeAll(
   MailSenderLive,
   VerificationWorkerLive,
   ReturnFilerLive,
+  StatementDelivererLive,
   ProviderEventsWorkerLive,
   IdempotencyKeySweeperLive,
   MetricsLive,

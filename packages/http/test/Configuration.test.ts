@@ -27,6 +27,7 @@ import { ReturnFilerConfig } from "../src/workers/ReturnFiler.js"
 import { VerificationWorkerConfig } from "../src/workers/VerificationWorker.js"
 import { WebhookDispatcherConfig } from "../src/workers/WebhookDispatcher.js"
 import { ProviderEventsWorkerConfig } from "../src/workers/ProviderEventsWorker.js"
+import { StatementDelivererConfig } from "../src/workers/StatementDeliverer.js"
 
 import { refused, withEnv } from "./ConfigEnv.js"
 
@@ -241,6 +242,34 @@ describe("the settings the README documents", () => {
         ["PROVIDER_EVENTS_LEASE_SECONDS", "9"]
       ] as const) {
         expect(yield* refused({ [name]: value }, ProviderEventsWorkerConfig)).toContain(name)
+      }
+    })
+  )
+
+  it.effect("STATEMENT_DELIVERER and STATEMENT_DELIVERY_* set the statement deliverer, within their bounds", () =>
+    Effect.gen(function* () {
+      expect(yield* withEnv({})(StatementDelivererConfig)).toEqual({
+        enabled: true,
+        concurrency: 20,
+        pollInterval: Duration.millis(1000),
+        lease: Duration.seconds(60)
+      })
+      expect(
+        yield* withEnv({
+          STATEMENT_DELIVERER: "false",
+          STATEMENT_DELIVERY_CONCURRENCY: "500",
+          STATEMENT_DELIVERY_POLL_INTERVAL_MS: "10",
+          STATEMENT_DELIVERY_LEASE_SECONDS: "3600"
+        })(StatementDelivererConfig)
+      ).toEqual({ enabled: false, concurrency: 500, pollInterval: Duration.millis(10), lease: Duration.seconds(3600) })
+      for (const [name, value] of [
+        ["STATEMENT_DELIVERY_CONCURRENCY", "0"],
+        ["STATEMENT_DELIVERY_CONCURRENCY", "501"],
+        ["STATEMENT_DELIVERY_POLL_INTERVAL_MS", "9"],
+        ["STATEMENT_DELIVERY_LEASE_SECONDS", "9"],
+        ["STATEMENT_DELIVERER", "sometimes"]
+      ] as const) {
+        expect(yield* refused({ [name]: value }, StatementDelivererConfig)).toContain(name)
       }
     })
   )

@@ -33,6 +33,8 @@ import type { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import type { Crypto } from "@cisbook/core/system/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/webhooks/DeliveryRepo"
 import type { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
+import type { ReturnStatementRepo } from "@cisbook/core/returns/ReturnStatementRepo"
+import type { ReceivedStatementRepo } from "@cisbook/core/statements/ReceivedStatementRepo"
 import type { DestinationGuard } from "@cisbook/core/webhooks/DestinationGuard"
 import type { EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
 import type { EventOutbox } from "@cisbook/core/events/EventOutbox"
@@ -92,6 +94,8 @@ export type Ports =
   | WebhookRepo
   | DeliveryRepo
   | MonthlyReturnRepo
+  | ReturnStatementRepo
+  | ReceivedStatementRepo
   | DestinationGuard
   | WebhookSender
   | VerificationQueue

@@ -26,6 +26,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Config, Effect, Fiber, Layer, Option, Redacted, Schedule } from "effect"
 import { killNine, startServerProcess } from "./ChildServer.js"
+import { deliveryCounts, queuedDeliveries } from "./QueuedDeliveries.js"
 import { appOver } from "./WorkerTestApp.js"
 import { asUser } from "@cisbook/core/users/ActingAs"
 
@@ -363,6 +364,55 @@ describe("kill -9 of the server process", () => {
         )
         // Each event applied once: no duplicate, each invoice failed once, one notice each.
         expect(after).toEqual({ applied: count, pending: 0, other: 0, failed: count, count, subjects: count })
+      }),
+    { timeout: 300_000 }
+  )
+
+  it.scopedLive(
+    "mid-way through statement deliveries: after a restart each statement is delivered once, with one event",
+    () =>
+      Effect.gen(function* () {
+        const db = yield* aDatabase
+        const env = {
+          ...db.env,
+          UPLOAD_DIR: path.join(db.dir, "uploads"),
+          STATEMENT_DELIVERY_POLL_INTERVAL_MS: "20",
+          STATEMENT_DELIVERY_CONCURRENCY: "2",
+          // The shortest lease there is: what the killed process held is due again 10 s after its claim.
+          STATEMENT_DELIVERY_LEASE_SECONDS: "10",
+          WEBHOOK_DISPATCHER: "false",
+          MAIL_SENDER: "false",
+          VERIFICATION_WORKER: "false",
+          RETURN_FILER: "false",
+          PROVIDER_EVENTS_WORKER: "false"
+        }
+        const first = yield* startServerProcess(env)
+        const count = 200
+        const { contractor, subcontractor } = yield* withApp(db.open, queuedDeliveries(count))
+        const counts = deliveryCounts(contractor.id, subcontractor.id).pipe(Effect.provide(db.open), Effect.scoped)
+        // Some delivered, not all: kill it there.
+        const before = yield* counts.pipe(
+          Effect.filterOrFail(
+            (c) => c.delivered > 0,
+            (c) => new Error(`None delivered yet: ${JSON.stringify(c)}\n${first.output()}`)
+          ),
+          Effect.retry(within(30)),
+          Effect.orDie
+        )
+        yield* killNine(first.child)
+        expect(before.delivered).toBeLessThan(count)
+
+        const second = yield* startServerProcess(env)
+        const after = yield* counts.pipe(
+          Effect.filterOrFail(
+            (c) => c.delivered === count,
+            (c) => new Error(`Not all delivered: ${JSON.stringify(c)}\n${second.output()}`)
+          ),
+          Effect.retry(within(60)),
+          Effect.orDie
+        )
+        // Each once: one statement per return line in the subcontractor's tenant, one event each.
+        expect(after).toEqual({ statements: count, sources: count, events: count, delivered: count, due: 0 })
       }),
     { timeout: 300_000 }
   )

@@ -5,6 +5,7 @@ import { SalesInvoiceEventData } from "@cisbook/core/invoices/SalesInvoiceEventD
 import { MonthlyReturnEventData } from "@cisbook/core/returns/MonthlyReturnEventData"
 import { TestWebhookEventData } from "@cisbook/core/webhooks/TestWebhookEventData"
 import { WebhookDisabledEventData } from "@cisbook/core/webhooks/WebhookDisabledEventData"
+import { ReceivedStatementEventData } from "@cisbook/core/statements/ReceivedStatementEventData"
 import type { Schema } from "effect"
 
 export interface EventPayload {
@@ -46,6 +47,11 @@ export const eventPayloads: { readonly [Type in EventType]: EventPayload } = {
     summary:
       "A connection was accepted; sent to both tenants, data being the connection as that tenant sees it (its own side, contact and counterparty)",
     data: ConnectionEventData
+  },
+  "cis-statement.received": {
+    summary:
+      "A contractor the tenant is connected to had its monthly return accepted: data is the payment and deduction statement it delivered, reconciled with the tenant's sales-invoice payments",
+    data: ReceivedStatementEventData
   },
   "webhook.disabled": {
     summary:

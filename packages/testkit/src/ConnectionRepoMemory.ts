@@ -57,6 +57,17 @@ export const ConnectionRepoMemory = Layer.effect(
           )
           return s.connections.filter((c) => ids.has(c.id)).filter(matches(direction))
         }),
+      listConnected: (tenantId, contactIds) =>
+        Effect.map(Ref.get(store), (s) => {
+          const ids = new Set(
+            s.sides
+              .filter((x) => x.tenantId === tenantId && contactIds.includes(x.contactId))
+              .map((x) => x.connectionId)
+          )
+          return s.connections
+            .filter((c) => ids.has(c.id) && c.status === "Connected")
+            .sort((a, b) => a.connectedAt!.getTime() - b.connectedAt!.getTime() || (a.id < b.id ? -1 : 1))
+        }),
       listSentTo: (viewer, direction) =>
         Effect.map(Ref.get(store), (s) =>
           s.connections

@@ -72,6 +72,17 @@ export const MailOutboxMemory = Layer.effect(
             return outcome === undefined ? row : { ...row, progress: outcome.progress, lease: null }
           })
         ),
+      sentOf: (tenantId, ids) =>
+        Effect.map(Ref.get(rows), (all) =>
+          all.flatMap(({ mail, progress }) =>
+            mail.tenantId === tenantId &&
+            ids.includes(mail.id) &&
+            progress.status === "Sent" &&
+            progress.sentAt !== null
+              ? [{ id: mail.id, to: mail.to, sentAt: progress.sentAt }]
+              : []
+          )
+        ),
       list: ({ limit, status }) =>
         Effect.map(Ref.get(rows), (all) =>
           all

@@ -21,6 +21,8 @@ import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepoMemory.js"
 import { ProviderEventInboxMemory } from "./ProviderEventInboxMemory.js"
 import { ProviderEventSignatureFake } from "./ProviderEventSignatureFake.js"
+import { ReceivedStatementRepoMemory } from "./ReceivedStatementRepoMemory.js"
+import { ReturnStatementRepoMemory } from "./ReturnStatementRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
@@ -62,6 +64,8 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       WebhookRepoMemory,
       DeliveryRepoMemory,
       MonthlyReturnRepoMemory,
+      ReturnStatementRepoMemory,
+      ReceivedStatementRepoMemory,
       DestinationGuardMemory,
       WebhookSenderMemory,
       TenantMailRecording,

@@ -65,6 +65,19 @@ export const SalesInvoiceRepoMemory = Layer.effect(
               : i
           )
         })),
+      paymentsFromContacts: (tenantId, contactIds, from, to) =>
+        Effect.map(Ref.get(state), (s) => {
+          const customerOf = new Map(
+            s.invoices.filter((i) => i.tenantId === tenantId).map((i) => [i.id, i.contactId] as const)
+          )
+          return s.payments
+            .filter((p) => p.tenantId === tenantId && p.date >= from && p.date <= to)
+            .sort(byDateThenId)
+            .flatMap((payment) => {
+              const contactId = customerOf.get(payment.invoiceId)
+              return contactId !== undefined && contactIds.includes(contactId) ? [{ contactId, payment }] : []
+            })
+        }),
       paymentsBetween: (tenantId, from, to) =>
         Effect.gen(function* () {
           const s = yield* Ref.get(state)

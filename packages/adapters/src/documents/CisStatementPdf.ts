@@ -19,6 +19,7 @@ export const cisStatementPdf = (s: CisStatement) =>
 
       doc.font("Helvetica-Bold").fontSize(12).text("Contractor")
       doc.font("Helvetica").fontSize(11).text(s.contractor.name)
+      doc.text(`Employer's reference: ${s.contractor.employerReference ?? "not given"}`)
       doc.text(`UTR: ${s.contractor.utr ?? "not given"}`)
       doc.moveDown(0.8)
 

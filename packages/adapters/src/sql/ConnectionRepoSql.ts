@@ -131,6 +131,14 @@ export const ConnectionRepoSql = Layer.effect(
           JOIN connection_sides s ON s.connection_id = c.id
           WHERE s.tenant_id = ${tenantId} AND s.contact_id = ${contactId} AND ${directionIs(direction)}
           ORDER BY c.direction`),
+      listConnected: (tenantId, contactIds) =>
+        contactIds.length === 0
+          ? Effect.succeed([])
+          : read(sql`
+              ${sql.literal(selectConnections)}
+              JOIN connection_sides s ON s.connection_id = c.id
+              WHERE s.tenant_id = ${tenantId} AND s.contact_id IN ${sql.in(contactIds)} AND c.status = 'Connected'
+              ORDER BY c.connected_at, c.id`),
       listSentTo: (viewer, direction) =>
         read(sql`
           ${sql.literal(selectConnections)} WHERE ${sentTo(viewer)} AND ${directionIs(direction)}

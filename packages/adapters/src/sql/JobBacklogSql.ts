@@ -40,6 +40,12 @@ export const JOB_TABLES: ReadonlyArray<JobTable> = [
     claimable: "status = 'Submitted' AND (leased_until IS NULL OR leased_until <= now())"
   },
   {
+    job: "statement_deliveries",
+    from: "return_statements",
+    dueAt: "issued_at",
+    claimable: "delivery_status = 'Due' AND (leased_until IS NULL OR leased_until <= now())"
+  },
+  {
     job: "provider_events",
     from: "provider_events",
     dueAt: "next_attempt_at",

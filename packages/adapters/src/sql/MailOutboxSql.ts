@@ -40,6 +40,9 @@ const SummaryRow = Schema.Struct({
 })
 const decodeSummaries = Schema.decodeUnknown(Schema.Array(SummaryRow))
 
+const SentRow = Schema.Struct({ id: MailId, toAddress: Email, sentAt: Schema.DateFromSelf })
+const decodeSent = Schema.decodeUnknown(Schema.Array(SentRow))
+
 const AttachmentRow = Schema.Struct({
   tenantId: Schema.String,
   mailId: Schema.String,
@@ -175,6 +178,16 @@ export const MailOutboxSql = Layer.effect(
       add,
       claimDue,
       record,
+      sentOf: (tenantId, ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql`
+              SELECT id, to_address, sent_at FROM mail_outbox
+              WHERE tenant_id = ${tenantId} AND id IN ${sql.in(ids)} AND status = 'Sent' AND sent_at IS NOT NULL`.pipe(
+              Effect.flatMap(decodeSent),
+              Effect.map((rows) => rows.map((row) => ({ id: row.id, to: row.toAddress, sentAt: row.sentAt }))),
+              Effect.orDie
+            ),
       list: ({ limit, status }) =>
         sql`
           SELECT tenant_id, id, type, to_address, subject, status, attempts, next_attempt_at, last_error,

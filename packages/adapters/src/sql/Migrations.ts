@@ -24,6 +24,7 @@ import hmrcCredentials from "./migrations/0021_hmrc_credentials.js"
 import govTalkResponseEndpoints from "./migrations/0022_govtalk_response_endpoints.js"
 import partnerUtr from "./migrations/0023_partner_utr.js"
 import govTalkFinalAnswers from "./migrations/0024_govtalk_final_answers.js"
+import statements from "./migrations/0025_statements.js"
 import { checkMigrationHistory, isCurrent, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -51,7 +52,8 @@ export const KNOWN_MIGRATIONS = {
   "0021_hmrc_credentials": hmrcCredentials,
   "0022_govtalk_response_endpoints": govTalkResponseEndpoints,
   "0023_partner_utr": partnerUtr,
-  "0024_govtalk_final_answers": govTalkFinalAnswers
+  "0024_govtalk_final_answers": govTalkFinalAnswers,
+  "0025_statements": statements
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

@@ -1,3 +1,4 @@
+import { ContactId } from "@cisbook/core/Ids"
 import { SalesInvoice, SalesInvoicePayment } from "@cisbook/core/invoices/SalesInvoice"
 import { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import { SqlClient, SqlSchema } from "@effect/sql"
@@ -6,6 +7,9 @@ import { reportedPayment, reportedPaymentColumns, type ReportedPaymentRow } from
 import { invoiceStoreSql } from "./InvoiceStoreSql.js"
 
 const InvoiceKey = Schema.Struct({ tenantId: Schema.String, id: Schema.String })
+const decodeContactPayments = Schema.decodeUnknown(
+  Schema.Array(Schema.Struct({ contactId: ContactId, ...SalesInvoicePayment.fields }))
+)
 const decodeSequence = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ lastSequence: Schema.Number })))
 
 export const SalesInvoiceRepoSql = Layer.effect(
@@ -74,6 +78,24 @@ export const SalesInvoiceRepoSql = Layer.effect(
           Effect.asVoid,
           Effect.orDie
         ),
+      // Through the customers' invoices (few), then each invoice's payments.
+      paymentsFromContacts: (tenantId, contactIds, from, to) =>
+        contactIds.length === 0
+          ? Effect.succeed([])
+          : sql`
+              SELECT i.contact_id, p.tenant_id, p.id, p.invoice_id, p.date, p.amount, p.cis_deduction, p.reference,
+                p.created_at
+              FROM sales_invoices i
+              JOIN sales_invoice_payments p ON p.tenant_id = i.tenant_id AND p.invoice_id = i.id
+              WHERE i.tenant_id = ${tenantId} AND i.contact_id IN ${sql.in(contactIds)}
+                AND p.date BETWEEN ${from} AND ${to}
+              ORDER BY p.date, p.id`.pipe(
+              Effect.flatMap(decodeContactPayments),
+              Effect.map((rows) =>
+                rows.map(({ contactId, ...payment }) => ({ contactId, payment: new SalesInvoicePayment(payment) }))
+              ),
+              Effect.orDie
+            ),
       paymentsBetween: (tenantId, from, to) =>
         paymentsBetween(tenantId, from, to).pipe(
           Effect.map((rows) => rows.map(reportedPayment)),

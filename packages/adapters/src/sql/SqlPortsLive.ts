@@ -17,6 +17,8 @@ import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { ProviderEventInboxSql } from "./ProviderEventInboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
+import { ReceivedStatementRepoSql } from "./ReceivedStatementRepoSql.js"
+import { ReturnStatementRepoSql } from "./ReturnStatementRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
 import { StorageHealthSql } from "./StorageHealthSql.js"
 import { TenantRepoSql } from "./TenantRepoSql.js"
@@ -44,6 +46,8 @@ const RepositoriesSql = Layer.mergeAll(
   EmailSettingsRepoSql,
   MailOutboxSql,
   MonthlyReturnRepoSql,
+  ReturnStatementRepoSql,
+  ReceivedStatementRepoSql,
   BillingProfileRepoSql,
   MandateRepoSql,
   BillingInvoiceRepoSql,

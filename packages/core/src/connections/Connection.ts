@@ -66,3 +66,21 @@ export const sideOf = (connection: Connection, viewer: ConnectionViewer): Connec
   }
   return undefined
 }
+
+/** A Connected connection's two tenants as the contractor and the subcontractor. */
+export interface ContractorAndSubcontractor {
+  readonly contractor: ConnectionParty
+  readonly subcontractor: ConnectionParty
+}
+
+/**
+ * Which side of a Connected connection is the contractor: the initiator of an In connection (it
+ * invited its subcontractor), the receiver of an Out one (the subcontractor shared its details
+ * with it). Undefined while it is not Connected.
+ */
+export const contractorAndSubcontractor = (connection: Connection): ContractorAndSubcontractor | undefined => {
+  if (connection.status !== "Connected" || connection.receiver === null) return undefined
+  return connection.direction === "In"
+    ? { contractor: connection.initiator, subcontractor: connection.receiver }
+    : { contractor: connection.receiver, subcontractor: connection.initiator }
+}

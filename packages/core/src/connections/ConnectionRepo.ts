@@ -28,6 +28,14 @@ export class ConnectionRepo extends Context.Tag("core/ConnectionRepo")<
       contactId: ContactId,
       direction: ConnectionDirection | null
     ) => Effect.Effect<ReadonlyArray<Connection>>
+    /**
+     * The Connected connections in which one of the tenant's contacts `contactIds` is the
+     * tenant's side, earliest connected first (then by id).
+     */
+    readonly listConnected: (
+      tenantId: TenantId,
+      contactIds: ReadonlyArray<ContactId>
+    ) => Effect.Effect<ReadonlyArray<Connection>>
     /** The Pending connections sent to the viewer and not initiated by it, newest first. */
     readonly listSentTo: (
       viewer: ConnectionViewer,

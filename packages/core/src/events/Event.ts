@@ -15,6 +15,7 @@ export const EventType = Schema.Literal(
   "monthly-return.accepted",
   "monthly-return.rejected",
   "connection.connected",
+  "cis-statement.received",
   "webhook.disabled"
 )
 export type EventType = typeof EventType.Type

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { SalesInvoiceId, SalesInvoicePaymentId, TenantId } from "../Ids.js"
+import { type ContactId, SalesInvoiceId, SalesInvoicePaymentId, TenantId } from "../Ids.js"
 import { invoiceFields, invoiceTotal } from "./Invoice.js"
 import { Pence } from "../Money.js"
 
@@ -51,4 +51,10 @@ export interface ReportedPayment {
   readonly payment: SalesInvoicePayment
   readonly invoice: SalesInvoice
   readonly contactName: string
+}
+
+/** A payment and the customer whose invoice it paid. */
+export interface ContactPayment {
+  readonly contactId: ContactId
+  readonly payment: SalesInvoicePayment
 }

@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
-import type { SalesInvoiceId, TenantId } from "../Ids.js"
+import type { ContactId, SalesInvoiceId, TenantId } from "../Ids.js"
 import type { InvoiceStore } from "./InvoiceStore.js"
-import type { ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
+import type { ContactPayment, ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
 
 /** The tenant's sales invoices and their payments: a number is taken when the tenant has an invoice with it. */
 export class SalesInvoiceRepo extends Context.Tag("core/SalesInvoiceRepo")<
@@ -32,5 +32,15 @@ export class SalesInvoiceRepo extends Context.Tag("core/SalesInvoiceRepo")<
       from: string,
       to: string
     ) => Effect.Effect<ReadonlyArray<ReportedPayment>>
+    /**
+     * Every payment of the tenant's invoices to the customers `contactIds` dated from `from` to
+     * `to` (YYYY-MM-DD), both included, with its invoice's customer: by date, then by id.
+     */
+    readonly paymentsFromContacts: (
+      tenantId: TenantId,
+      contactIds: ReadonlyArray<ContactId>,
+      from: string,
+      to: string
+    ) => Effect.Effect<ReadonlyArray<ContactPayment>>
   }
 >() {}

@@ -1,5 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { MailId } from "../Ids.js"
+import type { Email } from "../Email.js"
+import type { MailId, TenantId } from "../Ids.js"
 import type { MailProgress } from "./MailSchedule.js"
 import type { MailSummary, OutgoingMail } from "./OutgoingMail.js"
 import type { MailStatus } from "./TenantMail.js"
@@ -18,6 +19,13 @@ export interface RecordedMailAttempt {
   readonly mail: Pick<OutgoingMail, "tenantId" | "id">
   readonly leaseToken: string
   readonly progress: MailProgress
+}
+
+/** A mail the SMTP server took: to whom, and when. */
+export interface SentMail {
+  readonly id: MailId
+  readonly to: Email
+  readonly sentAt: Date
 }
 
 export interface MailQuery {
@@ -41,6 +49,8 @@ export class MailOutbox extends Context.Tag("core/MailOutbox")<
     readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<ClaimedMail>>
     /** Records outcomes and ends their leases; an outcome whose lease was taken over is dropped. */
     readonly record: (attempts: ReadonlyArray<RecordedMailAttempt>) => Effect.Effect<void>
+    /** Those of the tenant's mails `ids` that were handed to the SMTP server (Sent), in no particular order. */
+    readonly sentOf: (tenantId: TenantId, ids: ReadonlyArray<MailId>) => Effect.Effect<ReadonlyArray<SentMail>>
     /** Newest first, of every tenant: for support staff. */
     readonly list: (query: MailQuery) => Effect.Effect<ReadonlyArray<MailSummary>>
     /**

@@ -1,12 +1,17 @@
 import { deductionPercent } from "./DeductionRate.js"
-import type { MonthlyReturn, ReturnContractor, ReturnLine } from "./MonthlyReturn.js"
+import type { MonthlyReturn, ReturnLine } from "./MonthlyReturn.js"
 
 /**
  * A payment and deduction statement: what a contractor must give each subcontractor it paid in
  * a tax month (CISR72060). Money in pence.
  */
 export interface CisStatement {
-  readonly contractor: ReturnContractor
+  readonly contractor: {
+    readonly name: string
+    readonly utr: string | null
+    /** The employer PAYE reference the return was filed under; null on a return filed before schemes were registered. */
+    readonly employerReference: string | null
+  }
   /** The tax month, by its last day: YYYY-MM-05. */
   readonly periodEnd: string
   readonly subcontractor: {
@@ -25,8 +30,19 @@ export interface CisStatement {
   readonly netPaid: number
 }
 
+/**
+ * Whether a return gives its subcontractors statements (listed, mailed, delivered): an Accepted
+ * one, filed for real. The one place that says so: a return filed only as a test of the gateway
+ * (GOVTALK_TEST=true, its `gatewayTest`) filed nothing and gives none.
+ */
+export const issuesStatements = (r: MonthlyReturn): boolean => r.status === "Accepted" && !r.gatewayTest
+
 export const cisStatement = (r: MonthlyReturn, line: ReturnLine): CisStatement => ({
-  contractor: r.contractor,
+  contractor: {
+    name: r.contractor.name,
+    utr: r.contractor.utr,
+    employerReference: r.contractor.scheme?.employerReference ?? null
+  },
   periodEnd: r.periodEnd,
   subcontractor: {
     code: line.contactCode,
@@ -46,3 +62,9 @@ export const cisStatement = (r: MonthlyReturn, line: ReturnLine): CisStatement =
 /** The statement's file name: `statement-<code>-<periodEnd>.pdf`. */
 export const statementFileName = (statement: CisStatement) =>
   `statement-${statement.subcontractor.code}-${statement.periodEnd}.pdf`
+
+/** A statement's PDF file, as a person downloads it. */
+export interface StatementFile {
+  readonly filename: string
+  readonly content: Uint8Array
+}

@@ -6,7 +6,7 @@ import { Clock } from "../system/Clock.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { answered, HmrcReceipt } from "./MonthlyReturn.js"
 import { monthlyReturnEventJson } from "./MonthlyReturnEventData.js"
-import { StatementMail } from "./StatementMail.js"
+import { StatementIssue } from "./StatementIssue.js"
 import { type ClaimedReturn, MonthlyReturnRepo, type ReturnOutcome } from "./MonthlyReturnRepo.js"
 import { type CredentialsRefused, TaxAuthority, type TaxAuthorityUnavailable } from "../taxauthority/TaxAuthority.js"
 import type { SentMessage } from "../taxauthority/Acknowledgement.js"
@@ -58,14 +58,14 @@ export const unknownAnswerReason = (why: string) =>
  * to a return marks the credentials it was sent with Accepted. Polls carry no credentials.
  */
 export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFiling", {
-  dependencies: [StatementMail.Default],
+  dependencies: [StatementIssue.Default],
   effect: Effect.gen(function* () {
     const repo = yield* MonthlyReturnRepo
     const taxAuthority = yield* TaxAuthority
     const { transaction } = yield* Transactor
     const clock = yield* Clock
     const outbox = yield* EventOutbox
-    const statements = yield* StatementMail
+    const statements = yield* StatementIssue
     const credentialsRepo = yield* HmrcCredentialsRepo
 
     const claim = (limit: number, lease: Duration.Duration) =>
@@ -355,9 +355,10 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
 
     /**
      * Records the outcome and, with an answer, the event that announces it (and for an accepted
-     * return filed for real the statements to mail), in one transaction; nothing when the lease
-     * was taken over. Only an answer so recorded is then deleted at the tax authority: until
-     * then, it is what a filer taking over the return polls for.
+     * return filed for real its statements: mailed, and delivered to connected subcontractors),
+     * in one transaction; nothing when the lease was taken over. Only an answer so recorded is
+     * then deleted at the tax authority: until then, it is what a filer taking over the return
+     * polls for.
      */
     const recordOne = ({ answeredUnder, claimed, heldFor, outcome }: SubmittedReturn) =>
       Effect.gen(function* () {
@@ -375,15 +376,14 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
               : repo.record(claimed, outcome)
           )
         const result = answered(claimed.monthlyReturn, outcome)
-        // A return sent as a test was filed nowhere: no statement is due for it.
-        const toMail = outcome._tag === "Accepted" && !outcome.gatewayTest ? yield* statements.prepare(result) : []
+        const prepared = yield* statements.prepare(result)
         const recorded = yield* transaction(
           Effect.gen(function* () {
             const recorded = yield* repo.record(claimed, outcome)
             if (!recorded) return false
             const type = outcome._tag === "Accepted" ? "monthly-return.accepted" : "monthly-return.rejected"
             yield* outbox.record(result.tenantId, [{ type, data: monthlyReturnEventJson(result) }])
-            yield* statements.queue(result, toMail)
+            yield* statements.record(result, prepared)
             return true
           })
         )

@@ -1,21 +1,26 @@
 import { Effect, Option } from "effect"
 import type { Email } from "../Email.js"
+import type { MailId } from "../Ids.js"
 import type { MailAttachment } from "../mail/MailAttachment.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { StatementRenderer } from "./StatementRenderer.js"
 import { EmailSettingsRepo } from "../mail/EmailSettingsRepo.js"
 import { TenantMail } from "../mail/TenantMail.js"
 import { cisStatement, statementFileName } from "./CisStatement.js"
-import type { MonthlyReturn } from "./MonthlyReturn.js"
+import type { MonthlyReturn, ReturnLine } from "./MonthlyReturn.js"
 
-/** A statement ready to go: to whom, the template's values and the PDF. */
-interface PreparedStatement {
+/** A statement ready to go: its line, to whom, and the PDF. */
+export interface PreparedStatement {
+  readonly line: ReturnLine
   readonly to: Email
-  readonly contactName: string
-  readonly grossAmount: number
-  readonly materials: number
-  readonly deducted: number
   readonly attachment: MailAttachment
+}
+
+/** A statement written to the mail outbox, with the PDF it carries. */
+export interface QueuedStatement {
+  readonly line: ReturnLine
+  readonly mailId: MailId
+  readonly pdf: Uint8Array
 }
 
 /**
@@ -44,36 +49,36 @@ export class StatementMail extends Effect.Service<StatementMail>()("core/Stateme
         return yield* Effect.forEach(lines, (line) => {
           const statement = cisStatement(r, line)
           return Effect.map(renderer.cisStatement(statement), (content) => ({
+            line,
             to: emails.get(line.contactCode)!,
-            contactName: line.name,
-            grossAmount: line.grossAmount,
-            materials: line.materials,
-            deducted: line.deducted,
             attachment: { filename: statementFileName(statement), contentType: "application/pdf", content }
           }))
         })
       }).pipe(Effect.withSpan("StatementMail.prepare"))
 
-    const queue = (r: MonthlyReturn, statements: ReadonlyArray<PreparedStatement>) =>
-      Effect.forEach(
-        statements,
-        (s) =>
+    const queue = (
+      r: MonthlyReturn,
+      statements: ReadonlyArray<PreparedStatement>
+    ): Effect.Effect<ReadonlyArray<QueuedStatement>> =>
+      Effect.forEach(statements, ({ attachment, line, to }) =>
+        Effect.map(
           mail.queue({
             tenantId: r.tenantId,
             type: "CisStatement",
-            to: s.to,
+            to,
             values: {
               tenantName: r.contractor.name,
-              contactName: s.contactName,
+              contactName: line.name,
               taxMonthEnd: r.periodEnd,
-              grossAmount: s.grossAmount,
-              materials: s.materials,
-              deducted: s.deducted
+              grossAmount: line.grossAmount,
+              materials: line.materials,
+              deducted: line.deducted
             },
             actingUserEmail: null,
-            attachments: [s.attachment]
+            attachments: [attachment]
           }),
-        { discard: true }
+          (queued) => ({ line, mailId: queued.id, pdf: attachment.content })
+        )
       )
 
     return { prepare, queue } as const

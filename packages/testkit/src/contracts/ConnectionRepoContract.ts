@@ -117,4 +117,54 @@ export const connectionRepoContract = (it: ContractIt) => {
         expect((yield* Effect.flip(repo.insert(second))).key).toBe("side")
       })
   )
+
+  it.effect(
+    "lists the Connected connections whose side is one of the tenant's contacts, earliest connected first",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* ConnectionRepo
+        const contractor = yield* storedTenant
+        const sub = yield* storedTenant
+        const other = yield* storedTenant
+        const { token } = yield* fresh
+        const email = `listed-${token}@example.com`
+        const asSub = { tenantId: sub.id, emails: [Email.make(email)] }
+        /** A connection the contractor's `contact` initiated (In), accepted by the subcontractor at `minutes`. */
+        const connected = (contact: Contact, minutes: number) =>
+          Effect.gen(function* () {
+            const c = new Connection({ ...(yield* pending(party(contractor, contact), email)), direction: "In" })
+            yield* repo.insert(c)
+            yield* repo.connect(asSub, c.id, party(sub, yield* aContact(sub)), at(minutes))
+            return c.id
+          })
+        const [early, late, pendingOne, elsewhere] = [
+          yield* aContact(contractor),
+          yield* aContact(contractor),
+          yield* aContact(contractor),
+          yield* aContact(other)
+        ]
+        const lateId = yield* connected(late, 9)
+        const earlyId = yield* connected(early, 3)
+        yield* repo.insert(yield* pending(party(contractor, pendingOne!), email))
+        // Another tenant's connection is not the contractor's, whichever contact ids are asked for.
+        const theirs = new Connection({ ...(yield* pending(party(other, elsewhere!), email)), direction: "In" })
+        yield* repo.insert(theirs)
+        yield* repo.connect(asSub, theirs.id, party(sub, yield* aContact(sub)), at(1))
+
+        const asked = [early!.id, late!.id, pendingOne!.id, elsewhere!.id]
+        const listed = yield* repo.listConnected(contractor.id, asked)
+        expect(listed.map((c) => c.id)).toEqual([earlyId, lateId])
+        expect(listed[0]).toMatchObject({
+          status: "Connected",
+          initiator: { tenantId: contractor.id, contactId: early!.id },
+          receiver: { tenantId: sub.id, tenantCode: sub.code, tenantName: sub.name }
+        })
+        // The subcontractor's side of the same connections is its own contacts.
+        const subSide = listed.map((c) => c.receiver!.contactId)
+        expect((yield* repo.listConnected(sub.id, subSide)).map((c) => c.id)).toEqual([earlyId, lateId])
+        expect(yield* repo.listConnected(contractor.id, [])).toEqual([])
+        yield* repo.remove(contractor.id, earlyId)
+        expect((yield* repo.listConnected(contractor.id, asked)).map((c) => c.id)).toEqual([lateId])
+      })
+  )
 }

@@ -16,6 +16,8 @@ import type { MailOutbox } from "@cisbook/core/mail/MailOutbox"
 import type { EventOutbox } from "@cisbook/core/events/EventOutbox"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import type { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
+import type { ReturnStatementRepo } from "@cisbook/core/returns/ReturnStatementRepo"
+import type { ReceivedStatementRepo } from "@cisbook/core/statements/ReceivedStatementRepo"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
 import type { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import { TenantRepo } from "@cisbook/core/tenants/TenantRepo"
@@ -53,6 +55,8 @@ export type ContractPorts =
   | WebhookRepo
   | DeliveryRepo
   | MonthlyReturnRepo
+  | ReturnStatementRepo
+  | ReceivedStatementRepo
   | BillingProfileRepo
   | MandateRepo
   | BillingInvoiceRepo

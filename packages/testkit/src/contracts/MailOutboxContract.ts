@@ -110,4 +110,34 @@ export const mailOutboxContract = (it: ContractIt) => {
       expect((yield* outbox.list({ status: "Sent", limit: 1000 })).map((m) => m.id)).not.toContain(newer.id)
     })
   )
+
+  it.effect("tells which of a tenant's mails the SMTP server took, to whom and when", () =>
+    Effect.gen(function* () {
+      const outbox = yield* MailOutbox
+      const tenant = yield* storedTenant
+      const other = yield* storedTenant
+      const taken = yield* newMail(tenant, at(2000))
+      const waiting = yield* newMail(tenant, at(2000))
+      const theirs = yield* newMail(other, at(2000))
+      for (const mail of [taken, waiting, theirs]) yield* outbox.add(mail)
+      const claimed = (yield* outbox.claimDue(at(2000), at(2005), 1000)).filter((c) =>
+        [taken.id, waiting.id, theirs.id].includes(c.mail.id)
+      )
+      expect(claimed).toHaveLength(3)
+      yield* outbox.record(
+        claimed.map((c) => ({
+          mail: c.mail,
+          leaseToken: c.leaseToken,
+          progress:
+            c.mail.id === waiting.id
+              ? { status: "Queued", attempts: 1, nextAttemptAt: at(2010), lastError: "451 later", sentAt: null }
+              : sent(1, at(2001))
+        }))
+      )
+      const asked = [taken.id, waiting.id, theirs.id]
+      expect(yield* outbox.sentOf(tenant.id, asked)).toEqual([{ id: taken.id, to: taken.to, sentAt: at(2001) }])
+      expect(yield* outbox.sentOf(other.id, asked)).toEqual([{ id: theirs.id, to: theirs.to, sentAt: at(2001) }])
+      expect(yield* outbox.sentOf(tenant.id, [])).toEqual([])
+    })
+  )
 }

@@ -17,6 +17,8 @@ import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { providerEventInboxContract } from "./ProviderEventInboxContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
+import { receivedStatementRepoContract } from "./ReceivedStatementRepoContract.js"
+import { returnStatementRepoContract } from "./ReturnStatementRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
 import { storageHealthContract } from "./StorageHealthContract.js"
 import { tenantRepoContract } from "./TenantRepoContract.js"
@@ -52,6 +54,8 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("EmailSettingsRepo", () => emailSettingsRepoContract(it))
     describe("MailOutbox", () => mailOutboxContract(it))
     describe("MonthlyReturnRepo", () => monthlyReturnRepoContract(it))
+    describe("ReturnStatementRepo", () => returnStatementRepoContract(it))
+    describe("ReceivedStatementRepo", () => receivedStatementRepoContract(it))
     describe("BillingProfileRepo", () => billingProfileRepoContract(it))
     describe("MandateRepo", () => mandateRepoContract(it))
     describe("BillingInvoiceRepo", () => billingInvoiceRepoContract(it))

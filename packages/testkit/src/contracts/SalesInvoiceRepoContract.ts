@@ -172,6 +172,37 @@ export const salesInvoiceRepoContract = (it: ContractIt) => {
       })
   )
 
+  it.effect("finds the payments from given customers dated from and to inclusive, by date then id", () =>
+    Effect.gen(function* () {
+      const repo = yield* SalesInvoiceRepo
+      const tenant = yield* storedTenant
+      const acme = yield* storedContact(tenant, "Acme Builders")
+      const bob = yield* storedContact(tenant, "Bob Builders")
+      const carl = yield* storedContact(tenant, "Carl Builders")
+      const pay = (of: SalesInvoice, date: string, cisDeduction: number) =>
+        Effect.tap(newPayment(of, { date, amount: 100, cisDeduction }), repo.addPayment)
+      const acmeInvoice = yield* storedSalesInvoice(acme)
+      const bobInvoice = yield* storedSalesInvoice(bob)
+      const carlInvoice = yield* storedSalesInvoice(carl)
+      yield* pay(acmeInvoice, "2026-05-05", 1)
+      const acmeFirst = yield* pay(acmeInvoice, "2026-05-06", 2)
+      const bobSameDay = yield* pay(bobInvoice, "2026-05-06", 3)
+      yield* pay(carlInvoice, "2026-05-20", 4)
+      const acmeLast = yield* pay(acmeInvoice, "2026-06-05", 5)
+      yield* pay(bobInvoice, "2026-06-06", 6)
+
+      const found = yield* repo.paymentsFromContacts(tenant.id, [acme.id, bob.id], "2026-05-06", "2026-06-05")
+      const sameDay = [
+        { contactId: acme.id, payment: acmeFirst },
+        { contactId: bob.id, payment: bobSameDay }
+      ].sort((a, b) => (a.payment.id < b.payment.id ? -1 : 1))
+      expect(found).toEqual([...sameDay, { contactId: acme.id, payment: acmeLast }])
+      expect(yield* repo.paymentsFromContacts(tenant.id, [], "2026-01-01", "2026-12-31")).toEqual([])
+      const other = yield* storedTenant
+      expect(yield* repo.paymentsFromContacts(other.id, [acme.id, bob.id], "2000-01-01", "2099-12-31")).toEqual([])
+    })
+  )
+
   it.effect.prop(
     "reports exactly the payments whose date lies in the period, ordered by date then id",
     {
