@@ -311,23 +311,44 @@ describe("the settings the README documents", () => {
       })
   )
 
-  it.effect("AUTH_JWKS_URL turns bearer tokens on and then needs AUTH_ISSUER and AUTH_AUDIENCE; off by default", () =>
-    Effect.gen(function* () {
-      expect(yield* withEnv({})(IdentityProviderConfig)).toEqual(Option.none())
-      const jwks = "https://id.example.com/.well-known/jwks.json"
-      expect(
-        yield* withEnv({ AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/", AUTH_AUDIENCE: "cisbook" })(
-          IdentityProviderConfig
+  it.effect(
+    "AUTH_JWKS_URL turns bearer tokens on and then needs AUTH_ISSUER and AUTH_AUDIENCE; AUTH_CLOCK_SKEW_SECONDS 0 to 60, default 30; off by default",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* withEnv({})(IdentityProviderConfig)).toEqual(Option.none())
+        const jwks = "https://id.example.com/.well-known/jwks.json"
+        expect(
+          yield* withEnv({ AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/", AUTH_AUDIENCE: "cisbook" })(
+            IdentityProviderConfig
+          )
+        ).toEqual(
+          Option.some({
+            jwksUrl: new URL(jwks),
+            issuer: "https://id.example.com/",
+            audience: "cisbook",
+            clockSkewSeconds: 30
+          })
         )
-      ).toEqual(Option.some({ jwksUrl: new URL(jwks), issuer: "https://id.example.com/", audience: "cisbook" }))
-      expect(yield* refused({ AUTH_JWKS_URL: jwks, AUTH_AUDIENCE: "cisbook" }, IdentityProviderConfig)).toContain(
-        "AUTH_ISSUER"
-      )
-      expect(
-        yield* refused({ AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/" }, IdentityProviderConfig)
-      ).toContain("AUTH_AUDIENCE")
-      expect(yield* refused({ AUTH_JWKS_URL: "not a url" }, IdentityProviderConfig)).toContain("AUTH_JWKS_URL")
-    })
+        expect(yield* refused({ AUTH_JWKS_URL: jwks, AUTH_AUDIENCE: "cisbook" }, IdentityProviderConfig)).toContain(
+          "AUTH_ISSUER"
+        )
+        expect(
+          yield* refused({ AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/" }, IdentityProviderConfig)
+        ).toContain("AUTH_AUDIENCE")
+        expect(yield* refused({ AUTH_JWKS_URL: "not a url" }, IdentityProviderConfig)).toContain("AUTH_JWKS_URL")
+        const provider = { AUTH_JWKS_URL: jwks, AUTH_ISSUER: "https://id.example.com/", AUTH_AUDIENCE: "cisbook" }
+        const skew = (value: string) =>
+          Effect.map(withEnv({ ...provider, AUTH_CLOCK_SKEW_SECONDS: value })(IdentityProviderConfig), (config) =>
+            Option.map(config, (c) => c.clockSkewSeconds)
+          )
+        expect(yield* skew("0")).toEqual(Option.some(0))
+        expect(yield* skew("60")).toEqual(Option.some(60))
+        for (const value of ["61", "-1", "ten"]) {
+          expect(yield* refused({ ...provider, AUTH_CLOCK_SKEW_SECONDS: value }, IdentityProviderConfig)).toContain(
+            "AUTH_CLOCK_SKEW_SECONDS"
+          )
+        }
+      })
   )
 
   it.effect("AUTH_CACHE_SECONDS is 0 or more seconds; default 10", () =>

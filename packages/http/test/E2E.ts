@@ -1,4 +1,4 @@
-import { jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVerifier"
+import { DEFAULT_CLOCK_SKEW_SECONDS, jwksIdentityVerifier } from "@cisbook/adapters/identity/JwksIdentityVerifier"
 import { appLinks } from "@cisbook/adapters/AppLinksLive"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { SqlPortsLive } from "@cisbook/adapters/sql/SqlPortsLive"
@@ -119,7 +119,9 @@ export class IdentityProvider extends Context.Tag("test/IdentityProvider")<
 const IdentityProviderLive = Layer.scoped(IdentityProvider, startLocalIdentityProvider)
 
 const VerifierLive = Layer.unwrapEffect(
-  Effect.map(IdentityProvider, ({ jwksUrl }) => jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }))
+  Effect.map(IdentityProvider, ({ jwksUrl }) =>
+    jwksIdentityVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE, clockSkewSeconds: DEFAULT_CLOCK_SKEW_SECONDS })
+  )
 )
 
 /**

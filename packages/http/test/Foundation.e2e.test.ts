@@ -70,6 +70,58 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("foundation over HTTP", (it)
       })
     )
 
+    it.effect("refuses two credentials in one request with a 401 naming the conflict, whichever is valid", () =>
+      Effect.gen(function* () {
+        const idp = yield* IdentityProvider
+        const { key } = yield* signUp("twocreds")
+        const email = uniqueEmail("twocreds-token")
+        const token = yield* Effect.promise(() => idp.sign({ sub: `sub-${email}`, email, name: "Token Holder" }))
+        const both = (apiKey: string, bearer: string) =>
+          raw(
+            HttpClientRequest.get("/me").pipe(
+              HttpClientRequest.setHeader("x-api-key", apiKey),
+              HttpClientRequest.bearerToken(bearer)
+            )
+          )
+        // Each alone is accepted.
+        expect(
+          (yield* raw(HttpClientRequest.get("/me").pipe(HttpClientRequest.setHeader("x-api-key", key)))).status
+        ).toBe(200)
+        expect((yield* raw(HttpClientRequest.get("/me").pipe(HttpClientRequest.bearerToken(token)))).status).toBe(200)
+        for (const [apiKey, bearer] of [
+          [key, token],
+          ["cis_not-a-key", token],
+          [key, "not.a.token"]
+        ] as const) {
+          const res = yield* both(apiKey, bearer)
+          expect(res.status).toBe(401)
+          expect(res.contentType).toMatch(/^application\/json/)
+          expect(res.body).toMatchObject({ status: 401, title: "Unauthorized" })
+          expect(res.body?.detail).toContain("two credentials")
+        }
+        // Through the SDK: a token's client whose requests also carry a key gets the typed 401.
+        const http = yield* HttpClient.HttpClient
+        const api = yield* client({ accessToken: token }).pipe(
+          Effect.provideService(
+            HttpClient.HttpClient,
+            HttpClient.mapRequest(http, HttpClientRequest.setHeader("x-api-key", key))
+          )
+        )
+        const refused = yield* Effect.flip(api.me.getMe())
+        assert(refused._tag === "Unauthorized")
+        expect(refused.detail).toContain("two credentials")
+      })
+    )
+
+    it.effect("documents the conflict of two credentials in the OpenAPI document", () =>
+      Effect.gen(function* () {
+        const doc = yield* raw(HttpClientRequest.get("/openapi.json"))
+        const schemes = doc.body?.components.securitySchemes
+        expect(schemes.apiKey.description).toContain("refused (401)")
+        expect(schemes.bearer.description).toContain("refused (401)")
+      })
+    )
+
     it.effect("lets a user made by the admin path call the API with their key", () =>
       Effect.gen(function* () {
         const { api, user } = yield* signUp("ada")

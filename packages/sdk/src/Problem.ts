@@ -72,7 +72,7 @@ export const UnauthorizedProblem = simpleProblem(Unauthorized, "Unauthorized", {
   title: "Unauthorized",
   section: "15.5.2",
   identifier: "UnauthorizedProblem",
-  description: "Missing or invalid API key or bearer token"
+  description: "Missing or invalid API key or bearer token, or both sent in one request"
 })
 
 export const ForbiddenProblem = ProblemJson(

@@ -10,10 +10,15 @@ export interface JwksOptions {
   readonly jwksUrl: URL
   readonly issuer: string
   readonly audience: string
+  /** How far the identity provider's clock may be ahead of or behind ours (exp, nbf, iat), in seconds. */
+  readonly clockSkewSeconds: number
 }
 
-/** How far the identity provider's clock may be ahead of or behind ours. */
-const CLOCK_SKEW_SECONDS = 60
+/** AUTH_CLOCK_SKEW_SECONDS's default: enough for clocks kept by NTP, short enough not to stretch a token's life. */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 30
+
+/** The most AUTH_CLOCK_SKEW_SECONDS may be: a larger skew would keep an expired token working for minutes. */
+const MAX_CLOCK_SKEW_SECONDS = 60
 
 class IssuedInTheFuture extends Error {}
 
@@ -47,11 +52,12 @@ export const jwksIdentityVerifier = (options: JwksOptions) =>
               audience: options.audience,
               algorithms: ALGORITHMS,
               requiredClaims: ["exp"],
-              clockTolerance: CLOCK_SKEW_SECONDS
+              clockTolerance: options.clockSkewSeconds
             })
             // jose checks iat only together with a maximum token age, which would also refuse old tokens.
             const { iat } = verified.payload
-            if (typeof iat === "number" && iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw new IssuedInTheFuture()
+            if (typeof iat === "number" && iat > Date.now() / 1000 + options.clockSkewSeconds)
+              throw new IssuedInTheFuture()
             return verified
           },
           catch: (error) => error
@@ -89,13 +95,25 @@ const bearerOff = Layer.succeed(
   })
 )
 
-/** AUTH_JWKS_URL turns bearer tokens on; AUTH_ISSUER and AUTH_AUDIENCE are then required. */
+/**
+ * AUTH_JWKS_URL turns bearer tokens on; AUTH_ISSUER and AUTH_AUDIENCE are then required, and
+ * AUTH_CLOCK_SKEW_SECONDS (0 to 60, default 30) is the clock skew a token's exp, nbf and iat are allowed.
+ */
 export const IdentityProviderConfig = Effect.gen(function* () {
   const jwksUrl = yield* Config.option(Config.url("AUTH_JWKS_URL"))
   if (Option.isNone(jwksUrl)) return Option.none<JwksOptions>()
   const issuer = yield* Config.string("AUTH_ISSUER")
   const audience = yield* Config.string("AUTH_AUDIENCE")
-  return Option.some<JwksOptions>({ jwksUrl: jwksUrl.value, issuer, audience })
+  const clockSkewSeconds = yield* Config.withDefault(
+    Config.integer("AUTH_CLOCK_SKEW_SECONDS").pipe(
+      Config.validate({
+        message: `must be from 0 to ${MAX_CLOCK_SKEW_SECONDS} (seconds)`,
+        validation: (seconds) => seconds >= 0 && seconds <= MAX_CLOCK_SKEW_SECONDS
+      })
+    ),
+    DEFAULT_CLOCK_SKEW_SECONDS
+  )
+  return Option.some<JwksOptions>({ jwksUrl: jwksUrl.value, issuer, audience, clockSkewSeconds })
 })
 
 export const IdentityVerifierLive = Layer.unwrapEffect(

@@ -16,6 +16,7 @@ import { trustedInstance } from "../TrustedInstance.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "./ContactRepo.js"
 import type { DuplicateKey } from "../system/DuplicateKey.js"
+import { retryWhenBusy, StoreBusy } from "../system/StoreBusy.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { Transactor } from "../system/Transactor.js"
@@ -105,7 +106,8 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
     /**
      * Codes for the drafts, issued and inserted with their events in one transaction, while the
      * tenant's codes are locked: racing imports and creates wait for each other instead of
-     * picking the same codes. A store that cannot lock is told by DuplicateKey to pick again.
+     * picking the same codes. A store that cannot lock is told by DuplicateKey to pick again; a
+     * store too busy for the transaction just now (StoreBusy) is asked again after a wait.
      */
     const saveTogether = (tenantId: TenantId, drafts: ReadonlyArray<Draft>) =>
       transaction(
@@ -125,17 +127,22 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
           )
           return coded
         })
-      ).pipe(Effect.retry({ times: CODE_ATTEMPTS - 1 }))
+      ).pipe(Effect.retry({ times: CODE_ATTEMPTS - 1 }), retryWhenBusy)
 
-    const whyNotSaved = (cause: Cause.Cause<DuplicateKey>) =>
-      Option.isSome(Cause.failureOption(cause))
-        ? "Its contact code was taken by a contact created at the same moment; import the row again."
-        : "It could not be saved because of an error on our side; import the row again."
+    const whyNotSaved = (cause: Cause.Cause<DuplicateKey | StoreBusy>) =>
+      Option.match(Cause.failureOption(cause), {
+        onNone: () => "It could not be saved because of an error on our side; import the row again.",
+        onSome: (error) =>
+          error instanceof StoreBusy
+            ? "The database was too busy to save it, even after waiting a few seconds; import the row again in a minute."
+            : "Its contact code was taken by a contact created at the same moment; import the row again."
+      })
 
     /**
      * Saves the drafts together; when that fails, each one alone, so that one row that cannot be
      * written never takes the others with it. Each row is saved whole (contact, code and events)
-     * or not at all.
+     * or not at all. A store still too busy after the waits fails the rows it was given: saving
+     * them one by one would only wait longer for the same answer.
      */
     const save = (tenantId: TenantId, drafts: ReadonlyArray<Draft>): Effect.Effect<ReadonlyArray<ImportRowResult>> =>
       Effect.flatMap(
@@ -152,15 +159,16 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
             ),
           onFailure: (cause) => {
             if (Cause.isInterrupted(cause)) return Effect.interrupt
-            const [only] = drafts
-            if (drafts.length > 1 || only === undefined) {
-              return Effect.map(
-                Effect.forEach(drafts, (draft) => save(tenantId, [draft])),
-                (results) => results.flat()
-              )
+            const busy = Option.exists(Cause.failureOption(cause), (error) => error instanceof StoreBusy)
+            if (busy || drafts.length <= 1) {
+              return Effect.logError(
+                `Contact import: rows ${drafts.map((draft) => draft.rowId).join(", ")} could not be saved`,
+                cause
+              ).pipe(Effect.as(drafts.map((draft) => failedRow(draft.rowId, whyNotSaved(cause)))))
             }
-            return Effect.logError(`Contact import: row ${only.rowId} could not be saved`, cause).pipe(
-              Effect.as([failedRow(only.rowId, whyNotSaved(cause))])
+            return Effect.map(
+              Effect.forEach(drafts, (draft) => save(tenantId, [draft])),
+              (results) => results.flat()
             )
           }
         })

@@ -3,13 +3,15 @@ import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { utrFor } from "@cisbook/testkit/ImportFixtures"
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Exit, Fiber, Layer, Ref, Stream } from "effect"
+import { Chunk, Effect, Exit, Fiber, Layer, Ref, Stream, TestClock } from "effect"
 import { importColumns } from "../../src/contacts/ImportColumns.js"
 import { CsvUnreadable, type ImportFile } from "../../src/contacts/ImportFile.js"
 import { importTemplateCsv } from "../../src/contacts/ImportTemplate.js"
 import { ValidationFailed } from "../../src/Errors.js"
 import { ContactRepo } from "../../src/contacts/ContactRepo.js"
 import { DuplicateKey } from "../../src/system/DuplicateKey.js"
+import { StoreBusy } from "../../src/system/StoreBusy.js"
+import { Transactor } from "../../src/system/Transactor.js"
 import { EventOutbox } from "../../src/events/EventOutbox.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { UseCasesLive } from "../../src/UseCases.js"
@@ -17,7 +19,7 @@ import { IMPORT_BATCH_ROWS } from "../../src/contacts/ImportLimits.js"
 import { ContactImport } from "../../src/contacts/ContactImport.js"
 import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
-import { asMember, asSupport, asUser, aUser, testApp } from "../TestApp.js"
+import { asMember, asSupport, asUser, aUser, testApp, testAppWith } from "../TestApp.js"
 
 const header = importColumns.join(",")
 
@@ -441,6 +443,65 @@ describe("ContactImport", () => {
           )
         )
       )
+    )
+
+    /** The memory transactor, whose first `busyFor` transactions die as the SQL one's do when the database is too busy; `attempts` counts them all. */
+    const busyStore = (busyFor: number, attempts: Ref.Ref<number>) =>
+      testAppWith(Transactor, (transactor) =>
+        Effect.succeed({
+          transaction: (effect) =>
+            Ref.getAndUpdate(attempts, (n) => n + 1).pipe(
+              Effect.flatMap((n) =>
+                n < busyFor
+                  ? Effect.die(
+                      new StoreBusy({ reason: "a lock time-out", cause: "canceling statement due to lock timeout" })
+                    )
+                  : transactor.transaction(effect)
+              )
+            )
+        })
+      )
+
+    it.effect("a store too busy for a moment is asked again after a wait, and every row is imported", () => {
+      const attempts = Ref.unsafeMake(0)
+      return Effect.gen(function* () {
+        const { imports, owner, stored } = yield* setUp
+        yield* Ref.set(attempts, 0)
+        const importing = yield* Effect.fork(imports.importRows(manyRows(3), [1, 2, 3]).pipe(asMember(owner, "acme")))
+        // The first wait is 100 ms, the second 200 ms: nothing is tried again before its time.
+        yield* TestClock.adjust("100 millis")
+        expect(yield* Ref.get(attempts)).toBe(2)
+        yield* TestClock.adjust("200 millis")
+        const result = yield* Fiber.join(importing)
+        expect(yield* Ref.get(attempts)).toBe(3)
+        expect(result).toMatchObject({ imported: 3, failed: 0 })
+        expect((yield* stored).map((c) => c.code)).toEqual(["BULKBUI2", "BULKBUI3", "BULKBUIL"])
+      }).pipe(Effect.provide(busyStore(2, attempts)))
+    })
+
+    it.effect(
+      "a store busy for longer than the waits fails the rows with a reason to act on, and saves nothing",
+      () => {
+        const attempts = Ref.unsafeMake(0)
+        return Effect.gen(function* () {
+          const { events, imports, owner, stored } = yield* setUp
+          yield* Ref.set(attempts, 0)
+          const importing = yield* Effect.fork(imports.importRows(manyRows(3), [1, 2, 3]).pipe(asMember(owner, "acme")))
+          yield* TestClock.adjust("1 minute")
+          const result = yield* Fiber.join(importing)
+          expect(result.rows.map((r) => [r.rowId, r.status, r.reason])).toEqual(
+            [1, 2, 3].map((rowId) => [
+              rowId,
+              "Failed",
+              "The database was too busy to save it, even after waiting a few seconds; import the row again in a minute."
+            ])
+          )
+          // Tried once and again five times as a batch: not row by row, which would only wait longer.
+          expect(yield* Ref.get(attempts)).toBe(6)
+          expect(yield* stored).toEqual([])
+          expect(yield* events).toEqual([])
+        }).pipe(Effect.provide(busyStore(Number.POSITIVE_INFINITY, attempts)))
+      }
     )
 
     it.effect("a store that fails every write fails every row, leaving nothing half-written", () =>

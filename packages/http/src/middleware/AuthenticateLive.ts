@@ -1,6 +1,5 @@
 import { Unauthorized } from "@cisbook/core/Errors"
 import { type RateLimited, RateLimits } from "@cisbook/core/system/RateLimits"
-import { invalidApiKey } from "@cisbook/core/apikeys/ApiKeys"
 import { Authentication } from "@cisbook/core/authentication/Authentication"
 import { Authenticate } from "@cisbook/sdk/Authenticate"
 import { TooManyRequests } from "@cisbook/sdk/Problem"
@@ -10,6 +9,12 @@ import { clientAddress, TrustedProxiesConfig } from "./ClientAddress.js"
 
 const noCredentials = new Unauthorized({
   detail: "Send an API key in the x-api-key header, or an access token as 'Authorization: Bearer <token>'."
+})
+
+/** Two credentials may stand for two users (or one valid and one not): which one acts would be a guess. */
+export const twoCredentials = new Unauthorized({
+  detail:
+    "The request carries two credentials, an API key (x-api-key) and a bearer token (Authorization); send one of them, not both."
 })
 
 const malformedAuthorization = new Unauthorized({
@@ -54,13 +59,13 @@ export const AuthenticateLive = Layer.effect(
       return match?.[1] === undefined ? Effect.fail(malformedAuthorization) : authentication.byBearerToken(match[1])
     }
 
-    /** The API key is tried first and the bearer token second, as the platform orders the schemes. */
+    /** The one credential the request carries: an API key or a bearer token, never both, whether or not either is valid. */
     const byHeaders = (request: HttpServerRequest.HttpServerRequest) => {
       const key = request.headers["x-api-key"] ?? ""
       const authorization = request.headers["authorization"] ?? ""
       if (key === "" && authorization === "") return Effect.fail(noCredentials)
-      const byKey = key === "" ? Effect.fail(invalidApiKey) : authentication.byApiKey(key)
-      return authorization === "" ? byKey : Effect.catchAll(byKey, () => byBearer(authorization))
+      if (key !== "" && authorization !== "") return Effect.fail(twoCredentials)
+      return key === "" ? byBearer(authorization) : authentication.byApiKey(key)
     }
 
     const authenticate = Effect.gen(function* () {

@@ -34,6 +34,8 @@ const callerOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function* () {
     const authentication = yield* Authentication
     const apiKey = request.headers["x-api-key"]
+    // Two credentials are refused by authentication (AuthenticateLive): no one is asking.
+    if (apiKey && request.headers["authorization"]) return Option.none<string>()
     if (apiKey) return Option.some((yield* authentication.byApiKey(apiKey)).user.id as string)
     const token = /^bearer +(\S+)\s*$/i.exec(request.headers["authorization"] ?? "")?.[1]
     if (token !== undefined) return Option.some((yield* authentication.byBearerToken(token)).user.id as string)
