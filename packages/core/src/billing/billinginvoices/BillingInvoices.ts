@@ -1,11 +1,11 @@
-import { Context, Duration, Effect, Option } from "effect"
+import { type Cause, Context, Deferred, Duration, Effect, FiberId, Option } from "effect"
 import { BillingInvoice, type BillingInvoiceWithLines } from "./BillingInvoice.js"
 import type { BillingUsage } from "./BillingUsage.js"
 import { invoicePaymentStatusOf, refreshedOnListing } from "./InvoicePaymentStatus.js"
 import { NotFound } from "../../Errors.js"
 import { BillingInvoiceId, isUuid } from "../../Ids.js"
 import { BillingInvoiceRepo } from "./BillingInvoiceRepo.js"
-import { DirectDebit } from "../mandates/DirectDebit.js"
+import { DirectDebit, type DirectDebitRefused, type ProviderPayment } from "../mandates/DirectDebit.js"
 import { Clock } from "../../system/Clock.js"
 import { DirectDebitUnavailable } from "../mandates/DirectDebitFaults.js"
 import { CurrentUser } from "../../users/CurrentUser.js"
@@ -26,6 +26,9 @@ export class PaymentFreshness extends Context.Reference<PaymentFreshness>()("cor
 
 const REFRESH_CONCURRENCY = 8
 
+/** Why a listing of a mandate's payments was not had: refused, unreachable, or too slow. */
+type ListingFailed = DirectDebitRefused | DirectDebitUnavailable | Cause.TimeoutException
+
 const notFound = new NotFound({ detail: "You have no billing invoice with this id." })
 
 /** The calling user's usage not invoiced yet, and the service's invoices to them. */
@@ -34,6 +37,36 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
     const repo = yield* BillingInvoiceRepo
     const provider = yield* DirectDebit
     const clock = yield* Clock
+
+    /** The provider's listings of a mandate's payments under way, by mandate. */
+    const listings = new Map<string, Deferred.Deferred<ReadonlyArray<ProviderPayment>, ListingFailed>>()
+
+    /**
+     * The mandate's payments as the provider lists them, or why not within PaymentRefreshTimeout.
+     * Listings of one mandate at the same time share one provider call (a user's open tabs, or
+     * retries, would otherwise each ask); it runs apart from them, so that a request that goes
+     * away does not end it for the others.
+     */
+    const paymentsListed = (mandateId: string): Effect.Effect<ReadonlyArray<ProviderPayment>, ListingFailed> =>
+      Effect.suspend(() => {
+        const running = listings.get(mandateId)
+        if (running !== undefined) return Deferred.await(running)
+        const listing = Deferred.unsafeMake<ReadonlyArray<ProviderPayment>, ListingFailed>(FiberId.none)
+        listings.set(mandateId, listing)
+        return PaymentRefreshTimeout.pipe(
+          Effect.flatMap((timeout) => provider.listPayments(mandateId).pipe(Effect.timeout(timeout))),
+          Effect.catchSomeDefect((defect) =>
+            defect instanceof DirectDebitUnavailable ? Option.some(Effect.fail(defect)) : Option.none()
+          ),
+          Effect.exit,
+          Effect.flatMap((exit) => {
+            listings.delete(mandateId)
+            return Deferred.done(listing, exit)
+          }),
+          Effect.forkDaemon,
+          Effect.zipRight(Deferred.await(listing))
+        )
+      })
 
     /**
      * The invoice with its payment's status as the provider listed it at `now` (a move records
@@ -71,13 +104,7 @@ export class BillingInvoices extends Effect.Service<BillingInvoices>()("core/Bil
       now: Date
     ): Effect.Effect<ReadonlyArray<BillingInvoice>> =>
       Effect.gen(function* () {
-        const timeout = yield* PaymentRefreshTimeout
-        const payments = yield* provider.listPayments(mandateId).pipe(
-          Effect.timeout(timeout),
-          Effect.catchSomeDefect((defect) =>
-            defect instanceof DirectDebitUnavailable ? Option.some(Effect.fail(defect)) : Option.none()
-          )
-        )
+        const payments = yield* paymentsListed(mandateId)
         const statuses = new Map(payments.map((payment) => [payment.id, payment.status]))
         const listed = yield* Effect.forEach(invoices, (invoice) => withListedStatus(invoice, statuses, now))
         // A moved invoice recorded its read with the move; the others listed are recorded here.

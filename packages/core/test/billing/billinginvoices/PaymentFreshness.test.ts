@@ -3,11 +3,12 @@ import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { ClockOfEffect } from "@cisbook/testkit/SystemFakes"
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
 import { BillingInvoiceRepo } from "../../../src/billing/billinginvoices/BillingInvoiceRepo.js"
 import { BillingInvoices } from "../../../src/billing/billinginvoices/BillingInvoices.js"
 import { waitingForMandate } from "../../../src/billing/billinginvoices/Collect.js"
 import { draftInvoice } from "../../../src/billing/billinginvoices/InvoiceDraft.js"
+import { DirectDebit } from "../../../src/billing/mandates/DirectDebit.js"
 import { Mandates } from "../../../src/billing/mandates/Mandates.js"
 import { WaitingInvoices } from "../../../src/billing/mandates/WaitingInvoices.js"
 import { ProviderEventHandling } from "../../../src/billing/providerevents/ProviderEventHandling.js"
@@ -17,8 +18,34 @@ import { UseCasesLive } from "../../../src/UseCases.js"
 import type { User } from "../../../src/users/User.js"
 import { asUser, aUser } from "../../TestApp.js"
 
+/** The provider's listings of a mandate's payments, counted; held while `held` holds a gate. */
+class Listings extends Effect.Service<Listings>()("test/Listings", {
+  effect: Effect.all({
+    calls: Ref.make(0),
+    held: Ref.make(Option.none<Deferred.Deferred<void>>())
+  })
+}) {}
+
+const ListingsCounted = Layer.effect(
+  DirectDebit,
+  Effect.gen(function* () {
+    const real = yield* DirectDebit
+    const { calls, held } = yield* Listings
+    return DirectDebit.of({
+      ...real,
+      listPayments: (mandateId) =>
+        Ref.update(calls, (n) => n + 1).pipe(
+          Effect.zipRight(Ref.get(held)),
+          Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: Deferred.await })),
+          Effect.zipRight(real.listPayments(mandateId))
+        )
+    })
+  })
+).pipe(Layer.provideMerge(Listings.Default))
+
 /** Every use case over in-memory ports, the Clock port on Effect's clock (moved with TestClock). */
 const app = UseCasesLive.pipe(
+  Layer.provideMerge(ListingsCounted),
   Layer.provideMerge(ClockOfEffect),
   Layer.provideMerge(MemoryPorts),
   Layer.provideMerge(identityVerifierFake({}))
@@ -83,6 +110,32 @@ describe("the invoice list asks the provider only for payments not heard of with
       expect(yield* statusListed(user)).toEqual(["Paid"])
       const [stored] = yield* Effect.flatMap(BillingInvoiceRepo, (repo) => repo.list(user.id))
       expect(stored).toMatchObject({ paymentStatus: "Paid", paymentReadAt: new Date(START.getTime() + 60_000) })
+    }).pipe(Effect.provide(app))
+  )
+
+  it.effect("listings at the same time share one provider call, and each answers what it found", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(START.getTime())
+      const { payment, user } = yield* pendingInvoice("hedy@example.com")
+      const { calls, held } = yield* Listings
+      expect(yield* Ref.get(calls)).toBe(1)
+      yield* TestClock.adjust(Duration.minutes(2))
+      yield* movesQuietly(payment, "paid_out")
+      const gate = yield* Deferred.make<void>()
+      yield* Ref.set(held, Option.some(gate))
+
+      const three = yield* Effect.fork(
+        Effect.all(
+          [1, 2, 3].map(() => statusListed(user)),
+          { concurrency: 3 }
+        )
+      )
+      // Every listing is under way (each waits for the provider) before the provider answers.
+      yield* Effect.repeat(Effect.yieldNow(), { times: 20 })
+      expect(yield* Ref.get(calls)).toBe(2)
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(three)).toEqual([["Paid"], ["Paid"], ["Paid"]])
+      expect(yield* Ref.get(calls)).toBe(2)
     }).pipe(Effect.provide(app))
   )
 
