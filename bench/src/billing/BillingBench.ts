@@ -103,7 +103,8 @@ const measure = (database: Database, port: number) =>
       return yield* Effect.dieMessage(`user ${MANY_PENDING_USER} has ${pending?.invoices} Pending invoices`)
 
     // GET /me/billing/invoices of users collecting by direct debit (their mandate's payments are
-    // listed by the provider on every request) and of a user waiting for a mandate (no provider call).
+    // listed by the provider when not read within the last minute: the first requests ask, sharing
+    // one call, and the rest answer what it read) and of a user waiting for a mandate (no provider call).
     const lists: Array<readonly [string, LoadResult]> = []
     for (const [label, n] of [
       ["invoices list, 1 Pending", 2],
