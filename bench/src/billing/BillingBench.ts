@@ -17,6 +17,7 @@ import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import { loadTest, type LoadResult } from "../LoadTest.js"
 import { seedBilling, seedLaterReturn } from "./Seed.js"
 import { freePort } from "../FreePort.js"
+import { startCpuProfile } from "../CpuProfile.js"
 import { asUser } from "@cisbook/core/users/ActingAs"
 
 const MiB = 1024 * 1024
@@ -28,6 +29,8 @@ const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5)
 const PENDING_INVOICES = Number(process.env["BENCH_BILLING_PENDING_INVOICES"] ?? 12)
 /** That user: even, so with a mandate; not one of the two other lists' users. */
 const MANY_PENDING_USER = 4
+/** A file to write the process's CPU profile of the billing run to. */
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
 
 // The heap a run leaves behind is read after a full collection, which needs gc() exposed.
 v8.setFlagsFromString("--expose-gc")
@@ -66,6 +69,7 @@ const measure = (database: Database, port: number) =>
     const rssBefore = process.memoryUsage.rss()
     let peak = rssBefore
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10)
+    const profiler = yield* Effect.promise(() => startCpuProfile(CPU_PROFILE))
     const started = Date.now()
     let invoicedAt = started
     const report = yield* (yield* BillingRun).run("2026-07-01", (progress) =>
@@ -74,6 +78,7 @@ const measure = (database: Database, port: number) =>
       })
     )
     const seconds = (Date.now() - started) / 1000
+    yield* Effect.promise(() => profiler.stop())
     clearInterval(timer)
     peak = Math.max(peak, process.memoryUsage.rss())
     const retainedMiB = (heapAfterCollection() - heapBefore) / MiB
@@ -98,7 +103,8 @@ const measure = (database: Database, port: number) =>
       return yield* Effect.dieMessage(`user ${MANY_PENDING_USER} has ${pending?.invoices} Pending invoices`)
 
     // GET /me/billing/invoices of users collecting by direct debit (their mandate's payments are
-    // listed by the provider on every request) and of a user waiting for a mandate (no provider call).
+    // listed by the provider when not read within the last minute: the first requests ask, sharing
+    // one call, and the rest answer what it read) and of a user waiting for a mandate (no provider call).
     const lists: Array<readonly [string, LoadResult]> = []
     for (const [label, n] of [
       ["invoices list, 1 Pending", 2],

@@ -2,12 +2,13 @@ import { draftInvoice } from "@cisbook/core/billing/billinginvoices/InvoiceDraft
 import { BillingInvoiceId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { BillingInvoiceRepo } from "@cisbook/core/billing/billinginvoices/BillingInvoiceRepo"
 import { BillingRun } from "@cisbook/core/billing/billinginvoices/BillingRun"
+import { PaymentFreshness } from "@cisbook/core/billing/billinginvoices/BillingInvoices"
 import { addDays, ukCalendarDate } from "@cisbook/core/CalendarDate"
 import { pdfText } from "@cisbook/testkit/PdfText"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
 import { assert, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { acceptedJuneReturn } from "./AcceptedReturn.js"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, sqlTestPorts } from "./E2E.js"
@@ -60,8 +61,15 @@ const pdfOf = (key: string, id: string) =>
     )
   )
 
-/** The server with GoCardless's Success+ (intelligent retries): its payments carry retry_if_possible. */
-const SuccessPlus = e2e(sqlTestPorts(undefined, undefined, { successPlus: true }))
+/**
+ * The server with GoCardless's Success+ (intelligent retries): its payments carry retry_if_possible.
+ * No worker handles the sandbox's events here, so these tests follow a payment's moves by listing
+ * at once: every listing asks the provider (the minute a read stands is tested in core's
+ * PaymentFreshness.test.ts).
+ */
+const SuccessPlus = e2e(sqlTestPorts(undefined, undefined, { successPlus: true })).pipe(
+  Layer.provide(Layer.succeed(PaymentFreshness, Duration.zero))
+)
 
 layer(SuccessPlus, { excludeTestServices: true, timeout: "120 seconds" })("billing invoices over HTTP", (it) => {
   it.effect(

@@ -93,7 +93,7 @@ export class BillingApi extends HttpApiGroup.make("billing")
       .annotate(OpenApi.Summary, "The caller's invoices, latest first")
       .annotate(
         OpenApi.Description,
-        "Latest issueDate first, then latest number; lines are omitted (GET one invoice for them). Before answering, every Pending or Failed invoice's payment is refreshed from the direct debit provider, with one listing of each mandate's payments; a provider that fails or is slow for a mandate does not fail the list: its invoices show their last known status."
+        "Latest issueDate first, then latest number; lines are omitted (GET one invoice for them). Before answering, every Pending or Failed invoice's payment is refreshed from the direct debit provider, with one listing of each mandate's payments, unless it was read from the provider, or moved by the provider's event, within the last minute; a provider that fails or is slow for a mandate does not fail the list: its invoices show their last known status."
       )
   )
   .add(

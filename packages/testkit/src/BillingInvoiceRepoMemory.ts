@@ -180,10 +180,19 @@ export const BillingInvoiceRepoMemory = Layer.effect(
                 invoice: new BillingInvoice({
                   ...row.invoice,
                   paymentStatus: to,
-                  failedAt: to === "Failed" ? at : row.invoice.failedAt
+                  failedAt: to === "Failed" ? at : row.invoice.failedAt,
+                  paymentReadAt: at
                 })
               }
             : null
+        ),
+      recordPaymentsRead: (userId, ids, at) =>
+        Ref.update(rows, (all) =>
+          all.map((row) =>
+            row.invoice.userId === userId && ids.includes(row.invoice.id)
+              ? { ...row, invoice: new BillingInvoice({ ...row.invoice, paymentReadAt: at }) }
+              : row
+          )
         ),
       failedInvoices: Effect.map(Ref.get(rows), (all) =>
         all

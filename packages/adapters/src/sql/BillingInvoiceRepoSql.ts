@@ -14,7 +14,7 @@ const invoiceColumnsOf = (alias: string) => `${alias}.user_id, ${alias}.id, ${al
   ${alias}.period_end::text AS period_end, ${alias}.currency, ${alias}.subtotal, ${alias}.vat, ${alias}.total,
   ${alias}.payment_status, ${alias}.payment_reference, ${alias}.mandate_reference,
   ${alias}.pdf IS NOT NULL AS has_pdf, ${alias}.finished_at IS NOT NULL AS finished,
-  ${alias}.failed_at, ${alias}.payment_retries`
+  ${alias}.failed_at, ${alias}.payment_retries, ${alias}.payment_read_at`
 
 const InvoiceRow = Schema.Struct({
   userId: UserId,
@@ -33,7 +33,8 @@ const InvoiceRow = Schema.Struct({
   hasPdf: Schema.Boolean,
   finished: Schema.Boolean,
   failedAt: Schema.NullOr(Schema.DateFromSelf),
-  paymentRetries: Schema.Number
+  paymentRetries: Schema.Number,
+  paymentReadAt: Schema.NullOr(Schema.DateFromSelf)
 })
 const decodeInvoices = Schema.decodeUnknown(Schema.Array(InvoiceRow))
 
@@ -254,13 +255,19 @@ export const BillingInvoiceRepoSql = Layer.effect(
         ),
       movePaymentStatus: (invoice, from, to, at) =>
         sql`
-          UPDATE billing_invoices SET payment_status = ${to},
+          UPDATE billing_invoices SET payment_status = ${to}, payment_read_at = ${at},
             failed_at = CASE WHEN ${to} = 'Failed' THEN ${at}::timestamptz ELSE failed_at END
           WHERE user_id = ${invoice.userId} AND id = ${invoice.id} AND payment_status = ${from}
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
+      recordPaymentsRead: (userId, ids, at) =>
+        ids.length === 0
+          ? Effect.void
+          : sql`
+              UPDATE billing_invoices SET payment_read_at = ${at}
+              WHERE user_id = ${userId} AND id IN ${sql.in(ids)}`.pipe(Effect.asVoid, Effect.orDie),
       failedInvoices: sql`
           SELECT ${columns} FROM billing_invoices
           WHERE payment_status = 'Failed' AND finished_at IS NOT NULL

@@ -238,4 +238,35 @@ export const billingInvoiceRepoContract = (it: ContractIt) => {
       expect(yield* failed()).toEqual([])
     })
   )
+
+  it.effect("records when a payment was last read: by a move, or for the user's invoices named", () =>
+    Effect.gen(function* () {
+      const repo = yield* BillingInvoiceRepo
+      const owner = yield* storedUser
+      const other = yield* storedUser
+      const tenant = yield* ownedTenant(owner)
+      const theirs = yield* ownedTenant(other)
+      yield* acceptedReturn(tenant, "2026-05-05")
+      const first = yield* invoiced(owner.id, "2026-06-01")
+      yield* acceptedReturn(tenant, "2026-06-05")
+      const second = yield* invoiced(owner.id, "2026-07-01")
+      yield* acceptedReturn(theirs, "2026-05-05")
+      const another = yield* invoiced(other.id, "2026-06-01")
+      const readAt = () =>
+        Effect.map(repo.list(owner.id), (mine) => Object.fromEntries(mine.map((i) => [i.id, i.paymentReadAt])))
+      expect(yield* readAt()).toEqual({ [first.id]: null, [second.id]: null })
+
+      // Another user's invoice named with the owner's is not the owner's to record.
+      yield* repo.recordPaymentsRead(owner.id, [first.id, another.id], at(100))
+      expect(yield* readAt()).toEqual({ [first.id]: at(100), [second.id]: null })
+      expect((yield* repo.list(other.id)).map((i) => i.paymentReadAt)).toEqual([null])
+      yield* repo.recordPaymentsRead(owner.id, [], at(150))
+
+      expect(yield* repo.movePaymentStatus(second, "WaitingForMandate", "Cancelled", at(200))).toBe(true)
+      expect(yield* readAt()).toEqual({ [first.id]: at(100), [second.id]: at(200) })
+      // A move that lost the race records nothing.
+      expect(yield* repo.movePaymentStatus(second, "WaitingForMandate", "Paid", at(300))).toBe(false)
+      expect(yield* readAt()).toEqual({ [first.id]: at(100), [second.id]: at(200) })
+    })
+  )
 }

@@ -41,7 +41,12 @@ export class BillingInvoice extends Schema.Class<BillingInvoice>("BillingInvoice
   /** When its payment last failed; the billing run collects it again from 3 days later. */
   failedAt: Schema.NullOr(Schema.DateFromSelf),
   /** How many times the billing run asked the provider to retry its payment (at most 3). */
-  paymentRetries: Schema.Int
+  paymentRetries: Schema.Int,
+  /**
+   * When its payment's status was last read from the provider by a listing, or moved by the
+   * provider's event; null until then. A listing soon after does not ask the provider again.
+   */
+  paymentReadAt: Schema.NullOr(Schema.DateFromSelf)
 }) {}
 
 /** An invoice with its lines, in the order they were invoiced. */

@@ -63,7 +63,8 @@ export class BillingInvoiceRepo extends Context.Tag("core/BillingInvoiceRepo")<
     readonly findByPaymentReference: (reference: string) => Effect.Effect<Option.Option<BillingInvoice>>
     /**
      * Moves the invoice's payment status from `from` to `to` only if it still is `from`; false when
-     * something else moved it first. A move to Failed records `at` as the time of the failure.
+     * something else moved it first. Records `at` as when its payment was last read, and a move to
+     * Failed as the time of the failure.
      */
     readonly movePaymentStatus: (
       invoice: BillingInvoice,
@@ -71,6 +72,8 @@ export class BillingInvoiceRepo extends Context.Tag("core/BillingInvoiceRepo")<
       to: InvoicePaymentStatus,
       at: Date
     ) => Effect.Effect<boolean>
+    /** Records `at` as when the payments of the user's invoices `ids` were last read from the provider. */
+    readonly recordPaymentsRead: (userId: UserId, ids: ReadonlyArray<BillingInvoiceId>, at: Date) => Effect.Effect<void>
     /**
      * The finished invoices (of every user) whose payment is Failed, lowest number first: the
      * billing run collects each again, or moves it to wait for a mandate.

@@ -94,5 +94,6 @@ export const numberedInvoice = (draft: InvoiceDraft, sequence: number): BillingI
     hasPdf: false,
     finished: false,
     failedAt: null,
-    paymentRetries: 0
+    paymentRetries: 0,
+    paymentReadAt: null
   })
