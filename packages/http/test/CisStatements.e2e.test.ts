@@ -365,38 +365,41 @@ layer(App, { excludeTestServices: true, timeout: "120 seconds" })(
       })
     )
 
-    it.effect("lists and downloads a subcontractor's statements through the Promise client", () =>
-      Effect.gen(function* () {
-        const sub = yield* ownerOfNewTenant("stmtpromise")
-        const server = yield* HttpServer.HttpServer
-        assert(server.address._tag === "TcpAddress")
-        const cisbook = yield* Effect.promise(() =>
-          createPromiseClient({
-            baseUrl: `http://127.0.0.1:${server.address.port}`,
-            credentials: { apiKey: sub.key }
-          })
-        )
-        const none = yield* Effect.promise(() =>
-          cisbook.cisStatements.listCisStatements({ path: { tenant: sub.tenant }, urlParams: { from: "2026-04-05" } })
-        )
-        expect(none).toEqual([])
-        const refused = yield* Effect.promise(() =>
-          cisbook.cisStatements
-            .listCisStatements({ path: { tenant: sub.tenant }, urlParams: { from: "2026-06-05", to: "2026-05-05" } })
-            .then(
+    it.effect(
+      "lists a subcontractor's statements through the Promise client, which rejects with the typed errors",
+      () =>
+        Effect.gen(function* () {
+          const sub = yield* ownerOfNewTenant("stmtpromise")
+          const { address } = yield* HttpServer.HttpServer
+          assert(address._tag === "TcpAddress")
+          const baseUrl = `http://127.0.0.1:${address.port}`
+          const cisbook = yield* Effect.promise(() =>
+            createPromiseClient({
+              baseUrl,
+              credentials: { apiKey: sub.key }
+            })
+          )
+          const none = yield* Effect.promise(() =>
+            cisbook.cisStatements.listCisStatements({ path: { tenant: sub.tenant }, urlParams: { from: "2026-04-05" } })
+          )
+          expect(none).toEqual([])
+          const refused = yield* Effect.promise(() =>
+            cisbook.cisStatements
+              .listCisStatements({ path: { tenant: sub.tenant }, urlParams: { from: "2026-06-05", to: "2026-05-05" } })
+              .then(
+                () => undefined,
+                (error: unknown) => error
+              )
+          )
+          expect(refused).toMatchObject({ _tag: "ValidationFailed", errors: { from: [expect.any(String)] } })
+          const missing = yield* Effect.promise(() =>
+            cisbook.cisStatements.getCisStatementPdf({ path: { tenant: sub.tenant, id: crypto.randomUUID() } }).then(
               () => undefined,
               (error: unknown) => error
             )
-        )
-        expect(refused).toMatchObject({ _tag: "ValidationFailed", errors: { from: [expect.any(String)] } })
-        const missing = yield* Effect.promise(() =>
-          cisbook.cisStatements.getCisStatementPdf({ path: { tenant: sub.tenant, id: crypto.randomUUID() } }).then(
-            () => undefined,
-            (error: unknown) => error
           )
-        )
-        expect(missing).toMatchObject({ _tag: "NotFound" })
-      })
+          expect(missing).toMatchObject({ _tag: "NotFound" })
+        })
     )
   }
 )

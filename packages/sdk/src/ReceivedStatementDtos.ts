@@ -4,7 +4,7 @@ import { Schema } from "effect"
 const bound = (description: string) =>
   Schema.optionalWith(
     Schema.String.annotations({
-      description: `${description}: a date (YYYY-MM-DD), the 5th that ends a tax month`,
+      description: `${description} (YYYY-MM-DD); any date, though periodEnds are the 5th`,
       format: "date",
       examples: ["2026-06-05"]
     }),
