@@ -5,6 +5,7 @@ import { openApiRoute } from "./api/OpenApiRoute.js"
 import { AuthenticateLive } from "./middleware/AuthenticateLive.js"
 import { TenantMemberLive, TenantMemberOrNotFoundLive } from "./middleware/TenantMemberLive.js"
 import { BillingHandlers } from "./handlers/BillingHandlers.js"
+import { CisStatementsHandlers } from "./handlers/CisStatementsHandlers.js"
 import { ConnectionsHandlers } from "./handlers/ConnectionsHandlers.js"
 import { ContactImportHandlers } from "./handlers/ContactImportHandlers.js"
 import { ContactsHandlers } from "./handlers/ContactsHandlers.js"
@@ -43,6 +44,7 @@ export const ApiLive = HttpApiBuilder.api(CisbookServerApi).pipe(
     MonthlyReturnsHandlers,
     BillingHandlers,
     ConnectionsHandlers,
+    CisStatementsHandlers,
     ProviderEventsHandlers
   ]),
   Layer.provide(ContactImportHandlers),

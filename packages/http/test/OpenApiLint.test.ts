@@ -171,7 +171,9 @@ describe("the OpenAPI document", () => {
     )
     expect(fileAnswers.map(({ name }) => name).sort()).toEqual([
       "GET /me/billing/invoices/{invoice}/pdf 200",
+      "GET /tenants/{tenant}/cis-statements/{id}/pdf 200",
       "GET /tenants/{tenant}/contacts/import/template 200",
+      "GET /tenants/{tenant}/monthly-returns/{id}/statements/{contact}/pdf 200",
       "GET /tenants/{tenant}/sales-invoices/payments 200"
     ])
     expect(fileAnswers.filter(({ answer }) => answer.headers?.["Content-Disposition"] === undefined)).toEqual([])

@@ -120,24 +120,35 @@ export const queuedDeliveries = (returns: number) =>
     return { con, sub, contractor, subcontractor, connection, customer, returns: filed } as const
   })
 
-/** What the deliveries came to, as the database holds it. */
+/**
+ * What the deliveries came to, as the database holds it: read in one statement, so that the
+ * counts are of one snapshot even while a deliverer commits.
+ */
 export const deliveryCounts = (contractorId: string, subcontractorId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const [statements] = yield* sql<{ count: number; sources: number }>`
-      SELECT count(*)::int AS count, count(DISTINCT source_return_id)::int AS sources
-      FROM received_statements WHERE tenant_id = ${subcontractorId}`
-    const [events] = yield* sql<{ count: number }>`
-      SELECT count(*)::int AS count FROM events WHERE tenant_id = ${subcontractorId} AND type = 'cis-statement.received'`
-    const [delivered] = yield* sql<{ delivered: number; due: number }>`
-      SELECT count(*) FILTER (WHERE delivery_status = 'Delivered')::int AS delivered,
-        count(*) FILTER (WHERE delivery_status = 'Due')::int AS due
-      FROM return_statements WHERE tenant_id = ${contractorId}`
+    const [counts] = yield* sql<{
+      statements: number
+      sources: number
+      events: number
+      delivered: number
+      due: number
+    }>`
+      SELECT
+        (SELECT count(*)::int FROM received_statements WHERE tenant_id = ${subcontractorId}) AS statements,
+        (SELECT count(DISTINCT source_return_id)::int FROM received_statements
+          WHERE tenant_id = ${subcontractorId}) AS sources,
+        (SELECT count(*)::int FROM events
+          WHERE tenant_id = ${subcontractorId} AND type = 'cis-statement.received') AS events,
+        (SELECT count(*)::int FROM return_statements
+          WHERE tenant_id = ${contractorId} AND delivery_status = 'Delivered') AS delivered,
+        (SELECT count(*)::int FROM return_statements
+          WHERE tenant_id = ${contractorId} AND delivery_status = 'Due') AS due`
     return {
-      statements: statements!.count,
-      sources: statements!.sources,
-      events: events!.count,
-      delivered: delivered!.delivered,
-      due: delivered!.due
+      statements: counts!.statements,
+      sources: counts!.sources,
+      events: counts!.events,
+      delivered: counts!.delivered,
+      due: counts!.due
     }
   }).pipe(Effect.orDie)

@@ -1,6 +1,7 @@
 import { HttpApi } from "@effect/platform"
 import { everyAccessDeclared } from "./Access.js"
 import { BillingApi } from "./BillingApi.js"
+import { CisStatementsApi } from "./CisStatementsApi.js"
 import { ConnectionsApi } from "./ConnectionsApi.js"
 import { ContactImportApi } from "./ContactImportApi.js"
 import { ContactsApi } from "./ContactsApi.js"
@@ -33,4 +34,5 @@ export class CisbookApi extends everyAccessDeclared(
     .add(MonthlyReturnsApi)
     .add(BillingApi)
     .add(ConnectionsApi)
+    .add(CisStatementsApi)
 ) {}

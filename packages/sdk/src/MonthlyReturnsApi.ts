@@ -1,11 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CreateMonthlyReturnRequest, MonthlyReturnDto } from "./MonthlyReturnDtos.js"
+import { ReturnStatementDto } from "./ReturnStatementDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
 import { forTenantMembers } from "./Access.js"
 
 const returnParam = HttpApiSchema.param("id", Schema.String)
+const contactParam = HttpApiSchema.param("contact", Schema.String)
 
 export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
   .add(
@@ -39,6 +41,33 @@ export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
       .annotate(OpenApi.Summary, "One monthly return")
       .annotate(OpenApi.Description, "Another tenant's return, or an id that is not one, is 404.")
   )
+  .add(
+    HttpApiEndpoint.get("listReturnStatements")`/tenants/${tenantParam}/monthly-returns/${returnParam}/statements`
+      .addSuccess(Schema.Array(ReturnStatementDto))
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "The payment and deduction statements of an accepted return")
+      .annotate(
+        OpenApi.Description,
+        "One entry per line of the return, in its order: the subcontractor and the amounts as on the return, emailedTo and emailedAt once the statement's mail was handed to the SMTP server (the tenant's autoEmailStatements, to a subcontractor with an email address), deliveredTo once it was delivered into the subcontractor's own tenant (the contact is the tenant's side of a Connected connection; the subcontractor finds it under GET /tenants/{tenant}/cis-statements). [] for a return that is not Accepted. Another tenant's return, or an id that is not one, is 404."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get(
+      "getReturnStatementPdf"
+    )`/tenants/${tenantParam}/monthly-returns/${returnParam}/statements/${contactParam}/pdf`
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }))
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(OpenApi.Summary, "A subcontractor's payment and deduction statement, as a PDF")
+      .annotate(
+        OpenApi.Description,
+        "The statement as it was mailed or delivered (application/pdf, content-disposition: attachment; filename=\"statement-JOHNSMIT-2026-06-05.pdf\"): the contractor's name, employer reference and UTR, the tax month's end, the subcontractor's name and UTR, the verification number where the treatment is Unmatched, gross paid (without VAT), materials and the amount deducted. contact is the subcontractor's contact code, in any case. 404 for a contact not on the return, a return that is not Accepted, or another tenant's return."
+      )
+  )
   .annotate(OpenApi.Title, "Monthly returns")
-  .annotate(OpenApi.Description, "CIS300 monthly returns to the tax authority, and their answers")
+  .annotate(
+    OpenApi.Description,
+    "CIS300 monthly returns to the tax authority, their answers, and the payment and deduction statements of the accepted ones"
+  )
   .pipe(forTenantMembers) {}

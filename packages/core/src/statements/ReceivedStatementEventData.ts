@@ -50,7 +50,22 @@ export const ReceivedStatementEventData = Schema.Struct({
 }).annotations({
   identifier: "ReceivedStatementDto",
   description:
-    "A payment and deduction statement delivered by a connected contractor, with its reconciliation against the tenant's sales-invoice payments"
+    "A payment and deduction statement delivered by a connected contractor, with its reconciliation against the tenant's sales-invoice payments",
+  examples: [
+    {
+      id: "0196a5f2-7d41-7c3a-9d1e-8f27c1b6a0c5",
+      periodEnd: "2026-06-05",
+      contractor: { tenant: "lovelace-builders", name: "Lovelace Builders Ltd", employerReference: "123/AB45678" },
+      contact: "LOVELACE",
+      grossAmount: 100000,
+      materials: 40000,
+      deducted: 12000,
+      taxTreatment: "Net",
+      verificationNumber: "V1234567890",
+      receivedAt: new Date("2026-06-10T10:02:00.000Z"),
+      reconciliation: { payments: 1, deducted: 12000, difference: 0, status: "Matched" }
+    }
+  ]
 })
 export type ReceivedStatementEventData = typeof ReceivedStatementEventData.Type
 
