@@ -35,7 +35,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [22, "govtalk_response_endpoints"],
         [23, "partner_utr"],
         [24, "govtalk_final_answers"],
-        [25, "statements"]
+        [25, "statements"],
+        [28, "import_analyses"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -50,6 +51,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "connections",
         "contact_codes",
         "contact_counts",
+        "contact_import_analyses",
+        "contact_import_analysis_batches",
         "contacts",
         "effect_sql_migrations",
         "email_templates",
