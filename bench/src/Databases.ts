@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { clientOptions } from "@cisbook/adapters/sql/ClientOptions"
 import { CopyInPg } from "@cisbook/adapters/sql/CopyIn"
+import { MigrationsLive } from "@cisbook/adapters/sql/Migrations"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { PGlite } from "@electric-sql/pglite"
@@ -20,11 +21,19 @@ export interface Database {
   readonly close: () => Promise<void>
 }
 
-/** The @effect/sql client over the database's pool, with COPY where the server has it, as the service's own database layer gives them. */
+/**
+ * The @effect/sql client over the database's pool, with COPY where the server has it, as the
+ * service's own database layer gives them; migrated when built, as the server's is, so that the
+ * workers a benchmark's application starts find their tables.
+ */
 export const sqlOver = (database: Database) =>
-  Layer.merge(
-    PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions }),
-    database.copyIn ? CopyInPg : Layer.empty
+  MigrationsLive.pipe(
+    Layer.provideMerge(
+      Layer.merge(
+        PgClient.layerFromPool({ acquire: Effect.succeed(database.pool), ...clientOptions }),
+        database.copyIn ? CopyInPg : Layer.empty
+      )
+    )
   )
 
 /** A fresh database on the PostgreSQL server at BENCH_DATABASE_URL, dropped when closed. */

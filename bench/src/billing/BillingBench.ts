@@ -1,6 +1,5 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
 import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
-import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { UseCasesLive } from "@cisbook/core/UseCases"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
@@ -57,7 +56,6 @@ interface BillingResult {
 const measure = (database: Database, port: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* migrate
     const seededAt = Date.now()
     yield* seedBilling(USERS, MONTHS)
     yield* Effect.logWarning(

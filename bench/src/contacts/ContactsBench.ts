@@ -1,5 +1,4 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
-import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -41,7 +40,6 @@ const scenarios = allScenarios.filter((scenario) =>
 const measure = (database: Database) =>
   Effect.gen(function* () {
     const started = Date.now()
-    yield* migrate
     const users = yield* Users
     const owner = yield* users.create({ email: "bench@example.com" as Email, name: "Bench" })
     const { tenant } = yield* (yield* Tenants)

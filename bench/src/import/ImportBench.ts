@@ -1,7 +1,6 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
 import { startCpuProfile } from "../CpuProfile.js"
 import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
-import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -79,7 +78,6 @@ export interface ImportRow {
 
 const measure = (database: Database, rows: number) =>
   Effect.gen(function* () {
-    yield* migrate
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
     yield* (yield* Tenants)
       .create({ code: TenantCode.make("bench-import"), name: "Bench", email: null })

@@ -1,7 +1,6 @@
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
-import { migrate } from "@cisbook/adapters/sql/Migrations"
 import type { Email } from "@cisbook/core/Email"
 import { TenantMail } from "@cisbook/core/mail/TenantMail"
 import { Transactor } from "@cisbook/core/system/Transactor"
@@ -39,7 +38,6 @@ interface Row {
 
 const measure = (database: Database) =>
   Effect.gen(function* () {
-    yield* migrate
     const sink = yield* startSink
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
     const { tenant } = yield* (yield* Tenants)

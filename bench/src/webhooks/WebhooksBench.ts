@@ -1,6 +1,5 @@
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { migrate } from "@cisbook/adapters/sql/Migrations"
 import { webhookDispatcher } from "@cisbook/http/workers/WebhookDispatcher"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/events/EventOutbox"
@@ -55,7 +54,6 @@ const queuedAgain = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 const measure = (database: Database) =>
   Effect.gen(function* () {
-    yield* migrate
     const receiver = yield* startReceiver
     const owner = yield* (yield* Users).create({ email: "bench@example.com" as Email, name: "Bench" })
     yield* (yield* Tenants)

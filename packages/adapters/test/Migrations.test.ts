@@ -36,6 +36,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [23, "partner_utr"],
         [24, "govtalk_final_answers"],
         [25, "statements"],
+        [28, "import_analyses"],
         [29, "payment_read_at"]
       ])
       expect(yield* migrate).toEqual([])
@@ -51,6 +52,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "connections",
         "contact_codes",
         "contact_counts",
+        "contact_import_analyses",
+        "contact_import_analysis_batches",
         "contacts",
         "effect_sql_migrations",
         "email_templates",

@@ -6,6 +6,7 @@ import { ProviderEventSignatureLive } from "@cisbook/adapters/gocardless/GoCardl
 import { ApiKeyRepoSql } from "@cisbook/adapters/sql/ApiKeyRepoSql"
 import { BillingInvoiceRepoSql } from "@cisbook/adapters/sql/BillingInvoiceRepoSql"
 import { BillingProfileRepoSql } from "@cisbook/adapters/sql/BillingProfileRepoSql"
+import { ImportAnalysisRepoSql } from "@cisbook/adapters/sql/ImportAnalysisRepoSql"
 import { ContactRepoSql } from "@cisbook/adapters/sql/ContactRepoSql"
 import { DeliveryRepoSql } from "@cisbook/adapters/sql/DeliveryRepoSql"
 import { EventOutboxSql } from "@cisbook/adapters/sql/EventOutboxSql"
@@ -83,7 +84,7 @@ export const HmrcCredentialsSettingsLive = HmrcCredentialsSettings.Default.pipe(
 export const ApiKeysLive = ApiKeys.Default.pipe(Layer.provide(ApiKeyRepoSql))
 
 export const ContactImportLive = ContactImport.Default.pipe(
-  Layer.provide(Layer.mergeAll(ContactRepoSql, EventOutboxSql, TransactorSql))
+  Layer.provide(Layer.mergeAll(ContactRepoSql, EventOutboxSql, TransactorSql, ImportAnalysisRepoSql))
 )
 
 export const VerificationsLive = Verifications.Default.pipe(

@@ -17,6 +17,9 @@ export type ApiKeyId = typeof ApiKeyId.Type
 export const ContactId = Uuid.pipe(Schema.brand("ContactId"))
 export type ContactId = typeof ContactId.Type
 
+export const ImportAnalysisId = Uuid.pipe(Schema.brand("ImportAnalysisId"))
+export type ImportAnalysisId = typeof ImportAnalysisId.Type
+
 export const isUuid = Schema.is(Uuid)
 
 export const SalesInvoiceId = Uuid.pipe(Schema.brand("SalesInvoiceId"))

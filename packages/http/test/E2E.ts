@@ -30,6 +30,7 @@ import type { ContactActivity } from "@cisbook/core/contacts/ContactActivity"
 import type { AppLinks } from "@cisbook/core/system/AppLinks"
 import type { ConnectionRepo } from "@cisbook/core/connections/ConnectionRepo"
 import type { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
+import type { ImportAnalysisRepo } from "@cisbook/core/contacts/ImportAnalysisRepo"
 import type { Crypto } from "@cisbook/core/system/Crypto"
 import type { DeliveryRepo } from "@cisbook/core/webhooks/DeliveryRepo"
 import type { MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
@@ -89,6 +90,7 @@ export type Ports =
   | EventOutbox
   | ContactRepo
   | ContactActivity
+  | ImportAnalysisRepo
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo
   | WebhookRepo

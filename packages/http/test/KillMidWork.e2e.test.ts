@@ -171,7 +171,7 @@ describe("kill -9 of the server process", () => {
   )
 
   it.scopedLive(
-    "mid-dispatch: after a restart every delivery has reached the receiver at least once",
+    "mid-dispatch, in the middle of a batch: after a restart every delivery has reached the receiver at least once and is recorded once",
     () =>
       Effect.gen(function* () {
         const db = yield* aDatabase
@@ -243,6 +243,17 @@ describe("kill -9 of the server process", () => {
         const all = yield* receiver.received
         expect(all.length).toBeGreaterThan(events)
         expect(new Set(all.map((r) => r.headers["webhook-id"])).size).toBe(events)
+        // Nothing doubled: a batch is recorded whole or not at all, so each delivery has the one
+        // attempt that was recorded, whether before the kill or after the restart.
+        const [recorded] = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ deliveries: number; attempts: number; once: number }>`
+            SELECT count(*)::int AS deliveries,
+              (SELECT count(*)::int FROM webhook_delivery_attempts WHERE tenant_id = ${tenantId}) AS attempts,
+              count(*) FILTER (WHERE attempts = 1)::int AS once
+            FROM webhook_deliveries WHERE tenant_id = ${tenantId}`
+        }).pipe(Effect.provide(db.open), Effect.scoped)
+        expect(recorded).toEqual({ deliveries: events, attempts: events, once: events })
       }),
     { timeout: 300_000 }
   )

@@ -1,12 +1,13 @@
 import { postgresDatabase } from "@cisbook/adapters/sql/Database"
 import { EphemeralDatabase, temporaryPostgresUrl } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { migrate } from "@cisbook/adapters/sql/Migrations"
-import { httpWebhookSender } from "@cisbook/adapters/webhooks/HttpWebhookSender"
+import { httpWebhookSender, webhookSignature } from "@cisbook/adapters/webhooks/HttpWebhookSender"
 import { webhookDispatcher } from "../src/workers/WebhookDispatcher.js"
 import type { Email } from "@cisbook/core/Email"
 import { EventOutbox } from "@cisbook/core/events/EventOutbox"
 import { Transactor } from "@cisbook/core/system/Transactor"
 import { WebhookSender } from "@cisbook/core/webhooks/WebhookSender"
+import { DeliveryRepo } from "@cisbook/core/webhooks/DeliveryRepo"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { Users } from "@cisbook/core/users/Users"
@@ -16,7 +17,7 @@ import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { asMember, asSupport } from "@cisbook/core/tenants/ActingFor"
 import { startWebhookReceiver, type WebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { appOver, eventually } from "./WorkerTestApp.js"
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Config, Duration, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { Webhook } from "standardwebhooks"
 import { asUser } from "@cisbook/core/users/ActingAs"
@@ -137,6 +138,72 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
     })
   )
 
+  it.scoped("records a claim's attempts together, in one record, each with its own outcome and retry schedule", () =>
+    Effect.gen(function* () {
+      const receiver = yield* startWebhookReceiver
+      const { code, webhook } = yield* aTenantWithWebhook(receiver)
+      // Events with an odd n fail (500), the others are taken (204).
+      yield* receiver.answerWith((request) =>
+        (JSON.parse(request.body) as { data: { n: number } }).data.n % 2 === 1 ? { status: 500 } : { status: 204 }
+      )
+      const { transaction } = yield* Transactor
+      yield* transaction(
+        (yield* EventOutbox).record(
+          webhook.tenantId,
+          Array.from({ length: 6 }, (_, n) => ({ type: "contact.created" as const, data: { n } }))
+        )
+      )
+      // The repository the dispatcher records through, counting each record and what it held of
+      // this tenant (an earlier test's failed delivery may be due again in the same claim).
+      const records: Array<number> = []
+      const countingRepo = Layer.effect(
+        DeliveryRepo,
+        Effect.map(DeliveryRepo, (repo) =>
+          DeliveryRepo.of({
+            ...repo,
+            record: (attempts) => {
+              const ours = attempts.filter((a) => a.tenantId === webhook.tenantId).length
+              if (ours > 0) records.push(ours)
+              return repo.record(attempts)
+            }
+          })
+        )
+      )
+      const scope = yield* Scope.make()
+      yield* Layer.buildWithScope(
+        webhookDispatcher(fast).pipe(Layer.provide(WebhookDispatch.Default), Layer.provide(countingRepo)),
+        scope
+      )
+      yield* receiver.waitFor(6)
+      const all = yield* eventually(
+        Effect.flatMap(WebhookDeliveries, (d) => d.listAll({ limit: 50 }).pipe(asSupport(code))),
+        (page) => page.items.length === 6 && page.items.every((d) => d.status !== "Pending")
+      )
+      yield* Scope.close(scope, Exit.void)
+
+      // One claim of all six (8 slots free), attempted together, recorded together.
+      expect(records).toEqual([6])
+      const nOf = new Map(
+        (yield* receiver.received).map((r) => [
+          r.headers["webhook-id"],
+          (JSON.parse(r.body) as { data: { n: number } }).data.n
+        ])
+      )
+      const byN = new Map(all.items.map((d) => [nOf.get(d.eventId)!, d]))
+      for (const [n, delivery] of byN) {
+        if (n % 2 === 1) {
+          expect(delivery).toMatchObject({ status: "Failed", attempts: 1, responseStatus: 500 })
+          // Its own schedule: the first retry 5 s after its attempt.
+          expect(delivery.nextAttemptAt!.getTime() - delivery.lastAttemptAt!.getTime()).toBeGreaterThanOrEqual(5_000)
+          expect(delivery.nextAttemptAt!.getTime() - delivery.lastAttemptAt!.getTime()).toBeLessThan(6_000)
+        } else {
+          expect(delivery).toMatchObject({ status: "Succeeded", attempts: 1, responseStatus: 204, nextAttemptAt: null })
+        }
+      }
+      expect([...byN.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5])
+    })
+  )
+
   it.scoped(
     "re-sends with the same webhook-id, after the lease, a delivery whose dispatcher was stopped mid-flight",
     () =>
@@ -177,6 +244,45 @@ describe("the HTTP sender", () => {
   layer(httpWebhookSender({ allowPrivateTargets: true, timeout: Duration.millis(300) }), {
     excludeTestServices: true
   })("answers", (it) => {
+    it.scoped("sends a batch at once, each outcome in its message's place, a bad address failing alone", () =>
+      Effect.gen(function* () {
+        const receiver = yield* startWebhookReceiver
+        yield* receiver.answerWith((request) =>
+          request.path === "/slow"
+            ? { status: 202, delayMs: 100 }
+            : request.path === "/fails"
+              ? { status: 503, body: "later" }
+              : { status: 204 }
+        )
+        const message = (url: string, messageId: string) => ({
+          url,
+          secrets: [Redacted.make("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")],
+          messageId,
+          timestamp: new Date(),
+          body: `{"id":"${messageId}"}`
+        })
+        const outcomes = yield* Effect.flatMap(WebhookSender, (sender) =>
+          sender.sendAll([
+            message(`${receiver.url}/slow`, "msg_1"),
+            message(`${receiver.url}/fails`, "msg_2"),
+            message("ftp://example.com/", "msg_3"),
+            message(`${receiver.url}/ok`, "msg_4")
+          ])
+        )
+        expect(outcomes).toMatchObject([
+          { responseStatus: 202, error: null },
+          { responseStatus: 503, responseBody: "later", error: null },
+          { responseStatus: null, responseBody: null },
+          { responseStatus: 204, error: null }
+        ])
+        expect(outcomes[2]?.error).toMatch(/https/)
+        expect(outcomes[0]!.durationMs).toBeGreaterThanOrEqual(90)
+        const received = yield* receiver.received
+        expect(received.map((r) => r.headers["webhook-id"]).sort()).toEqual(["msg_1", "msg_2", "msg_4"])
+        expect(yield* Effect.flatMap(WebhookSender, (sender) => sender.sendAll([]))).toEqual([])
+      })
+    )
+
     it.scoped("does not follow a redirect, gives up after its timeout, and reports a refused connection", () =>
       Effect.gen(function* () {
         const receiver = yield* startWebhookReceiver
@@ -260,3 +366,24 @@ describe.skipIf(Option.isNone(postgresUrl))(
     })
   }
 )
+
+describe("the signature", () => {
+  it("is the standardwebhooks library's, for every secret, with a rotated-out one beside", () => {
+    const secrets = [
+      "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 11) % 256)).toString("base64")}`,
+      `whsec_${Buffer.from("a secret of another length").toString("base64")}`
+    ]
+    const timestamp = new Date("2026-11-29T05:00:00.999Z")
+    for (const body of ['{"test": 2432232314}', '{"name":"Zoë Ó Briain — £5 ✓"}', ""]) {
+      for (const secret of secrets) {
+        expect(webhookSignature([Redacted.make(secret)], "msg_1", timestamp, body)).toBe(
+          new Webhook(secret).sign("msg_1", timestamp, body)
+        )
+      }
+      expect(webhookSignature(secrets.slice(0, 2).map(Redacted.make), "msg_2", timestamp, body)).toBe(
+        `${new Webhook(secrets[0]!).sign("msg_2", timestamp, body)} ${new Webhook(secrets[1]!).sign("msg_2", timestamp, body)}`
+      )
+    }
+  })
+})

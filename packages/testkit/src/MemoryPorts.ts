@@ -10,6 +10,7 @@ import { AppLinksFake } from "./AppLinksFake.js"
 import { ConnectionRepoMemory, ConnectionStore } from "./ConnectionRepoMemory.js"
 import { ContactActivityMemory } from "./ContactActivityMemory.js"
 import { ContactRepoMemory } from "./ContactRepoMemory.js"
+import { ImportAnalysisRepoMemory } from "./ImportAnalysisRepoMemory.js"
 import { DeliveryRepoMemory } from "./DeliveryRepoMemory.js"
 import { DestinationGuardMemory } from "./DestinationGuardFake.js"
 import { EmailSettingsRepoMemory } from "./EmailSettingsRepoMemory.js"
@@ -59,6 +60,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       TenantSettingsRepoMemory,
       HmrcCredentialsRepoMemory,
       ContactActivityMemory,
+      ImportAnalysisRepoMemory,
       SalesInvoiceRepoMemory,
       PurchaseInvoiceRepoMemory,
       WebhookRepoMemory,

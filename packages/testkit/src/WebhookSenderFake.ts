@@ -27,5 +27,7 @@ export class WebhookSenderFake extends Effect.Service<WebhookSenderFake>()("test
 
 export const WebhookSenderMemory = Layer.effect(
   WebhookSender,
-  Effect.map(WebhookSenderFake, (fake) => WebhookSender.of({ send: fake.record }))
+  Effect.map(WebhookSenderFake, (fake) =>
+    WebhookSender.of({ send: fake.record, sendAll: (messages) => Effect.forEach(messages, fake.record) })
+  )
 ).pipe(Layer.provideMerge(WebhookSenderFake.Default))

@@ -1,5 +1,6 @@
 import { CsvUnreadable, type ImportFile } from "@cisbook/core/contacts/ImportFile"
 import { CsvError, parse } from "csv-parse"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { pipeline, Transform, type TransformCallback } from "node:stream"
 import { Effect, Stream } from "effect"
@@ -145,5 +146,19 @@ export const csvFileRecords = (path: string): Stream.Stream<ReadonlyArray<string
     })
   )
 
+/** The SHA-256 of the file at `path`, in hex, read as a stream (an import file may be megabytes). */
+export const fileDigest = (path: string): Effect.Effect<string> =>
+  Effect.async<string, Error>((resume) => {
+    const hash = createHash("sha256")
+    fs.createReadStream(path)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("end", () => resume(Effect.succeed(hash.digest("hex"))))
+      .on("error", (error) => resume(Effect.fail(error)))
+  }).pipe(Effect.orDie)
+
 /** An uploaded import file saved at `path`; `name` is the name its sender gave it. */
-export const csvImportFile = (path: string, name: string): ImportFile => ({ name, records: csvFileRecords(path) })
+export const csvImportFile = (path: string, name: string): ImportFile => ({
+  name,
+  records: csvFileRecords(path),
+  digest: fileDigest(path)
+})

@@ -51,7 +51,8 @@ const ClaimedRow = Schema.Struct({
   nextAttemptAt: Schema.NullOr(Schema.DateFromSelf),
   retryRequestedAt: Schema.NullOr(Schema.DateFromSelf)
 })
-const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
+/** A claimed row as the claim statement reads it, from columns only the service writes: not decoded again (it runs for every batch). */
+type ClaimedRow = typeof ClaimedRow.Type
 
 /** An attempt and the schedule it leaves, as a row of the record statement (snake_case, as jsonb_to_recordset reads it). */
 const attemptRow = (r: RecordedAttempt) => ({
@@ -173,7 +174,10 @@ export const DeliveryRepoSql = Layer.effect(
       const webhook = sql`tenant_id = ${tenantId} AND id = ${webhookId}`
       switch (endpoint._tag) {
         case "Answering":
-          return sql`UPDATE webhooks SET failing_since = NULL WHERE ${webhook}`.pipe(Effect.as(false))
+          // Mostly it was answering already: nothing to write then.
+          return sql`UPDATE webhooks SET failing_since = NULL WHERE ${webhook} AND failing_since IS NOT NULL`.pipe(
+            Effect.as(false)
+          )
         case "Failing":
           return sql`UPDATE webhooks SET failing_since = coalesce(failing_since, ${endpoint.since}) WHERE ${webhook}`.pipe(
             Effect.as(false)
@@ -253,7 +257,7 @@ export const DeliveryRepoSql = Layer.effect(
         Effect.gen(function* () {
           const token = yield* ids.uuid
           const rows = yield* leases.claim({ now, leaseUntil, limit, token })
-          const claimed = yield* decodeClaimed(rows)
+          const claimed = rows as unknown as ReadonlyArray<ClaimedRow>
           return claimed.map((row): ClaimedDelivery => ({
             tenantId: row.tenantId,
             id: row.id,

@@ -6,6 +6,7 @@ import { BillingProfileRepoSql } from "./BillingProfileRepoSql.js"
 import { ConnectionRepoSql } from "./ConnectionRepoSql.js"
 import { ContactActivitySql } from "./ContactActivitySql.js"
 import { ContactRepoSql } from "./ContactRepoSql.js"
+import { ImportAnalysisRepoSql } from "./ImportAnalysisRepoSql.js"
 import { DeliveryRepoSql } from "./DeliveryRepoSql.js"
 import { EmailSettingsRepoSql } from "./EmailSettingsRepoSql.js"
 import { EventOutboxSql } from "./EventOutboxSql.js"
@@ -39,6 +40,7 @@ const RepositoriesSql = Layer.mergeAll(
   HmrcCredentialsRepoSql.pipe(Layer.provide(CredentialsCipherLive)),
   ContactRepoSql,
   ContactActivitySql,
+  ImportAnalysisRepoSql,
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
   WebhookRepoSql,

@@ -8,10 +8,12 @@ import type { ImportColumnIndexes } from "./ImportColumns.js"
 import { importedVerification, importNote } from "./import/ImportedVerification.js"
 import type { ImportFile } from "./ImportFile.js"
 import { analysedImportRows, checkImportFile } from "./import/ImportFileCheck.js"
+import { IMPORT_ANALYSER_VERSION } from "./import/AnalyseImportRow.js"
+import { type ImportAnalysisKey, ImportAnalysisRepo, type KeptAnalysis } from "./ImportAnalysisRepo.js"
 import { IMPORT_BATCH_ROWS } from "./ImportLimits.js"
 import { importTemplateCsv } from "./ImportTemplate.js"
 import { type NotFound, ValidationFailed } from "../Errors.js"
-import { ContactId, type TenantId } from "../Ids.js"
+import { ContactId, ImportAnalysisId, type TenantId } from "../Ids.js"
 import { trustedInstance } from "../TrustedInstance.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "./ContactRepo.js"
@@ -46,6 +48,9 @@ const CODE_ATTEMPTS = 5
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
+/** How long an analysis is kept for the import that follows it (its key changes at midnight anyway). */
+const ANALYSIS_KEPT_MS = DAY_MS
+
 const selectionsProblem = (detail: string) => ValidationFailed.one("selections", detail)
 
 const failedRow = (rowId: number, reason: string): ImportRowResult => ({
@@ -68,11 +73,83 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
     const clock = yield* Clock
     const ids = yield* IdGenerator
 
-    /** The file's data rows, each analysed. A verification may be dated up to a day ahead (time zones). */
-    const analysedRows = (file: ImportFile, columns: ImportColumnIndexes) =>
-      Effect.map(clock.now, (now) =>
-        analysedImportRows(file, columns, new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10))
+    const analyses = yield* ImportAnalysisRepo
+
+    /** The latest verification date a row may have now: a day ahead of today, for time zones (YYYY-MM-DD). */
+    const latestVerificationDate = (now: Date) => new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10)
+
+    /** The key an analysis of the file made now is kept by; none when the file's reader cannot tell its digest. */
+    const analysisKey = (file: ImportFile, now: Date): Effect.Effect<Option.Option<ImportAnalysisKey>> =>
+      file.digest === undefined
+        ? Effect.succeedNone
+        : Effect.map(file.digest, (fileDigest) =>
+            Option.some({
+              fileDigest,
+              analyserVersion: IMPORT_ANALYSER_VERSION,
+              latestVerificationDate: latestVerificationDate(now)
+            })
+          )
+
+    /** The file's data rows, each analysed, in batches of IMPORT_BATCH_ROWS. */
+    const analysedBatches = (file: ImportFile, columns: ImportColumnIndexes, now: Date) =>
+      analysedImportRows(file, columns, latestVerificationDate(now)).pipe(Stream.grouped(IMPORT_BATCH_ROWS))
+
+    /**
+     * The batches, kept under `key` for the tenant as they pass (the analysis as the file alone
+     * says it, before duplicates are marked), and the analysis marked whole after the last one.
+     * An analysis cut short (the answer abandoned) stays unfinished and is never reused.
+     */
+    const keptAs = (
+      tenantId: TenantId,
+      key: ImportAnalysisKey,
+      now: Date,
+      rowCount: number,
+      batches: Stream.Stream<Chunk.Chunk<ContactImportRow>, ValidationFailed>
+    ) =>
+      Stream.unwrap(
+        Effect.gen(function* () {
+          const id = ImportAnalysisId.make(yield* ids.uuid)
+          yield* analyses.begin(tenantId, id, key, now, new Date(now.getTime() - ANALYSIS_KEPT_MS))
+          return batches.pipe(
+            Stream.zipWithIndex,
+            Stream.mapEffect(([rows, batch]) =>
+              Effect.as(analyses.addBatch(tenantId, id, batch, Chunk.toReadonlyArray(rows)), rows)
+            ),
+            Stream.concat(Stream.execute(analyses.complete(tenantId, id, rowCount)))
+          )
+        })
       )
+
+    /** The rows of a kept analysis, a batch at a time, as they were analysed. */
+    const keptRows = (tenantId: TenantId, kept: KeptAnalysis) =>
+      Stream.paginateChunkEffect(0, (batch) =>
+        Effect.map(analyses.batch(tenantId, kept.id, batch), (rows) =>
+          Option.match(rows, {
+            onNone: () => [Chunk.empty<ContactImportRow>(), Option.none<number>()] as const,
+            onSome: (found) => [Chunk.fromIterable(found), Option.some(batch + 1)] as const
+          })
+        )
+      )
+
+    /**
+     * The file's data rows, each analysed, and how many there are: from the tenant's analysis of
+     * the same bytes made today, when there is one (nothing in a row's analysis depends on
+     * anything but the file and the day: the codes its contact gets are issued when it is saved,
+     * against the codes taken by then), else read and checked from the file.
+     */
+    const rowsToImport = (tenantId: TenantId, file: ImportFile) =>
+      Effect.gen(function* () {
+        const now = yield* clock.now
+        const key = yield* analysisKey(file, now)
+        const kept = Option.isSome(key)
+          ? yield* analyses.findWhole(tenantId, key.value, new Date(now.getTime() - ANALYSIS_KEPT_MS))
+          : Option.none<KeptAnalysis>()
+        if (Option.isSome(kept)) {
+          return { rows: keptRows(tenantId, kept.value), rowCount: kept.value.rowCount }
+        }
+        const { columns, rows: rowCount } = yield* checkImportFile(file)
+        return { rows: Stream.flattenChunks(analysedBatches(file, columns, now)), rowCount }
+      })
 
     /** Marks the importable rows whose UTR an existing contact of the tenant has. */
     const withDuplicates = (tenantId: TenantId) => (rows: Chunk.Chunk<ContactImportRow>) => {
@@ -92,10 +169,14 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       file: ImportFile
     ): Effect.Effect<Stream.Stream<ContactImportRow, ValidationFailed>, ValidationFailed> =>
       Effect.gen(function* () {
-        const { columns } = yield* checkImportFile(file)
-        const rows = yield* analysedRows(file, columns)
-        return rows.pipe(
-          Stream.grouped(IMPORT_BATCH_ROWS),
+        const { columns, rows: rowCount } = yield* checkImportFile(file)
+        const now = yield* clock.now
+        const key = yield* analysisKey(file, now)
+        const batches = analysedBatches(file, columns, now)
+        return Option.match(key, {
+          onNone: () => batches,
+          onSome: (key) => keptAs(tenant.id, key, now, rowCount, batches)
+        }).pipe(
           // The next batch is read and analysed while this one's duplicates are looked up.
           Stream.buffer({ capacity: 1 }),
           Stream.mapEffect(withDuplicates(tenant.id)),
@@ -212,8 +293,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       Effect.gen(function* () {
         const selected: ReadonlySet<number> = new Set(rowIds)
         if (selected.size === 0) return yield* selectionsProblem("Select at least one row to import.")
-        const { columns, rows: rowCount } = yield* checkImportFile(file)
-        const rows = yield* analysedRows(file, columns)
+        const { rowCount, rows } = yield* rowsToImport(tenant.id, file)
         const total = selected.size
         const results = yield* rows.pipe(
           Stream.filter((row) => selected.has(row.rowId)),
@@ -244,14 +324,15 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
     const template = (): Effect.Effect<string, NotFound, CurrentTenant> => Effect.as(CurrentTenant, importTemplateCsv)
 
     /**
-     * Analyses every data row of the file and creates nothing. The file is checked whole first
-     * (CSV, at least one and at most 10,000 data rows); the rows then stream out as they are
-     * analysed, so a large file is never held in memory.
+     * Analyses every data row of the file and creates nothing but the analysis kept for the
+     * file's import. The file is checked whole first (CSV, at least one and at most 10,000 data
+     * rows); the rows then stream out as they are analysed, so a large file is never held in memory.
      */
     const analyse = (file: ImportFile) => CurrentTenant.pipe(Effect.flatMap(({ tenant }) => analyseFor(tenant, file)))
 
     /**
-     * Analyses the file again and imports the selected rows, each one a supplier and CIS
+     * Imports the selected rows of the file (analysed again, unless the tenant's analysis of the
+     * same file made today is kept), each one a supplier and CIS
      * subcontractor with an import note (and its manual verification, when the row has one).
      * A selected row that is skipped, or that the file does not have, fails with its reason;
      * the others are imported all the same.

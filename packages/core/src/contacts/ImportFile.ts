@@ -1,4 +1,4 @@
-import { Data, type Stream } from "effect"
+import { Data, type Effect, type Stream } from "effect"
 
 /** The file cannot be read as CSV text; `reason` says why, for the person who sent it. */
 export class CsvUnreadable extends Data.TaggedError("CsvUnreadable")<{ readonly reason: string }> {}
@@ -10,4 +10,9 @@ export class CsvUnreadable extends Data.TaggedError("CsvUnreadable")<{ readonly 
 export interface ImportFile {
   readonly name: string
   readonly records: Stream.Stream<ReadonlyArray<string>, CsvUnreadable>
+  /**
+   * The SHA-256 of the file's bytes, where its reader can tell it: the analysis of such a file
+   * is kept, and an import of the same bytes reuses it. Without it, each call reads the file.
+   */
+  readonly digest?: Effect.Effect<string>
 }

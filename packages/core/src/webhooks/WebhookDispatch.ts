@@ -1,7 +1,7 @@
 import { Duration, Effect } from "effect"
 import { Clock } from "../system/Clock.js"
 import { type ClaimedDelivery, DeliveryRepo, type RecordedAttempt } from "./DeliveryRepo.js"
-import { WebhookSender } from "./WebhookSender.js"
+import { type SendOutcome, WebhookSender } from "./WebhookSender.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { Transactor } from "../system/Transactor.js"
 import { afterAttempt } from "./DeliverySchedule.js"
@@ -10,12 +10,12 @@ import { DeliveryAttempt } from "./WebhookDelivery.js"
 import { webhookBody } from "./WebhookMessage.js"
 import { trustedInstance } from "../TrustedInstance.js"
 
-/** A span made for every attempt: it captures no stack trace (a new Error an attempt). */
+/** A span made for every batch of attempts: it captures no stack trace (a new Error a batch). */
 const HOT_SPAN = { captureStackTrace: false } as const
 
 /**
- * What a dispatcher does: lease due deliveries, send each, and record each attempt with the
- * schedule it leaves (several at once, when they come fast), disabling a webhook that is gone
+ * What a dispatcher does: lease due deliveries, send the batch at once, and record its attempts,
+ * each with the schedule it leaves, in one statement, disabling a webhook that is gone
  * or has failed for 5 days. A dispatcher that dies between the two leaves the lease to run out, and
  * the delivery is sent again, with the same webhook-id (at least once).
  */
@@ -31,30 +31,52 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
     const claim = (limit: number, lease: Duration.Duration) =>
       Effect.flatMap(clock.now, (now) => repo.claimDue(now, new Date(now.getTime() + Duration.toMillis(lease)), limit))
 
+    const messageOf = (claimed: ClaimedDelivery, at: Date) => ({
+      url: claimed.endpoint.url,
+      secrets: claimed.secrets,
+      messageId: claimed.eventId,
+      timestamp: at,
+      body: webhookBody({ type: claimed.eventType, occurredAt: claimed.occurredAt, data: claimed.eventData })
+    })
+
+    /** An attempt started at `at` and ended at `endedAt`, and the schedule it leaves, to be recorded. */
+    const recorded = (claimed: ClaimedDelivery, at: Date, outcome: SendOutcome, endedAt: Date): RecordedAttempt => {
+      const ended = { at: endedAt, responseStatus: outcome.responseStatus }
+      return {
+        tenantId: claimed.tenantId,
+        id: claimed.id,
+        leaseToken: claimed.leaseToken,
+        // The sender made the outcome; a second check of it on every attempt costs more than it tells.
+        attempt: trustedInstance(DeliveryAttempt, { at, ...outcome }),
+        schedule: afterAttempt(claimed.schedule, ended),
+        webhookId: claimed.endpoint.webhookId,
+        endpoint: endpointAfterAttempt(claimed.endpoint, ended)
+      }
+    }
+
+    /**
+     * One attempt of each leased delivery, sent all at once, and the schedule each leaves, to be
+     * recorded together: one effect and one span for the batch, none an attempt. Each attempt
+     * ends when its receiver answered (its duration after the batch's start), never after the
+     * batch's end: a clock that stands still (a test's) has both at the start.
+     */
+    const attemptAll = (claimed: ReadonlyArray<ClaimedDelivery>): Effect.Effect<ReadonlyArray<RecordedAttempt>> =>
+      claimed.length === 0
+        ? Effect.succeed([])
+        : Effect.gen(function* () {
+            const at = yield* clock.now
+            const outcomes = yield* sender.sendAll(claimed.map((delivery) => messageOf(delivery, at)))
+            const finishedAt = (yield* clock.now).getTime()
+            return claimed.map((delivery, i) => {
+              const outcome = outcomes[i]!
+              const endedAt = new Date(Math.min(at.getTime() + outcome.durationMs, finishedAt))
+              return recorded(delivery, at, outcome, endedAt)
+            })
+          }).pipe(Effect.withSpan("WebhookDispatch.attemptAll", HOT_SPAN))
+
     /** One attempt of a leased delivery, and the schedule it leaves, to be recorded. */
     const attempt = (claimed: ClaimedDelivery): Effect.Effect<RecordedAttempt> =>
-      Effect.gen(function* () {
-        const at = yield* clock.now
-        const outcome = yield* sender.send({
-          url: claimed.endpoint.url,
-          secrets: claimed.secrets,
-          messageId: claimed.eventId,
-          timestamp: at,
-          body: webhookBody({ type: claimed.eventType, occurredAt: claimed.occurredAt, data: claimed.eventData })
-        })
-        const finishedAt = yield* clock.now
-        const ended = { at: finishedAt, responseStatus: outcome.responseStatus }
-        return {
-          tenantId: claimed.tenantId,
-          id: claimed.id,
-          leaseToken: claimed.leaseToken,
-          // The sender made the outcome; a second check of it on every attempt costs more than it tells.
-          attempt: trustedInstance(DeliveryAttempt, { at, ...outcome }),
-          schedule: afterAttempt(claimed.schedule, ended),
-          webhookId: claimed.endpoint.webhookId,
-          endpoint: endpointAfterAttempt(claimed.endpoint, ended)
-        }
-      }).pipe(Effect.withSpan("WebhookDispatch.attempt", HOT_SPAN))
+      Effect.map(attemptAll([claimed]), (attempts) => attempts[0]!)
 
     /**
      * Records attempts (in one go, however many) and ends their leases; a webhook an attempt
@@ -74,11 +96,11 @@ export class WebhookDispatch extends Effect.Service<WebhookDispatch>()("core/Web
     /** Claims up to `limit` due deliveries, attempts them all at once, and records the attempts; how many there were. */
     const dispatchDue = (limit: number, lease: Duration.Duration): Effect.Effect<number> =>
       claim(limit, lease).pipe(
-        Effect.flatMap((claimed) => Effect.forEach(claimed, attempt, { concurrency: "unbounded" })),
+        Effect.flatMap(attemptAll),
         Effect.tap(record),
         Effect.map((attempts) => attempts.length)
       )
 
-    return { claim, attempt, record, dispatchDue } as const
+    return { claim, attempt, attemptAll, record, dispatchDue } as const
   })
 }) {}

@@ -23,5 +23,12 @@ export interface SendOutcome {
 /** Sends webhooks per Standard Webhooks; every failure is an outcome, never an error. */
 export class WebhookSender extends Context.Tag("core/WebhookSender")<
   WebhookSender,
-  { readonly send: (message: OutgoingWebhook) => Effect.Effect<SendOutcome> }
+  {
+    readonly send: (message: OutgoingWebhook) => Effect.Effect<SendOutcome>
+    /**
+     * Sends the messages all at once and answers when the last has its outcome: the outcomes in
+     * the messages' order. A dispatcher's batch costs one effect, not one an attempt.
+     */
+    readonly sendAll: (messages: ReadonlyArray<OutgoingWebhook>) => Effect.Effect<ReadonlyArray<SendOutcome>>
+  }
 >() {}

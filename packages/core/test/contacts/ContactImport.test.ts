@@ -2,6 +2,7 @@ import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { utrFor } from "@cisbook/testkit/ImportFixtures"
+import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Exit, Fiber, Layer, Ref, Stream, TestClock } from "effect"
 import { importColumns } from "../../src/contacts/ImportColumns.js"
@@ -28,6 +29,20 @@ const fileOf = (...lines: ReadonlyArray<string>): ImportFile => ({
   name: "contacts.csv",
   records: Stream.fromIterable(lines.map((line) => line.split(",")))
 })
+
+/** An import file whose reader tells its digest, and how many times its records were read. */
+const fileWithDigest = (digest: string, name: string, ...lines: ReadonlyArray<string>) => {
+  const reads = { count: 0 }
+  const file: ImportFile = {
+    name,
+    digest: Effect.succeed(digest),
+    records: Stream.suspend(() => {
+      reads.count++
+      return Stream.fromIterable(lines.map((line) => line.split(",")))
+    })
+  }
+  return { file, reads }
+}
 
 /** A template row: the named cells, the others blank. */
 const line = (cells: Partial<Record<(typeof importColumns)[number], string>>) =>
@@ -520,6 +535,131 @@ describe("ContactImport", () => {
           )
         )
       )
+    )
+  })
+
+  describe("the analysis kept for the import", () => {
+    const rows = [
+      header,
+      soleTrader("Acme Builders", "2234567890", {
+        VerificationNumber: "V1234567890",
+        VerificationDate: "01/04/2026",
+        TaxStatus: "gross"
+      }),
+      soleTrader("Acme Builders", "1097172564", { VATRegistered: "yes" }),
+      line({ Name: "Skipped Row", Type: "Corporation" }),
+      soleTrader("Not Selected", "1123456789")
+    ]
+
+    it.effect(
+      "is reused by the import of the same file: the file is not read again, every row imported as analysed",
+      () =>
+        Effect.gen(function* () {
+          const { events, imports, owner, stored } = yield* setUp
+          const { file, reads } = fileWithDigest("same-bytes", "contacts.csv", ...rows)
+          const analysis = yield* analysed(yield* imports.analyse(file).pipe(asMember(owner, "acme")))
+          expect(analysis).toHaveLength(4)
+          expect(reads.count).toBe(2)
+
+          // The same bytes under another name: the analysis is the file's, the import note the upload's.
+          const again = fileWithDigest("same-bytes", "renamed.csv", ...rows)
+          const result = yield* imports.importRows(again.file, [1, 2, 3, 9]).pipe(asMember(owner, "acme"))
+          expect(again.reads.count).toBe(0)
+          expect(result).toEqual({
+            imported: 2,
+            failed: 2,
+            rows: [
+              { rowId: 1, status: "Imported", contactCode: "ACMEBUIL", reason: null },
+              { rowId: 2, status: "Imported", contactCode: "ACMEBUI2", reason: null },
+              {
+                rowId: 3,
+                status: "Failed",
+                contactCode: null,
+                reason: 'Type "Corporation" is not SoleTrader, Partnership, Company or Trust.'
+              },
+              { rowId: 9, status: "Failed", contactCode: null, reason: "There is no data row 9: the file has 4." }
+            ]
+          })
+          const byCode = new Map((yield* stored).map((c) => [c.code, c]))
+          expect(byCode.get("ACMEBUIL")).toMatchObject({
+            cisDetails: { type: "SoleTrader", firstName: "Acme", lastName: "Trader", utr: "2234567890" },
+            supplierSettings: { defaultVatRate: "NoVat" },
+            verification: {
+              status: "Verified",
+              verificationNumber: "V1234567890",
+              taxTreatment: "Gross",
+              verifiedAt: new Date("2026-04-01T00:00:00.000Z"),
+              source: "Manual",
+              message: "Imported from renamed.csv, row 1"
+            }
+          })
+          expect(byCode.get("ACMEBUI2")).toMatchObject({
+            vatRegistered: true,
+            supplierSettings: { defaultVatRate: "Standard" }
+          })
+          expect((yield* events).map((e) => e.type)).toEqual([
+            "contact.created",
+            "subcontractor.created",
+            "contact.created",
+            "subcontractor.created"
+          ])
+
+          // Codes taken since the analysis are not issued twice: they are issued when the rows are saved.
+          const third = yield* imports.importRows(again.file, [1]).pipe(asMember(owner, "acme"))
+          expect(third.rows).toEqual([{ rowId: 1, status: "Imported", contactCode: "ACMEBUI3", reason: null }])
+          expect(again.reads.count).toBe(0)
+        }).pipe(Effect.provide(testApp()))
+    )
+
+    it.effect("is not reused for a changed file, nor for another tenant's import of the same file", () =>
+      Effect.gen(function* () {
+        const { imports, owner, stored } = yield* setUp
+        yield* analysed(
+          yield* imports.analyse(fileWithDigest("first", "a.csv", ...rows).file).pipe(asMember(owner, "acme"))
+        )
+
+        // Changed: the second row's name is another, and so is the file's digest.
+        const changedRows = [...rows]
+        changedRows[2] = soleTrader("Changed Name", "1097172564")
+        const changed = fileWithDigest("second", "a.csv", ...changedRows)
+        const result = yield* imports.importRows(changed.file, [2]).pipe(asMember(owner, "acme"))
+        expect(changed.reads.count).toBe(2)
+        expect(result.rows).toEqual([{ rowId: 2, status: "Imported", contactCode: "CHANGEDN", reason: null }])
+
+        // Another tenant with the very same file analyses it for itself.
+        const other = yield* aUser("other@example.com")
+        yield* (yield* Tenants)
+          .create({ code: TenantCode.make("other"), name: "Other", email: null })
+          .pipe(asUser(other))
+        const theirs = fileWithDigest("first", "a.csv", ...rows)
+        const imported = yield* imports.importRows(theirs.file, [1]).pipe(asMember(other, "other"))
+        expect(theirs.reads.count).toBe(2)
+        expect(imported.imported).toBe(1)
+        expect((yield* stored).map((c) => c.name)).toEqual(["Changed Name"])
+      }).pipe(Effect.provide(testApp()))
+    )
+
+    it.effect("is not reused when it was cut short, nor on another day (a verification date's limit moves)", () =>
+      Effect.gen(function* () {
+        const { imports, owner } = yield* setUp
+        // Three batches of rows, the answer abandoned after its first row.
+        const many = [
+          header,
+          ...Array.from({ length: 3 * IMPORT_BATCH_ROWS }, (_, i) => soleTrader(`Bulk Builder ${i + 1}`, utrFor(i)))
+        ]
+        const cut = fileWithDigest("cut", "a.csv", ...many)
+        yield* Stream.runDrain(Stream.take(yield* imports.analyse(cut.file).pipe(asMember(owner, "acme")), 1))
+        const afterCut = fileWithDigest("cut", "a.csv", ...many)
+        yield* imports.importRows(afterCut.file, [1]).pipe(asMember(owner, "acme"))
+        expect(afterCut.reads.count).toBe(2)
+
+        const whole = fileWithDigest("whole", "a.csv", ...rows)
+        yield* analysed(yield* imports.analyse(whole.file).pipe(asMember(owner, "acme")))
+        yield* (yield* ManualClock).advance(24 * 60 * 60 * 1000)
+        const nextDay = fileWithDigest("whole", "a.csv", ...rows)
+        yield* imports.importRows(nextDay.file, [2]).pipe(asMember(owner, "acme"))
+        expect(nextDay.reads.count).toBe(2)
+      }).pipe(Effect.provide(testApp()))
     )
   })
 })

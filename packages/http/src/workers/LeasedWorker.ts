@@ -13,11 +13,13 @@ export interface LeasedWorkerOptions {
 /**
  * What a worker does with its outbox, as a core use case offers it (WebhookDispatch,
  * MailDispatch, ReturnFiling, VerificationWork): lease due items, attempt one, record what came
- * of some.
+ * of some. A use case whose attempts are cheap and many (WebhookDispatch) also offers
+ * `attemptAll`: one attempt of each item of a claim, made together in one effect.
  */
 export interface LeasedWork<Claimed, Done> {
   readonly claim: (limit: number, lease: Duration.Duration) => Effect.Effect<ReadonlyArray<Claimed>>
   readonly attempt: (claimed: Claimed) => Effect.Effect<Done>
+  readonly attemptAll?: (claimed: ReadonlyArray<Claimed>) => Effect.Effect<ReadonlyArray<Done>>
   readonly record: (done: ReadonlyArray<Done>) => Effect.Effect<void>
 }
 
@@ -43,6 +45,10 @@ const RECORD_BATCH = 200
  * `pollInterval`. Finished items are recorded in batches, as fast as the database takes them.
  * Closing the scope (SIGTERM) stops it at once: finished items are recorded, items in flight
  * are abandoned unrecorded, and their leases run out, so another process takes them again.
+ *
+ * A work that offers `attemptAll` is run a claim at a time instead: each claim is one fiber
+ * and one span, which attempts its items together and records them in one statement, then
+ * frees their slots; the claim is the unit of work, at least once, as an item is otherwise.
  */
 export const runLeasedWorker = <Claimed, Done>(
   work: LeasedWork<Claimed, Done>,
@@ -88,6 +94,30 @@ export const runLeasedWorker = <Claimed, Done>(
         Effect.ensuring(slots.release(1))
       )
 
+    const attemptAll = work.attemptAll
+    /** A claim's items attempted together, then recorded together, even while the worker stops. */
+    const runAll = (claimed: ReadonlyArray<Claimed>) =>
+      attemptAll === undefined
+        ? Effect.void
+        : Effect.uninterruptibleMask((restore) =>
+            restore(attemptAll(claimed)).pipe(
+              Effect.tap((done) =>
+                Effect.sync(() => {
+                  attempts.inc(done.length)
+                  for (const item of done) if (names.failed(item)) failures.inc()
+                })
+              ),
+              Effect.flatMap(record)
+            )
+          ).pipe(
+            Effect.withSpan(`job ${job}`, {
+              root: true,
+              attributes: { "cisbook.job": job, "cisbook.job.items": claimed.length },
+              captureStackTrace: false
+            }),
+            Effect.ensuring(slots.release(claimed.length))
+          )
+
     // Slots are claimed for a quarter of them at least, so that a busy worker claims in
     // batches rather than one item per finished one.
     const least = Math.max(1, Math.floor(options.concurrency / 4))
@@ -101,7 +131,9 @@ export const runLeasedWorker = <Claimed, Done>(
       const free = least + more
       const claimed = yield* work.claim(free, options.lease).pipe(Effect.onError(() => slots.release(free)))
       yield* slots.release(free - claimed.length)
-      for (const item of claimed) yield* FiberSet.run(inFlight, run(item))
+      if (attemptAll !== undefined) {
+        if (claimed.length > 0) yield* FiberSet.run(inFlight, runAll(claimed))
+      } else for (const item of claimed) yield* FiberSet.run(inFlight, run(item))
       return claimed.length === free
     }).pipe(
       Effect.catchAllCause((cause) => Effect.as(Effect.logError(`Could not claim due ${names.work}`, cause), false))

@@ -9,6 +9,7 @@ import type { ContactActivity } from "@cisbook/core/contacts/ContactActivity"
 import type { Clock } from "@cisbook/core/system/Clock"
 import type { ConnectionRepo } from "@cisbook/core/connections/ConnectionRepo"
 import type { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
+import type { ImportAnalysisRepo } from "@cisbook/core/contacts/ImportAnalysisRepo"
 import type { DeliveryRepo } from "@cisbook/core/webhooks/DeliveryRepo"
 import type { EmailSettingsRepo } from "@cisbook/core/mail/EmailSettingsRepo"
 import type { ProviderEventInbox } from "@cisbook/core/billing/providerevents/ProviderEventInbox"
@@ -49,6 +50,7 @@ export type ContractPorts =
   | TenantSettingsRepo
   | HmrcCredentialsRepo
   | ContactRepo
+  | ImportAnalysisRepo
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo
   | ContactActivity

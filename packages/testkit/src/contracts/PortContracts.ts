@@ -13,6 +13,7 @@ import { eventOutboxContract } from "./EventOutboxContract.js"
 import type { ContractPorts } from "./Fixtures.js"
 import { hmrcCredentialsRepoContract } from "./HmrcCredentialsRepoContract.js"
 import { idempotencyKeysContract } from "./IdempotencyKeysContract.js"
+import { importAnalysisRepoContract } from "./ImportAnalysisRepoContract.js"
 import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { providerEventInboxContract } from "./ProviderEventInboxContract.js"
@@ -48,6 +49,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("PurchaseInvoiceRepo", () => purchaseInvoiceRepoContract(it))
     describe("ContactActivity", () => contactActivityContract(it))
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
+    describe("ImportAnalysisRepo", () => importAnalysisRepoContract(it))
     describe("WebhookRepo", () => webhookRepoContract(it))
     describe("DeliveryRepo", () => deliveryRepoContract(it))
     describe("DeliveryRepo and webhook health", () => webhookHealthContract(it))

@@ -19,6 +19,12 @@ import {
 
 const MAX_NAME_LENGTH = 200
 
+/**
+ * The analyser's version, kept with every analysis (ImportAnalysisRepo). Raise it whenever what
+ * the analysis of a row says may change: an analysis kept by another version is not reused.
+ */
+export const IMPORT_ANALYSER_VERSION = 1
+
 const decodeCisDetails = Schema.decodeUnknownEither(CisDetails, { errors: "all" })
 const decodeEmail = Schema.decodeUnknownEither(EmailAddress)
 const decodeVatNumber = Schema.decodeUnknownEither(VatNumber)
