@@ -35,7 +35,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [22, "govtalk_response_endpoints"],
         [23, "partner_utr"],
         [24, "govtalk_final_answers"],
-        [25, "statements"]
+        [25, "statements"],
+        [27, "declarations_and_registration"]
       ])
       expect(yield* migrate).toEqual([])
 

@@ -4,9 +4,11 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const june = {
   periodEnd: "2026-06-05",
+  declarations: allDeclared,
   lines: [
     { contact: "johnsmit", grossAmount: 1000, materials: 400, deducted: 120 },
     { contact: "ACMEROOF", grossAmount: 500.5, materials: 0.5, deducted: 150 }
@@ -66,6 +68,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       yield* api.monthlyReturns.createMonthlyReturn({
         path: { tenant },
         payload: {
+          declarations: allDeclared,
           periodEnd: "2026-05-05",
           lines: [{ contact: "JOHNSMIT", grossAmount: 100, materials: 0, deducted: 0 }]
         }
@@ -167,6 +170,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
           .createMonthlyReturn({
             path: { tenant },
             payload: {
+              declarations: allDeclared,
               periodEnd: "2026-07-05",
               lines: [{ contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 }]
             }
@@ -185,6 +189,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
 /** The SDK speaks pence. */
 const toPence = (body: typeof june) => ({
   periodEnd: body.periodEnd,
+  declarations: body.declarations,
   lines: body.lines.map((l) => ({
     contact: l.contact,
     grossAmount: Math.round(l.grossAmount * 100),
