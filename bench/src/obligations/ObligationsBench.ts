@@ -7,6 +7,7 @@ import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
+import { Obligations } from "@cisbook/core/returns/Obligations"
 import { asUser } from "@cisbook/core/users/ActingAs"
 import { Users } from "@cisbook/core/users/Users"
 import { UseCasesLive } from "@cisbook/core/UseCases"
@@ -110,6 +111,18 @@ const measure = Effect.gen(function* () {
     lines.push(row(`24 tax months, ${connections} connection${connections === 1 ? "" : "s"}`, result))
     yield* Effect.logWarning(lines.at(-1))
   }
+  // The use case alone, in process: what the answer costs beyond HTTP and authentication.
+  const obligations = yield* Obligations
+  const timings: Array<number> = []
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now()
+    yield* obligations.list({ from: FROM, to: TO }).pipe(asMember(owner, "bench-main"))
+    timings.push(performance.now() - started)
+  }
+  timings.sort((a, b) => a - b)
+  lines.push(
+    `| the use case alone, in process, 200 calls one after another | ${(1000 / (timings.reduce((a, b) => a + b, 0) / timings.length)).toFixed(0)} | ${timings[99]!.toFixed(1)} | ${timings[197]!.toFixed(1)} |`
+  )
   const plan = yield* sql<{ "QUERY PLAN": string }>`
     EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
     SELECT id, period_end, status, nil_return, inactive, COALESCE(released_at, submitted_at) AS filed_at, deducted

@@ -33,6 +33,13 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         nilReturn: false,
         inactive: false,
         hmrcReceipt: null,
+        declarations: {
+          employmentStatus: true,
+          subcontractorsVerified: true,
+          informationCorrect: true,
+          declaredBy: expect.any(String),
+          declaredAt: res.body?.submittedAt
+        },
         gatewayTest: false,
         totals: { grossAmount: 1500.5, materials: 400.5, deducted: 270 },
         lines: [
@@ -83,6 +90,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       const { api, key, tenant } = yield* contractor("mrrules")
       const url = `/tenants/${tenant}/monthly-returns`
       const bad = yield* raw(key, "POST", url, {
+        declarations: allDeclared,
         periodEnd: "2026-06-06",
         lines: [
           { contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 },
@@ -92,6 +100,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       expect(bad.status).toBe(400)
       expect(Object.keys(bad.body?.errors).sort()).toEqual(["lines[1].deducted", "periodEnd"])
       const rules = yield* raw(key, "POST", url, {
+        declarations: allDeclared,
         periodEnd: "2026-06-05",
         lines: [
           { contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 },
@@ -111,7 +120,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
           }
         }
       })
-      const empty = yield* raw(key, "POST", url, { periodEnd: "2026-06-05", lines: [] })
+      const empty = yield* raw(key, "POST", url, { declarations: allDeclared, periodEnd: "2026-06-05", lines: [] })
       expect(Object.keys(empty.body?.errors)).toEqual(["lines"])
       const future = yield* raw(key, "POST", url, { ...june, periodEnd: "2099-06-05" })
       expect(future.body?.errors?.periodEnd).toEqual([expect.stringContaining("has not started yet")])
