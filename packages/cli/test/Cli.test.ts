@@ -127,7 +127,8 @@ describe("cisbook admin CLI", () => {
         "Applied 22_govtalk_response_endpoints",
         "Applied 23_partner_utr",
         "Applied 24_govtalk_final_answers",
-        "Applied 25_statements"
+        "Applied 25_statements",
+        "Applied 27_declarations_and_registration"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
