@@ -8,7 +8,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   mail: () => import("./mail/MailBench.js").then((m) => m.main()),
   billing: () => import("./billing/BillingBench.js").then((m) => m.main()),
   startup: () => import("./startup/StartupBench.js").then((m) => m.main()),
-  schemas: () => import("./schemas/SchemasBench.js").then((m) => m.main())
+  schemas: () => import("./schemas/SchemasBench.js").then((m) => m.main()),
+  obligations: () => import("./obligations/ObligationsBench.js").then((m) => m.main())
 }
 
 const name = process.argv[2]

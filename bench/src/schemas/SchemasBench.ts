@@ -8,6 +8,7 @@ import type { VerificationRequest } from "@cisbook/core/taxauthority/Verificatio
 import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import { submittedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 
 // `pnpm bench schemas`: what checking a document against HMRC's schemas costs, as `POST
 // .../monthly-returns` and `POST .../verification` pay it (FilingCheckHmrc, the filing check the
@@ -25,6 +26,7 @@ const aReturn = (lines: number): ReturnSubmission => ({
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123", scheme: sampleCisScheme }),
   nilReturn: false,
   inactive: false,
+  declarations: submittedDeclarations(),
   lines: Array.from(
     { length: lines },
     (_, i) =>

@@ -29,6 +29,7 @@ import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Ref } from "effect"
 import { asUser } from "@cisbook/core/users/ActingAs"
+import { storedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 
 type CreatePayment = (payment: NewPayment, key: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
 type GetPayment = (id: string) => Effect.Effect<ProviderPayment, DirectDebitRefused>
@@ -126,6 +127,7 @@ export const anAcceptedReturn = (tenantId: TenantId, periodEnd: string, subcontr
         lines: Array.from({ length: subcontractors }, (_, i) => line(i + 1)),
         nilReturn: false,
         inactive: false,
+        declarations: storedDeclarations(submittedAt),
         submittedAt,
         acceptedAt: null,
         rejectionReason: null,

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { cisStatementPdf } from "../src/documents/CisStatementPdf.js"
+import { storedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 
 const line = (taxTreatment: "Net" | "Unmatched", verificationNumber: string) =>
   new ReturnLine({
@@ -31,6 +32,7 @@ const june = (l: ReturnLine) =>
     lines: [l],
     nilReturn: false,
     inactive: false,
+    declarations: storedDeclarations(new Date("2026-06-10T10:00:00Z")),
     submittedAt: new Date("2026-06-10T10:00:00Z"),
     acceptedAt: new Date("2026-06-10T10:01:00Z"),
     rejectionReason: null,

@@ -1,6 +1,7 @@
 import { CisDetails } from "@cisbook/core/cis/CisDetails"
 import { ContactId, MonthlyReturnId } from "@cisbook/core/Ids"
 import { ReturnLine } from "@cisbook/core/returns/MonthlyReturn"
+import { submittedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted, Schema } from "effect"
 import { XMLParser } from "fast-xml-parser"
@@ -50,6 +51,7 @@ const fiftySix = `O'Brien & Daughters (Roofing) Ltd ${"x".repeat(22)}`
 const june = {
   id: MonthlyReturnId.make("0197a3c4-5e6f-7a8b-9cad-0e1f2a3b4c5d"),
   periodEnd: "2026-06-05",
+  declarations: submittedDeclarations(),
   contractor: { name: "Lovelace Builders Ltd", utr: "8456789123" },
   lines: [
     line("OBRIEN", {
@@ -220,6 +222,20 @@ describe("the GovTalk submission of a CIS300", () => {
     expect(firm).toMatchObject({ TradingName: "Stone & Stone - Cafe", UTR: "4345678912", NINO: "AB123456C" })
     expect(firm.Name).toBeUndefined()
     expect(mary.Name).toEqual({ Ttl: "Dr", Fore: ["Mary", "Ann"], Sur: "O'Brien" })
+  })
+
+  it("carries the declarations the contractor made, as it made them", () => {
+    const declared = cis300Return(june, scheme).declarations
+    expect(declared).toEqual({ employmentStatus: true, verification: true, informationCorrect: true })
+    const undeclared = cis300Return(
+      { ...june, declarations: { employmentStatus: false, subcontractorsVerified: true, informationCorrect: true } },
+      scheme
+    )
+    expect(undeclared.declarations.employmentStatus).toBe(false)
+    const cisReturn = parser.parse(submission(undeclared)).GovTalkMessage.Body.IRenvelope.CISreturn
+    expect(cisReturn.Declarations).toEqual({ EmploymentStatus: "no", Verification: "yes", InformationCorrect: "yes" })
+    // The service never files such a return (core refuses it): HMRC's rules refuse it too.
+    expect(cis300Problems(undeclared)).toContain("The employment status and verification declarations must be made.")
   })
 
   it("a nil return says NilReturn (and Inactivity), lists nobody, declares only what HMRC asks, and validates", async () => {

@@ -36,6 +36,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [23, "partner_utr"],
         [24, "govtalk_final_answers"],
         [25, "statements"],
+        [27, "declarations_and_registration"],
         [28, "import_analyses"],
         [29, "payment_read_at"]
       ])

@@ -36,6 +36,8 @@ import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentia
 import { HeldForCredentialsLive } from "@cisbook/core/held/HeldForCredentialsLive"
 import { SchemeCorrectionsLive } from "@cisbook/core/held/SchemeCorrectionsLive"
 import { MailSupport } from "@cisbook/core/mail/MailSupport"
+import { Obligations } from "@cisbook/core/returns/Obligations"
+import { MonthDeductionsUnrecorded } from "@cisbook/adapters/MonthDeductionsUnrecorded"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
@@ -110,6 +112,11 @@ export const WebhookDeliveriesLive = WebhookDeliveries.Default.pipe(
 )
 
 export const MailSupportLive = MailSupport.Default.pipe(Layer.provide(MailOutboxSql))
+
+/** A tenant's obligations: its returns and registration, with the months' drafted deductions. */
+export const ObligationsLive = Obligations.Default.pipe(
+  Layer.provide(Layer.mergeAll(MonthlyReturnRepoSql, TenantSettingsRepoSql, MonthDeductionsUnrecorded))
+)
 
 export const MonthlyReturnsLive = MonthlyReturns.Default.pipe(
   Layer.provide(

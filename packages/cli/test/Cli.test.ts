@@ -14,7 +14,7 @@ import { HmrcReceipt, MonthlyReturn, ReturnContractor, ReturnLine } from "@cisbo
 import { MandateRepo } from "@cisbook/core/billing/mandates/MandateRepo"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
-import { asMember } from "@cisbook/core/tenants/ActingFor"
+import { asMember, asSupport } from "@cisbook/core/tenants/ActingFor"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/users/Users"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
@@ -27,12 +27,16 @@ import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
 import { Webhooks } from "@cisbook/core/webhooks/Webhooks"
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
+import { formatMoney } from "@cisbook/core/mail/MailFormat"
+import { ukCalendarDate } from "@cisbook/core/CalendarDate"
+import { lateFilingPenalty } from "@cisbook/core/returns/LateFilingPenalty"
 import { TenantCode } from "@cisbook/core/tenants/Tenant"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, type Console, Duration, Effect, Layer, Redacted } from "effect"
 import { run } from "../src/Cli.js"
 import { SecretInput } from "../src/SecretInput.js"
 import { asUser } from "@cisbook/core/users/ActingAs"
+import { storedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 
 /**
  * The admin CLI, run in-process as `bin.ts` runs it, over an embedded database in a fresh
@@ -124,6 +128,7 @@ describe("cisbook admin CLI", () => {
         "Applied 23_partner_utr",
         "Applied 24_govtalk_final_answers",
         "Applied 25_statements",
+        "Applied 27_declarations_and_registration",
         "Applied 28_import_analyses",
         "Applied 29_payment_read_at"
       ])
@@ -510,6 +515,7 @@ describe("cisbook admin CLI", () => {
           lines: [line],
           nilReturn: false,
           inactive: false,
+          declarations: storedDeclarations(new Date("2026-06-10T10:00:00Z")),
           submittedAt: new Date("2026-06-10T10:00:00Z"),
           acceptedAt: null,
           rejectionReason: null,
@@ -615,8 +621,15 @@ describe("cisbook admin CLI", () => {
     "tenants cis-scheme shows a tenant's CIS scheme registration and sets it; returns list shows a nil return",
     () =>
       Effect.gen(function* () {
+        // Set without a date, the registration began the day it was first set.
+        const registered = (yield* Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ registeredFrom: string }>`SELECT registered_from FROM tenant_settings s
+            JOIN tenants t ON t.id = s.tenant_id WHERE t.code = 'acme-builders'`
+        ).pipe(Effect.provide(AppLive), configured))[0]!.registeredFrom
+        expect(registered).toMatch(/^\d{4}-\d{2}-\d{2}$/)
         expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual([
-          "acme-builders files under employer reference 450/Z9, Accounts Office reference 450PE00923437."
+          `acme-builders files under employer reference 450/Z9, Accounts Office reference 450PE00923437, registered with HMRC for CIS from ${registered}.`
         ])
         const onlyOne = failed(
           yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders", "--employer-reference", "123/AB45678")
@@ -648,7 +661,7 @@ describe("cisbook admin CLI", () => {
           "123pw12345678"
         )
         const shown = [
-          "acme-builders files under employer reference 123/AB45678, Accounts Office reference 123PW12345678."
+          `acme-builders files under employer reference 123/AB45678, Accounts Office reference 123PW12345678, registered with HMRC for CIS from ${registered}.`
         ]
         expect(succeeded(set)).toEqual(shown)
         expect(succeeded(yield* cli("tenants", "cis-scheme", "--tenant", "acme-builders"))).toEqual(shown)
@@ -665,6 +678,7 @@ describe("cisbook admin CLI", () => {
               lines: [],
               nilReturn: true,
               inactive: true,
+              declarations: storedDeclarations(new Date("2026-07-10T10:00:00Z"), true),
               submittedAt: new Date("2026-07-10T10:00:00Z"),
               acceptedAt: null,
               rejectionReason: null,
@@ -858,6 +872,7 @@ describe("cisbook admin CLI", () => {
               lines: [line(1), line(2)],
               nilReturn: false,
               inactive: false,
+              declarations: storedDeclarations(new Date("2026-06-10T10:00:00Z")),
               submittedAt: new Date("2026-06-10T10:00:00Z"),
               acceptedAt: null,
               rejectionReason: null,
@@ -950,5 +965,64 @@ describe("cisbook admin CLI", () => {
         "  limit: Must be a whole number from 1 to 500"
       ])
     })
+  )
+
+  it.live(
+    "returns obligations shows each tax month since the registration: status, due date, filing date and penalty",
+    () =>
+      Effect.gen(function* () {
+        yield* Effect.flatMap(TenantSettings, (settings) =>
+          settings.setCisScheme({
+            employerReference: "123/AB45678",
+            accountsOfficeReference: "123PW12345678",
+            registeredFrom: "2026-04-06"
+          })
+        ).pipe(asSupport("acme-builders"), Effect.provide(AppLive), configured)
+        const today = ukCalendarDate(new Date())
+        const [header, may, june, july, august, september, summary] = succeeded(
+          yield* cli(
+            "returns",
+            "obligations",
+            "--tenant",
+            "acme-builders",
+            "--from",
+            "2026-01-05",
+            "--to",
+            "2026-09-05"
+          )
+        )
+        expect(header?.split(/\s{2,}/)).toEqual(["PERIOD END", "DUE", "STATUS", "FILED ON", "PENALTY", "RETURN"])
+        // Nothing filed for May: overdue, its penalty as of today (the draft deducts nothing).
+        const mayPenalty = lateFilingPenalty("2026-05-19", today, 0)
+        expect(may?.split(/\s{2,}/)).toEqual(["2026-05-05", "2026-05-19", "Overdue", formatMoney(mayPenalty)])
+        expect(june?.split(/\s{2,}/).slice(0, 2)).toEqual(["2026-06-05", "2026-06-19"])
+        expect(june).toContain("00000000-0000-4000-8000-0000000000a1")
+        // July's nil return declared the contractor inactive: nothing is due for six months.
+        expect(july?.split(/\s{2,}/)).toEqual([
+          "2026-07-05",
+          "2026-07-19",
+          "Filed",
+          "2026-07-10",
+          "£0.00",
+          "00000000-0000-4000-8000-0000000000a2"
+        ])
+        expect(august?.split(/\s{2,}/)).toEqual(["2026-08-05", "2026-08-19", "Inactive", "£0.00"])
+        expect(september?.split(/\s{2,}/).slice(2)).toEqual(["Inactive", "£0.00"])
+        expect(summary).toMatch(/^5 tax months, oldest first; 1 overdue; penalties £[\d,]+\.\d\d in all\.$/)
+        const bad = failed(
+          yield* cli(
+            "returns",
+            "obligations",
+            "--tenant",
+            "acme-builders",
+            "--from",
+            "2026-06-05",
+            "--to",
+            "2026-05-05"
+          )
+        )
+        expect(bad.join("\n")).toContain("from")
+        process.exitCode = undefined
+      })
   )
 })

@@ -28,3 +28,10 @@ export const addDays = (date: string, days: number): string => {
   const [year, month, day] = date.split("-").map(Number) as [number, number, number]
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10)
 }
+
+/** The same day `months` calendar months after `date` (the month's last day when it has no such day). */
+export const addMonths = (date: string, months: number): string => {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number]
+  const lastDay = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate()
+  return new Date(Date.UTC(year, month - 1 + months, Math.min(day, lastDay))).toISOString().slice(0, 10)
+}

@@ -16,6 +16,7 @@ import { Authentication } from "./authentication/Authentication.js"
 import { ContactImport } from "./contacts/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
 import { MonthlyReturns } from "./returns/MonthlyReturns.js"
+import { Obligations } from "./returns/Obligations.js"
 import { ReturnStatements } from "./returns/ReturnStatements.js"
 import { ReceivedStatements } from "./statements/ReceivedStatements.js"
 import { StatementDelivery } from "./statements/StatementDelivery.js"
@@ -47,6 +48,7 @@ export const UseCasesLive = Layer.mergeAll(
   WebhookDeliveries.Default,
   WebhookDispatch.Default,
   MonthlyReturns.Default,
+  Obligations.Default,
   ReturnStatements.Default,
   ReceivedStatements.Default,
   StatementDelivery.Default,

@@ -3,6 +3,7 @@ import { expect } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import type { contractorTenant } from "./ContractorTenant.js"
 import { eventually } from "./WorkerTestApp.js"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 /** The June return of the tenant, filed through the API and answered by the sandbox tax authority. */
 export const acceptedJuneReturn = (owner: Effect.Effect.Success<ReturnType<typeof contractorTenant>>) =>
@@ -10,6 +11,7 @@ export const acceptedJuneReturn = (owner: Effect.Effect.Success<ReturnType<typeo
     const filed = yield* owner.api.monthlyReturns.createMonthlyReturn({
       path: { tenant: owner.tenant },
       payload: {
+        declarations: allDeclared,
         periodEnd: "2026-06-05",
         lines: [
           { contact: "JOHNSMIT", grossAmount: 100000, materials: 40000, deducted: 12000 },

@@ -4,7 +4,8 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { e2e, ownerOfNewTenant, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
 
-const unset = { employerReference: null, accountsOfficeReference: null }
+const unset = { employerReference: null, accountsOfficeReference: null, registeredFrom: null }
+const aDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)
 
 /** A PUT of any JSON body, as a client in another language would send it. */
 const putRaw = (key: string, tenant: string, body: unknown) =>
@@ -20,14 +21,30 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
         path,
         payload: { employerReference: " 123 / ab45678 ", accountsOfficeReference: "123pw 1234 5678" }
       })
-      const expected = { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+      // Set without registeredFrom, the registration began the day it was first set here.
+      const expected = {
+        employerReference: "123/AB45678",
+        accountsOfficeReference: "123PW12345678",
+        registeredFrom: aDate
+      }
       expect({ ...saved }).toEqual(expected)
-      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual(expected)
+      expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual({ ...saved })
       const replaced = yield* api.settings.updateCisScheme({
         path,
         payload: { employerReference: "450/Z9", accountsOfficeReference: "450PE00923437" }
       })
+      expect(replaced.registeredFrom).toBe(saved.registeredFrom)
       expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual({ ...replaced })
+      const dated = yield* api.settings.updateCisScheme({
+        path,
+        payload: { employerReference: "450/Z9", accountsOfficeReference: "450PE00923437", registeredFrom: "2024-04-06" }
+      })
+      expect(dated.registeredFrom).toBe("2024-04-06")
+      const kept = yield* api.settings.updateCisScheme({
+        path,
+        payload: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" }
+      })
+      expect({ ...kept }).toEqual({ ...expected, registeredFrom: "2024-04-06" })
       // The CIS details are a setting of their own: untouched.
       expect((yield* api.settings.getCisDetails({ path })).type).toBeNull()
     })
@@ -49,8 +66,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
       )
       const payload = { employerReference: "846/X1", accountsOfficeReference: "846PS00928342" }
       const saved = yield* Effect.promise(() => client.settings.updateCisScheme({ path: { tenant }, payload }))
-      expect({ ...saved }).toEqual(payload)
-      expect({ ...(yield* api.settings.getCisScheme({ path: { tenant } })) }).toEqual(payload)
+      expect({ ...saved }).toEqual({ ...payload, registeredFrom: aDate })
+      expect({ ...(yield* api.settings.getCisScheme({ path: { tenant } })) }).toEqual({ ...saved })
     })
   )
 
@@ -87,6 +104,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
       const wrongType = yield* putRaw(key, tenant, { employerReference: 123, accountsOfficeReference: null })
       expect(wrongType.status).toBe(400)
       expect(Object.keys(wrongType.body?.errors ?? {}).sort()).toEqual(["accountsOfficeReference", "employerReference"])
+      const notADate = yield* putRaw(key, tenant, { ...kept, registeredFrom: "2026-02-30" })
+      expect([notADate.status, Object.keys(notADate.body?.errors ?? {})]).toEqual([400, ["registeredFrom"]])
       expect({ ...(yield* api.settings.getCisScheme({ path })) }).toEqual({ ...kept })
     })
   )

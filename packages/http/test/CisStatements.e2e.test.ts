@@ -2,6 +2,7 @@ import { smtpMailTransport } from "@cisbook/adapters/mail/SmtpMailTransport"
 import { MailDispatch } from "@cisbook/core/mail/MailDispatch"
 import { ReturnFiling } from "@cisbook/core/returns/ReturnFiling"
 import { createPromiseClient } from "@cisbook/sdk/PromiseClient"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 import { type SmtpReceiver, startSmtpReceiver } from "@cisbook/testkit/SmtpReceiver"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
@@ -50,7 +51,8 @@ const fileReturn = (con: Contractor, periodEnd: string) =>
       lines: [
         { contact: "JOHNSMIT", grossAmount: 100000, materials: 40000, deducted: 12000 },
         { contact: "ACMEROOF", grossAmount: 50050, materials: 50, deducted: 15000 }
-      ]
+      ],
+      declarations: allDeclared
     }
   })
 

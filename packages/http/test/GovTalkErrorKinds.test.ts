@@ -12,6 +12,7 @@ import { Chunk, Effect, Fiber, Schema, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { submittedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 import { type HmrcDocument, hmrcDocument, STUB_RECEIPT_IRMARK } from "./HmrcDocuments.js"
 
 const scheme = Schema.decodeSync(CisScheme)({
@@ -25,6 +26,7 @@ const submission: ReturnSubmission = {
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123", scheme }),
   nilReturn: false,
   inactive: false,
+  declarations: submittedDeclarations(),
   lines: [
     new ReturnLine({
       contactId: ContactId.make(randomUUID()),

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { sampleScheme } from "./CisSchemeSetting.js"
 import { e2e, ownerOfNewTenant, raw, signUp, SqlTestPorts } from "./E2E.js"
+import { nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const PASSWORD = "Gateway-Pa55word-never-shown"
 
@@ -82,6 +83,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("a tenant's HMRC credentials
       })
       yield* api.settings.updateCisScheme({ path: { tenant }, payload: sampleScheme })
       const filed = yield* raw(key, "POST", `/tenants/${tenant}/monthly-returns`, {
+        declarations: nilDeclared,
         periodEnd: "2026-06-05",
         nilReturn: true
       })

@@ -8,6 +8,7 @@ import { contractorTenant } from "./ContractorTenant.js"
 import { e2e, ownerOfNewTenant, SqlTestPorts } from "./E2E.js"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { eventually } from "./WorkerTestApp.js"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const utrEndingIn = (last: number) => `${utrCheckDigit(`23456789${last}`)}23456789${last}`
 
@@ -200,6 +201,7 @@ layer(app, { excludeTestServices: true, timeout: "120 seconds" })("HMRC's forms 
         api.monthlyReturns.createMonthlyReturn({
           path: { tenant },
           payload: {
+            declarations: allDeclared,
             periodEnd: "2026-06-05",
             lines: [
               { contact: "johnsmit", grossAmount: 1000, materials: 400, deducted: 120 },

@@ -4,9 +4,11 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { contractorTenant as contractor } from "./ContractorTenant.js"
 import { e2e, raw, signUp, SqlTestPorts, uniqueTenantCode } from "./E2E.js"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const june = {
   periodEnd: "2026-06-05",
+  declarations: allDeclared,
   lines: [
     { contact: "johnsmit", grossAmount: 1000, materials: 400, deducted: 120 },
     { contact: "ACMEROOF", grossAmount: 500.5, materials: 0.5, deducted: 150 }
@@ -31,6 +33,13 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
         nilReturn: false,
         inactive: false,
         hmrcReceipt: null,
+        declarations: {
+          employmentStatus: true,
+          subcontractorsVerified: true,
+          informationCorrect: true,
+          declaredBy: expect.any(String),
+          declaredAt: res.body?.submittedAt
+        },
         gatewayTest: false,
         totals: { grossAmount: 1500.5, materials: 400.5, deducted: 270 },
         lines: [
@@ -66,6 +75,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       yield* api.monthlyReturns.createMonthlyReturn({
         path: { tenant },
         payload: {
+          declarations: allDeclared,
           periodEnd: "2026-05-05",
           lines: [{ contact: "JOHNSMIT", grossAmount: 100, materials: 0, deducted: 0 }]
         }
@@ -80,6 +90,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       const { api, key, tenant } = yield* contractor("mrrules")
       const url = `/tenants/${tenant}/monthly-returns`
       const bad = yield* raw(key, "POST", url, {
+        declarations: allDeclared,
         periodEnd: "2026-06-06",
         lines: [
           { contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 },
@@ -89,6 +100,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
       expect(bad.status).toBe(400)
       expect(Object.keys(bad.body?.errors).sort()).toEqual(["lines[1].deducted", "periodEnd"])
       const rules = yield* raw(key, "POST", url, {
+        declarations: allDeclared,
         periodEnd: "2026-06-05",
         lines: [
           { contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 },
@@ -108,7 +120,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
           }
         }
       })
-      const empty = yield* raw(key, "POST", url, { periodEnd: "2026-06-05", lines: [] })
+      const empty = yield* raw(key, "POST", url, { declarations: allDeclared, periodEnd: "2026-06-05", lines: [] })
       expect(Object.keys(empty.body?.errors)).toEqual(["lines"])
       const future = yield* raw(key, "POST", url, { ...june, periodEnd: "2099-06-05" })
       expect(future.body?.errors?.periodEnd).toEqual([expect.stringContaining("has not started yet")])
@@ -167,6 +179,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
           .createMonthlyReturn({
             path: { tenant },
             payload: {
+              declarations: allDeclared,
               periodEnd: "2026-07-05",
               lines: [{ contact: "BLOGGSSO", grossAmount: 100, materials: 0, deducted: 0 }]
             }
@@ -185,6 +198,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
 /** The SDK speaks pence. */
 const toPence = (body: typeof june) => ({
   periodEnd: body.periodEnd,
+  declarations: body.declarations,
   lines: body.lines.map((l) => ({
     contact: l.contact,
     grossAmount: Math.round(l.grossAmount * 100),

@@ -5,6 +5,7 @@ import { Duration, Effect } from "effect"
 import { registerCisScheme } from "./CisSchemeSetting.js"
 import { eventually } from "./WorkerTestApp.js"
 import { e2e, ownerOfNewTenant, raw, SqlTestPorts } from "./E2E.js"
+import { nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 /** A contractor tenant with its own CIS details but no scheme registration yet. */
 const contractorWithoutScheme = (name: string) =>
@@ -27,6 +28,7 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "120 seconds" })(
       const owner = yield* contractorWithoutScheme("nilnoscheme")
       const { key, tenant } = owner
       const refused = yield* raw(key, "POST", `/tenants/${tenant}/monthly-returns`, {
+        declarations: nilDeclared,
         periodEnd: "2026-06-05",
         nilReturn: true
       })
@@ -36,6 +38,7 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "120 seconds" })(
       expect(yield* owner.api.monthlyReturns.listMonthlyReturns({ path: { tenant } })).toEqual([])
       yield* registerCisScheme(owner, tenant)
       const filed = yield* raw(key, "POST", `/tenants/${tenant}/monthly-returns`, {
+        declarations: nilDeclared,
         periodEnd: "2026-06-05",
         nilReturn: true
       })
@@ -71,6 +74,7 @@ layer(e2e(SqlTestPorts), { excludeTestServices: true, timeout: "120 seconds" })(
       const { api, key, tenant } = owner
       yield* registerCisScheme(owner, tenant)
       const res = yield* raw(key, "POST", `/tenants/${tenant}/monthly-returns`, {
+        declarations: nilDeclared,
         periodEnd: "2026-06-05",
         nilReturn: true,
         inactive: true,

@@ -16,6 +16,7 @@ import { Users } from "@cisbook/core/users/Users"
 import { sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtures"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { storedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 
 /** The tax month `back` months before June 2026's, by its last day. */
 const periodEnd = (back: number) => {
@@ -91,6 +92,7 @@ export const queuedDeliveries = (returns: number) =>
               lines: [line],
               nilReturn: false,
               inactive: false,
+              declarations: storedDeclarations(now),
               submittedAt: now,
               acceptedAt: null,
               rejectionReason: null,

@@ -29,6 +29,7 @@ import { returnFiler } from "../src/workers/ReturnFiler.js"
 import { engineReceived } from "./GovTalkSandbox.js"
 import { appOver, eventually } from "./WorkerTestApp.js"
 import { asUser } from "@cisbook/core/users/ActingAs"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
 
@@ -150,6 +151,7 @@ const aContractorPaying = (subcontractorName: string, storedTradingName = subcon
     yield* (yield* ContactRepo).update(new Contact({ ...created, cisDetails, verification }))
     const filed = yield* (yield* MonthlyReturns)
       .file({
+        declarations: allDeclared,
         periodEnd: "2026-06-05",
         lines: [{ contact: created.code, grossAmount: 100000, materials: 40000, deducted: 12000 }]
       })
@@ -299,6 +301,7 @@ layer(appOver(EphemeralDatabase), { excludeTestServices: true, timeout: "60 seco
       // subcontractor on a return of its own for another month.
       const rejected = yield* (yield* MonthlyReturns)
         .file({
+          declarations: allDeclared,
           periodEnd: "2026-05-05",
           lines: [{ contact: filed.lines[0]!.contactCode, grossAmount: 600000, materials: 100000, deducted: 99999 }]
         })

@@ -1,7 +1,9 @@
+import { CalendarDate } from "@cisbook/core/CalendarDate"
 import { ContactReference } from "@cisbook/core/ContactReference"
 import { Pounds } from "@cisbook/core/Money"
 import { MAX_RETURN_LINES, ReturnLines } from "@cisbook/core/returns/ReturnInput"
 import { PeriodEnd } from "@cisbook/core/returns/TaxMonth"
+import { ObligationStatus } from "@cisbook/core/returns/Obligation"
 import { Schema } from "effect"
 
 const money =
@@ -20,6 +22,23 @@ const NewReturnLine = Schema.Struct({
 const Flag = (description: string) =>
   Schema.optionalWith(Schema.Boolean.annotations({ description }), { nullable: true })
 
+const Declaration = (description: string) =>
+  Schema.optionalWith(Schema.Boolean.annotations({ description }), { nullable: true })
+
+const Declarations = Schema.Struct({
+  employmentStatus: Declaration(
+    "True: none of the subcontractors on the return is your employee. Required (true) on a return with lines; may be left out on a nil return"
+  ),
+  subcontractorsVerified: Declaration(
+    "True: every subcontractor on the return was verified with HMRC, or was on one of your returns in this tax year or the two before. Required (true) on a return with lines; may be left out on a nil return"
+  ),
+  informationCorrect: Declaration("True: the information on the return is correct and complete. Always required (true)")
+}).annotations({
+  identifier: "CreateDeclarations",
+  description:
+    "The CIS300's declarations, which the contractor makes, not the service: a return with lines needs all three true, a nil return informationCorrect true; one missing or not true is 400 naming declarations.<member>"
+})
+
 /**
  * Decodes to core's NewMonthlyReturn (money in pence); the rules between its members are the use
  * case's, checked before anything else.
@@ -34,6 +53,10 @@ export const CreateMonthlyReturnRequest = Schema.Struct({
   ),
   lines: Schema.optionalWith(ReturnLines(NewReturnLine), { nullable: true }).annotations({
     description: `1–${MAX_RETURN_LINES} lines; none on a nil return`
+  }),
+  declarations: Schema.optionalWith(Declarations, { nullable: true }).annotations({
+    description:
+      "What the contractor declares: required (400 naming declarations.<member> when a declaration the return needs is missing or not true)"
   })
 }).annotations({
   identifier: "CreateMonthlyReturnRequest",
@@ -42,9 +65,62 @@ export const CreateMonthlyReturnRequest = Schema.Struct({
   examples: [
     {
       periodEnd: "2026-06-05",
-      lines: [{ contact: "JOHNSMIT", grossAmount: 100000, materials: 40000, deducted: 12000 }]
+      lines: [{ contact: "JOHNSMIT", grossAmount: 100000, materials: 40000, deducted: 12000 }],
+      declarations: { employmentStatus: true, subcontractorsVerified: true, informationCorrect: true }
     },
-    { periodEnd: "2026-07-05", nilReturn: true, inactive: true }
+    { periodEnd: "2026-07-05", nilReturn: true, inactive: true, declarations: { informationCorrect: true } }
+  ]
+})
+
+const Day = Schema.String.annotations({ format: "date" })
+
+export const ObligationParams = Schema.Struct({
+  from: Schema.optional(
+    CalendarDate.annotations({
+      description:
+        "The tax months whose periodEnd is on or after this date (default: the twelve tax months ending with the current one)",
+      examples: ["2025-12-05"]
+    })
+  ),
+  to: Schema.optional(
+    CalendarDate.annotations({
+      description: "The tax months whose periodEnd is on or before this date (default: the current tax month's end)",
+      examples: ["2026-11-05"]
+    })
+  )
+}).annotations({ parseOptions: { errors: "all" } })
+
+export const ObligationDto = Schema.Struct({
+  periodEnd: Day.annotations({ description: "The tax month, by its last day (the 5th)", examples: ["2026-06-05"] }),
+  dueDate: Day.annotations({ description: "When the return must reach HMRC: the 19th after periodEnd" }),
+  status: ObligationStatus.annotations({
+    description:
+      "Filed: filed on or before dueDate. FiledLate: filed after it. Due: not filed, dueDate not passed. Overdue: not filed, dueDate passed. Inactive: not filed, within the six tax months after a nil return that declared the contractor inactive (nothing is due)"
+  }),
+  monthlyReturn: Schema.NullOr(Schema.String).annotations({
+    description:
+      "The id of the month's return that is Submitted, Held or Accepted (not one sent as a test); null when none (a Rejected return does not count). A Held return's month counts as not filed"
+  }),
+  filedOn: Schema.NullOr(Day).annotations({
+    description:
+      "The UTC date the return was filed (a return held and sent again: the date it was sent again); null while not filed"
+  }),
+  penalty: Pounds.annotations({
+    description:
+      "HMRC's late-filing penalty in pounds, as of filedOn or today while not filed: 0 by dueDate or Inactive; else 100, plus 200 once more than two months late, plus the greater of 300 and 5 % of the return's deductions (its totals.deducted, or the draft's while none is filed) once more than six months late, and the same again once more than twelve months late"
+  })
+}).annotations({
+  identifier: "ObligationDto",
+  description: "A contractor's obligation to file the CIS300 of one tax month, and where it stands",
+  examples: [
+    {
+      periodEnd: "2026-06-05",
+      dueDate: "2026-06-19",
+      status: "FiledLate",
+      monthlyReturn: "0197a3c4-5e6f-7a8b-9cad-0e1f2a3b4c5d",
+      filedOn: "2026-06-23",
+      penalty: 10000
+    }
   ]
 })
 

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CreateMonthlyReturnRequest, MonthlyReturnDto } from "./MonthlyReturnDtos.js"
+import { CreateMonthlyReturnRequest, MonthlyReturnDto, ObligationDto, ObligationParams } from "./MonthlyReturnDtos.js"
 import { ReturnStatementDto } from "./ReturnStatementDtos.js"
 import { ConflictProblem, ForbiddenProblem, NotFoundProblem, RefusedProblem, ValidationProblem } from "./Problem.js"
 import { tenantParam } from "./TenantsApi.js"
@@ -19,10 +19,10 @@ export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
       .addError(ConflictProblem)
-      .annotate(OpenApi.Summary, "File a CIS300 monthly return")
+      .annotate(OpenApi.Summary, "File a CIS300 monthly return, with the contractor's declarations")
       .annotate(
         OpenApi.Description,
-        "periodEnd is the 5th that ends the tax month, not after the current tax month's end. Each line names a verified CIS subcontractor of the tenant once (else 400 naming lines[i].contact); materials are at most grossAmount and deducted at most the treatment's rate (Gross 0 %, Net 20 %, Unmatched 30 %) of grossAmount less materials, rounded to the penny. A month with no payments to subcontractors is a nil return: nilReturn true and no lines (lines with it are 400 naming lines); inactive true, with a nil return only, declares that the contractor expects to pay no subcontractors in the next six months. The tenant's own CIS details must be complete (400), and its CIS scheme registration set (400 naming employerReference and accountsOfficeReference; PUT /tenants/{tenant}/settings/cis-scheme). 409 when the tenant already has a Submitted or Accepted return for the month. The return is queued to the tax authority at once and answered Accepted or Rejected; when Accepted and the tenant emails statements automatically, each subcontractor with an email address is sent a payment and deduction statement."
+        "periodEnd is the 5th that ends the tax month, not after the current tax month's end. Each line names a verified CIS subcontractor of the tenant once (else 400 naming lines[i].contact); materials are at most grossAmount and deducted at most the treatment's rate (Gross 0 %, Net 20 %, Unmatched 30 %) of grossAmount less materials, rounded to the penny. A month with no payments to subcontractors is a nil return: nilReturn true and no lines (lines with it are 400 naming lines); inactive true, with a nil return only, declares that the contractor expects to pay no subcontractors in the next six months. The declarations are the contractor's: a return with lines needs declarations.employmentStatus, declarations.subcontractorsVerified and declarations.informationCorrect all true, a nil return declarations.informationCorrect true; one missing or not true is 400 naming it. They are recorded with who made them (the API key's id, else the user's) and when, and go on the CIS300 as made. The tenant's own CIS details must be complete (400), and its CIS scheme registration set (400 naming employerReference and accountsOfficeReference; PUT /tenants/{tenant}/settings/cis-scheme). 409 when the tenant already has a Submitted or Accepted return for the month. The return is queued to the tax authority at once and answered Accepted or Rejected; when Accepted and the tenant emails statements automatically, each subcontractor with an email address is sent a payment and deduction statement."
       )
   )
   .add(
@@ -32,6 +32,22 @@ export class MonthlyReturnsApi extends HttpApiGroup.make("monthlyReturns")
       .addError(NotFoundProblem)
       .annotate(OpenApi.Summary, "The tenant's monthly returns, latest tax month first")
       .annotate(OpenApi.Description, "Every return the tenant has filed, rejected ones included.")
+  )
+  .add(
+    HttpApiEndpoint.get("listObligations")`/tenants/${tenantParam}/monthly-returns/obligations`
+      .setUrlParams(ObligationParams)
+      .addSuccess(Schema.Array(ObligationDto))
+      .addError(ValidationProblem)
+      .addError(ForbiddenProblem)
+      .addError(NotFoundProblem)
+      .annotate(
+        OpenApi.Summary,
+        "Each tax month's return: filed, due, overdue or not needed, and its late-filing penalty"
+      )
+      .annotate(
+        OpenApi.Description,
+        "One entry per tax month whose periodEnd lies between from and to (default: the twelve tax months ending with the current one), from the tax month of the CIS scheme registration's registeredFrom on (none before it; [] without a registration), oldest first. A from or to that is not a date, from after to, or more than 120 tax months at once is 400 naming the member."
+      )
   )
   .add(
     HttpApiEndpoint.get("getMonthlyReturn")`/tenants/${tenantParam}/monthly-returns/${returnParam}`

@@ -42,10 +42,10 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .addSuccess(CisSchemeDto)
       .addError(ForbiddenProblem)
       .addError(NotFoundProblem)
-      .annotate(OpenApi.Summary, "The tenant's CIS scheme registration; both members null until it is set")
+      .annotate(OpenApi.Summary, "The tenant's CIS scheme registration; every member null until it is set")
       .annotate(
         OpenApi.Description,
-        "The PAYE scheme the tenant files its CIS300 returns and verifies subcontractors under: the employer PAYE reference and the Accounts Office reference. Returns and verifications are refused (400 naming employerReference and accountsOfficeReference) until it is set."
+        "The PAYE scheme the tenant files its CIS300 returns and verifies subcontractors under: the employer PAYE reference and the Accounts Office reference, and registeredFrom, the date its CIS registration with HMRC began (returns are due from its tax month on: see the obligations). Returns and verifications are refused (400 naming employerReference and accountsOfficeReference) until it is set."
       )
   )
   .add(
@@ -58,7 +58,7 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .annotate(OpenApi.Summary, "Set the tenant's CIS scheme registration")
       .annotate(
         OpenApi.Description,
-        "Answers with the references as stored: upper case, spaces removed. employerReference is the 3-digit tax office number, a slash and 1–10 letters and digits (123/AB45678); accountsOfficeReference the 13-character Accounts Office reference whose 5th character is HMRC's modulus-23 check letter (123PW12345678). Anything else is 400 naming the member; nothing is changed."
+        "Answers with the references as stored: upper case, spaces removed. employerReference is the 3-digit tax office number, a slash and 1–10 letters and digits (123/AB45678); accountsOfficeReference the 13-character Accounts Office reference whose 5th character is HMRC's modulus-23 check letter (123PW12345678). registeredFrom (optional) is the date the contractor's CIS registration with HMRC began; left out, it is the date the registration was first set here, and a later PUT without it keeps the recorded one. Anything else is 400 naming the member; nothing is changed."
       )
   )
   .add(

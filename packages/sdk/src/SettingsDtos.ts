@@ -1,3 +1,4 @@
+import { CalendarDate } from "@cisbook/core/CalendarDate"
 import { CisType } from "@cisbook/core/cis/CisDetails"
 import { CredentialsStatus, Filer } from "@cisbook/core/credentials/HmrcCredentials"
 import { Schema } from "effect"
@@ -53,18 +54,34 @@ const accountsOfficeReference =
 
 export const UpdateCisSchemeRequest = requestBody("UpdateCisSchemeRequest", {
   employerReference: text(employerReference).annotations({ examples: ["123/AB45678", "123/ab 45678"] }),
-  accountsOfficeReference: text(accountsOfficeReference).annotations({ examples: ["123PW12345678"] })
+  accountsOfficeReference: text(accountsOfficeReference).annotations({ examples: ["123PW12345678"] }),
+  registeredFrom: optional(
+    CalendarDate.annotations({
+      description:
+        "The date (YYYY-MM-DD) the contractor's CIS registration with HMRC began: its returns are due from that date's tax month on. Left out, it is the date the registration was first set here, and a later PUT without it keeps the recorded one",
+      examples: ["2025-04-06"]
+    })
+  )
 }).annotations({
   description:
-    "The PAYE scheme the tenant files CIS returns and verifies subcontractors under, as on HMRC's letters; both members are required."
+    "The PAYE scheme the tenant files CIS returns and verifies subcontractors under, as on HMRC's letters (both references are required), and the date its CIS registration began."
 })
 
 export class CisSchemeDto extends Schema.Class<CisSchemeDto>("CisSchemeDto")(
   {
     employerReference: stored("Upper case, without spaces; null until set", "123/AB45678"),
-    accountsOfficeReference: stored("Upper case, without spaces; null until set", "123PW12345678")
+    accountsOfficeReference: stored("Upper case, without spaces; null until set", "123PW12345678"),
+    registeredFrom: Schema.NullOr(Schema.String).annotations({
+      description:
+        "The date the contractor's CIS registration with HMRC began (returns are due from its tax month on); null until set",
+      format: "date",
+      examples: ["2025-04-06"]
+    })
   },
-  { description: "The tenant's CIS scheme registration: its employer PAYE reference and Accounts Office reference" }
+  {
+    description:
+      "The tenant's CIS scheme registration: its employer PAYE reference, Accounts Office reference and the date its CIS registration began"
+  }
 ) {}
 
 export const UpdateHmrcCredentialsRequest = requestBody("UpdateHmrcCredentialsRequest", {

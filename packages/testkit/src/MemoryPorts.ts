@@ -20,6 +20,7 @@ import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOut
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepoMemory.js"
+import { MonthDeductionsMemory } from "./MonthDeductionsMemory.js"
 import { ProviderEventInboxMemory } from "./ProviderEventInboxMemory.js"
 import { ProviderEventSignatureFake } from "./ProviderEventSignatureFake.js"
 import { ReceivedStatementRepoMemory } from "./ReceivedStatementRepoMemory.js"
@@ -66,6 +67,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       WebhookRepoMemory,
       DeliveryRepoMemory,
       MonthlyReturnRepoMemory,
+      MonthDeductionsMemory,
       ReturnStatementRepoMemory,
       ReceivedStatementRepoMemory,
       DestinationGuardMemory,

@@ -2,14 +2,21 @@ import type { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
 import type { BillingInvoiceId } from "@cisbook/core/Ids"
 import { DuplicateKey } from "@cisbook/core/system/DuplicateKey"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
-import { type ClaimedReturn, MonthlyReturnRepo, type RecordedSending } from "@cisbook/core/returns/MonthlyReturnRepo"
+import {
+  type ClaimedReturn,
+  type MonthFiling,
+  MonthlyReturnRepo,
+  type RecordedSending
+} from "@cisbook/core/returns/MonthlyReturnRepo"
 import {
   answered,
+  filedAt,
   held,
   HmrcReceipt,
   MonthlyReturn,
   resubmitted,
-  ReturnContractor
+  ReturnContractor,
+  returnTotals
 } from "@cisbook/core/returns/MonthlyReturn"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryJournal } from "./MemoryJournal.js"
@@ -87,6 +94,29 @@ export const MonthlyReturnRepoMemory = Layer.effect(
             .map((row) => row.monthlyReturn)
             .filter((r) => r.tenantId === tenantId)
             .sort(newestFirst)
+        ),
+      filings: (tenantId, from, to) =>
+        Effect.map(Ref.get(rows), (all) =>
+          all
+            .map((row) => row.monthlyReturn)
+            .filter(
+              (r): r is MonthlyReturn & { status: MonthFiling["status"] } =>
+                r.tenantId === tenantId &&
+                r.periodEnd >= from &&
+                r.periodEnd <= to &&
+                r.status !== "Rejected" &&
+                !r.gatewayTest
+            )
+            .sort((a, b) => a.periodEnd.localeCompare(b.periodEnd))
+            .map((r): MonthFiling => ({
+              id: r.id,
+              periodEnd: r.periodEnd,
+              status: r.status,
+              nilReturn: r.nilReturn,
+              inactive: r.inactive,
+              filedAt: filedAt(r),
+              deducted: returnTotals(r.lines).deducted
+            }))
         ),
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
@@ -198,7 +228,8 @@ export const MonthlyReturnRepoMemory = Layer.effect(
                       : new MonthlyReturn({
                           ...row.monthlyReturn,
                           contractor: new ReturnContractor({ ...row.monthlyReturn.contractor, scheme })
-                        })
+                        }),
+                    at
                   )
                 }
               : row
@@ -217,7 +248,7 @@ export const MonthlyReturnRepoMemory = Layer.effect(
             attempts: 0,
             nextAttemptAt: at,
             unknownAnswer: null,
-            monthlyReturn: resubmitted(row.monthlyReturn)
+            monthlyReturn: resubmitted(row.monthlyReturn, at)
           }
           return [true, all.map((one) => (one === row ? released : one))] as const
         }),

@@ -9,9 +9,10 @@ import { MemoryJournal } from "./MemoryJournal.js"
 interface Settings {
   readonly cisDetails: CisDetails | null
   readonly cisScheme: CisScheme | null
+  readonly registeredFrom: string | null
 }
 
-const unset: Settings = { cisDetails: null, cisScheme: null }
+const unset: Settings = { cisDetails: null, cisScheme: null, registeredFrom: null }
 
 export const TenantSettingsRepoMemory = Layer.effect(
   TenantSettingsRepo,
@@ -26,7 +27,10 @@ export const TenantSettingsRepoMemory = Layer.effect(
       setCisDetails: (tenantId, cisDetails) => update(tenantId, (settings) => ({ ...settings, cisDetails })),
       getCisScheme: (tenantId) =>
         Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(tenantId)?.cisScheme)),
-      setCisScheme: (tenantId, cisScheme) => update(tenantId, (settings) => ({ ...settings, cisScheme }))
+      setCisScheme: (tenantId, cisScheme, registeredFrom) =>
+        update(tenantId, (settings) => ({ ...settings, cisScheme, registeredFrom })),
+      getRegisteredFrom: (tenantId) =>
+        Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(tenantId)?.registeredFrom))
     })
   })
 )

@@ -9,8 +9,10 @@ import {
   MonthlyReturn,
   MonthlyReturnStatus,
   ReturnContractor,
-  ReturnLine
+  ReturnLine,
+  returnTotals
 } from "@cisbook/core/returns/MonthlyReturn"
+import { ReturnDeclarations } from "@cisbook/core/returns/ReturnDeclarations"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { leaseClaim } from "./LeaseClaim.js"
@@ -28,8 +30,14 @@ const ReturnRow = Schema.Struct({
   nilReturn: Schema.Boolean,
   inactive: Schema.Boolean,
   submittedAt: Schema.DateFromSelf,
+  releasedAt: Schema.NullOr(Schema.DateFromSelf),
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
+  declaredEmploymentStatus: Schema.Boolean,
+  declaredSubcontractorsVerified: Schema.Boolean,
+  declaredInformationCorrect: Schema.Boolean,
+  declaredBy: Schema.NullOr(Schema.String),
+  declaredAt: Schema.DateFromSelf,
   heldReason: Schema.NullOr(Schema.String),
   heldFor: Schema.NullOr(HeldFor),
   invoiced: Schema.Boolean,
@@ -56,26 +64,59 @@ const decodeClaimedRows = Schema.decodeUnknown(
     )
   )
 )
+const decodeFilings = Schema.decodeUnknown(
+  Schema.Array(
+    Schema.Struct({
+      id: MonthlyReturnId,
+      periodEnd: Schema.String,
+      status: Schema.Literal("Submitted", "Held", "Accepted"),
+      nilReturn: Schema.Boolean,
+      inactive: Schema.Boolean,
+      filedAt: Schema.DateFromSelf,
+      deducted: Schema.Number
+    })
+  )
+)
 const decodeContractor = Schema.decodeSync(ReturnContractor)
 const decodeLines = Schema.decodeSync(Lines)
 const encodeContractor = Schema.encodeSync(ReturnContractor)
 const encodeLines = Schema.encodeSync(Lines)
 const encodeScheme = Schema.encodeSync(CisScheme)
 
-const returnColumns = `tenant_id, id, period_end, status, contractor, lines, nil_return, inactive, submitted_at, accepted_at,
-  rejection_reason, held_reason, held_for, billing_invoice_id IS NOT NULL AS invoiced, gateway_test, correlation_id,
+const returnColumns = `tenant_id, id, period_end, status, contractor, lines, nil_return, inactive, submitted_at,
+  released_at, accepted_at, rejection_reason, declared_employment_status, declared_subcontractors_verified,
+  declared_information_correct, declared_by, declared_at, held_reason, held_for, billing_invoice_id IS NOT NULL AS invoiced, gateway_test, correlation_id,
   irmark, receipt_message, receipt_at, receipt_irmark_verified`
 
 /** The same columns, qualified for the claim's UPDATE ... FROM, whose other table also has tenant_id and id. */
 const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor, r.lines, r.nil_return, r.inactive,
-  r.submitted_at, r.accepted_at,
-  r.rejection_reason, r.held_reason, r.held_for, r.billing_invoice_id IS NOT NULL AS invoiced, r.gateway_test,
+  r.submitted_at, r.released_at, r.accepted_at, r.rejection_reason, r.declared_employment_status,
+  r.declared_subcontractors_verified, r.declared_information_correct, r.declared_by, r.declared_at, r.held_reason, r.held_for, r.billing_invoice_id IS NOT NULL AS invoiced, r.gateway_test,
   r.correlation_id, r.irmark, r.receipt_message, r.receipt_at, r.receipt_irmark_verified, r.attempts,
   r.response_endpoint, r.poll_interval_seconds, r.credentials_set_at, r.unknown_answer`
 
-const fromRow = ({ correlationId, irmark, receiptAt, receiptIrmarkVerified, receiptMessage, ...row }: ReturnRow) =>
+const fromRow = ({
+  correlationId,
+  declaredAt,
+  declaredBy,
+  declaredEmploymentStatus,
+  declaredInformationCorrect,
+  declaredSubcontractorsVerified,
+  irmark,
+  receiptAt,
+  receiptIrmarkVerified,
+  receiptMessage,
+  ...row
+}: ReturnRow) =>
   new MonthlyReturn({
     ...row,
+    declarations: new ReturnDeclarations({
+      employmentStatus: declaredEmploymentStatus,
+      subcontractorsVerified: declaredSubcontractorsVerified,
+      informationCorrect: declaredInformationCorrect,
+      declaredBy,
+      declaredAt
+    }),
     contractor: decodeContractor(row.contractor),
     lines: decodeLines(row.lines),
     hmrcReceipt:
@@ -119,6 +160,12 @@ export const MonthlyReturnRepoSql = Layer.effect(
             lines: JSON.stringify(encodeLines(r.lines)),
             nilReturn: r.nilReturn,
             inactive: r.inactive,
+            declaredEmploymentStatus: r.declarations.employmentStatus,
+            declaredSubcontractorsVerified: r.declarations.subcontractorsVerified,
+            declaredInformationCorrect: r.declarations.informationCorrect,
+            declaredBy: r.declarations.declaredBy,
+            declaredAt: r.declarations.declaredAt,
+            deducted: returnTotals(r.lines).deducted,
             submittedAt: r.submittedAt,
             nextAttemptAt: r.submittedAt
           })}`
@@ -136,6 +183,13 @@ export const MonthlyReturnRepoSql = Layer.effect(
           Effect.map((rows) => rows.map(fromRow)),
           Effect.orDie
         ),
+      // The list's index (tenant_id, period_end) finds the months; the lines are not read.
+      filings: (tenantId, from, to) =>
+        sql`SELECT id, period_end, status, nil_return, inactive, COALESCE(released_at, submitted_at) AS filed_at, deducted
+            FROM monthly_returns
+            WHERE tenant_id = ${tenantId} AND period_end BETWEEN ${from} AND ${to}
+              AND status IN ('Submitted', 'Held', 'Accepted') AND NOT gateway_test
+            ORDER BY period_end`.pipe(Effect.flatMap(decodeFilings), Effect.orDie),
       claimDue: (now, leaseUntil, limit) =>
         Effect.gen(function* () {
           const token = yield* ids.uuid
@@ -204,7 +258,7 @@ export const MonthlyReturnRepoSql = Layer.effect(
       },
       releaseHeld: (tenantId, at, scheme) =>
         sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, held_for = NULL, attempts = 0,
-              next_attempt_at = ${at},
+              next_attempt_at = ${at}, released_at = ${at},
               contractor = ${
                 scheme === undefined
                   ? sql`contractor`
@@ -218,7 +272,7 @@ export const MonthlyReturnRepoSql = Layer.effect(
         ),
       release: (tenantId, id, at) =>
         sql`UPDATE monthly_returns SET status = 'Submitted', held_reason = NULL, held_for = NULL, attempts = 0,
-              next_attempt_at = ${at}, unknown_answer = NULL
+              next_attempt_at = ${at}, released_at = ${at}, unknown_answer = NULL
             WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'Held' AND held_for = 'UnknownAnswer'
             RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),

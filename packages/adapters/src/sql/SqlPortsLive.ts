@@ -15,6 +15,7 @@ import { HmrcCredentialsRepoSql } from "./HmrcCredentialsRepoSql.js"
 import { IdempotencyKeysSql } from "./IdempotencyKeysSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
+import { MonthDeductionsUnrecorded } from "../MonthDeductionsUnrecorded.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { ProviderEventInboxSql } from "./ProviderEventInboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
@@ -48,6 +49,8 @@ const RepositoriesSql = Layer.mergeAll(
   EmailSettingsRepoSql,
   MailOutboxSql,
   MonthlyReturnRepoSql,
+  // Until the drafted return is wired in (it reads the purchase payments the database records).
+  MonthDeductionsUnrecorded,
   ReturnStatementRepoSql,
   ReceivedStatementRepoSql,
   BillingProfileRepoSql,

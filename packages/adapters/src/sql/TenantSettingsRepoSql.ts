@@ -26,6 +26,13 @@ export const TenantSettingsRepoSql = Layer.effect(
       execute: (tenantId) =>
         sql`SELECT employer_reference, accounts_office_reference FROM tenant_settings WHERE tenant_id = ${tenantId}`
     })
+    const findRegisteredFrom = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ registeredFrom: Schema.NullOr(Schema.String) }),
+      execute: (tenantId) =>
+        sql`SELECT to_char(registered_from, 'YYYY-MM-DD') AS registered_from FROM tenant_settings
+            WHERE tenant_id = ${tenantId}`
+    })
     const decodeCisScheme = Schema.decodeUnknown(CisScheme)
     return TenantSettingsRepo.of({
       getCisDetails: (tenantId) =>
@@ -47,15 +54,22 @@ export const TenantSettingsRepoSql = Layer.effect(
           ),
           Effect.orDie
         ),
-      setCisScheme: (tenantId, scheme) =>
+      setCisScheme: (tenantId, scheme, registeredFrom) =>
         sql`
           INSERT INTO tenant_settings ${sql.insert({
             tenantId,
             employerReference: scheme.employerReference,
-            accountsOfficeReference: scheme.accountsOfficeReference
+            accountsOfficeReference: scheme.accountsOfficeReference,
+            registeredFrom
           })}
           ON CONFLICT (tenant_id) DO UPDATE SET employer_reference = excluded.employer_reference,
-            accounts_office_reference = excluded.accounts_office_reference`.pipe(Effect.asVoid, Effect.orDie)
+            accounts_office_reference = excluded.accounts_office_reference,
+            registered_from = excluded.registered_from`.pipe(Effect.asVoid, Effect.orDie),
+      getRegisteredFrom: (tenantId) =>
+        findRegisteredFrom(tenantId).pipe(
+          Effect.map(Option.flatMap(({ registeredFrom }) => Option.fromNullable(registeredFrom))),
+          Effect.orDie
+        )
     })
   })
 )

@@ -2,10 +2,11 @@ import { formatMoney } from "@cisbook/core/mail/MailFormat"
 import { returnTotals } from "@cisbook/core/returns/MonthlyReturn"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Command, Options } from "@effect/cli"
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import { admin } from "../Admin.js"
 import { asSupport } from "@cisbook/core/tenants/ActingFor"
-import { MonthlyReturnsLive, TenantsLive } from "../AdminUseCases.js"
+import { MonthlyReturnsLive, ObligationsLive, TenantsLive } from "../AdminUseCases.js"
+import { Obligations } from "@cisbook/core/returns/Obligations"
 import { table } from "../Table.js"
 
 const list = Command.make(
@@ -71,7 +72,57 @@ const release = Command.make(
   )
 )
 
+const obligations = Command.make(
+  "obligations",
+  {
+    tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")),
+    from: Options.text("from").pipe(
+      Options.optional,
+      Options.withDescription("The first tax month's end to show, YYYY-MM-05 (default: eleven before the current one)")
+    ),
+    to: Options.text("to").pipe(
+      Options.optional,
+      Options.withDescription("The last tax month's end to show, YYYY-MM-05 (default: the current one)")
+    )
+  },
+  ({ from, tenant, to }) =>
+    admin(
+      [TenantsLive, ObligationsLive],
+      Effect.gen(function* () {
+        const months = yield* (yield* Obligations)
+          .list({ from: Option.getOrUndefined(from), to: Option.getOrUndefined(to) })
+          .pipe(asSupport(tenant))
+        if (months.length === 0)
+          return yield* Console.log(
+            `${tenant} has no tax months to file for here: its CIS scheme registration is not set, or began after them.`
+          )
+        yield* Console.log(
+          table(
+            ["PERIOD END", "DUE", "STATUS", "FILED ON", "PENALTY", "RETURN"],
+            months.map((m) => [
+              m.periodEnd,
+              m.dueDate,
+              m.status,
+              m.filedOn ?? "",
+              formatMoney(m.penalty),
+              m.monthlyReturn ?? ""
+            ])
+          )
+        )
+        const late = months.filter((m) => m.status === "Overdue").length
+        const penalties = months.reduce((sum, m) => sum + m.penalty, 0)
+        yield* Console.log(
+          `${months.length} tax month${months.length === 1 ? "" : "s"}, oldest first; ${late} overdue; penalties ${formatMoney(penalties)} in all.`
+        )
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Each tax month's return of a tenant since its CIS registration: Filed, FiledLate, Due, Overdue or Inactive, with HMRC's late-filing penalty as of when it was filed (or today)"
+  )
+)
+
 export const ReturnsCommand = Command.make("returns").pipe(
   Command.withDescription("Monthly returns (CIS300) of a tenant"),
-  Command.withSubcommands([list, release])
+  Command.withSubcommands([list, obligations, release])
 )

@@ -103,7 +103,7 @@ const cisScheme = Command.make(
           Option.match(scheme, {
             onNone: () => `${tenant} has no CIS scheme registration: it cannot file returns or verify subcontractors.`,
             onSome: (s) =>
-              `${tenant} files under employer reference ${s.employerReference}, Accounts Office reference ${s.accountsOfficeReference}.`
+              `${tenant} files under employer reference ${s.scheme.employerReference}, Accounts Office reference ${s.scheme.accountsOfficeReference}, registered with HMRC for CIS from ${s.registeredFrom}.`
           })
         )
       })

@@ -3,6 +3,7 @@ import { ContactId, MonthlyReturnId, TenantId } from "../Ids.js"
 import { CisDetails } from "../cis/CisDetails.js"
 import { CisScheme } from "../cis/CisScheme.js"
 import { TaxTreatment } from "../contacts/Contact.js"
+import { ReturnDeclarations } from "./ReturnDeclarations.js"
 
 /**
  * Submitted (waiting for the tax authority), Accepted, Rejected; or Held (see HeldFor): waiting,
@@ -73,7 +74,14 @@ export class MonthlyReturn extends Schema.Class<MonthlyReturn>("MonthlyReturn")(
   nilReturn: Schema.Boolean,
   /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
   inactive: Schema.Boolean,
+  /** What the contractor declared on the return, by whom and when. */
+  declarations: ReturnDeclarations,
   submittedAt: Schema.DateFromSelf,
+  /**
+   * When a Held return was last released (sent again): until then it had not reached the tax
+   * authority, so it counts as filed from then on; null for a return never released.
+   */
+  releasedAt: Schema.optionalWith(Schema.NullOr(Schema.DateFromSelf), { default: () => null }),
   acceptedAt: Schema.NullOr(Schema.DateFromSelf),
   rejectionReason: Schema.NullOr(Schema.String),
   /** Why a Held return is held, in words; null otherwise. */
@@ -128,6 +136,9 @@ export const answered = (
 export const held = (r: MonthlyReturn, heldFor: HeldFor, reason: string): MonthlyReturn =>
   new MonthlyReturn({ ...r, status: "Held", heldFor, heldReason: reason })
 
-/** A held return released: submitted again. */
-export const resubmitted = (r: MonthlyReturn): MonthlyReturn =>
-  new MonthlyReturn({ ...r, status: "Submitted", heldFor: null, heldReason: null })
+/** A held return released at `at`: submitted again. */
+export const resubmitted = (r: MonthlyReturn, at: Date): MonthlyReturn =>
+  new MonthlyReturn({ ...r, status: "Submitted", heldFor: null, heldReason: null, releasedAt: at })
+
+/** When the return was put to the tax authority for the last time: when it was filed, or released after being held. */
+export const filedAt = (r: Pick<MonthlyReturn, "submittedAt" | "releasedAt">): Date => r.releasedAt ?? r.submittedAt

@@ -30,6 +30,27 @@ export const HmrcReceiptEventData = Schema.Struct({
   description: "HMRC's receipt of an accepted return: the proof of filing a contractor keeps"
 })
 
+export const DeclarationsEventData = Schema.Struct({
+  employmentStatus: Schema.Boolean.annotations({
+    description: "The contractor declared that none of the subcontractors on the return is its employee"
+  }),
+  subcontractorsVerified: Schema.Boolean.annotations({
+    description:
+      "The contractor declared that every subcontractor on the return was verified with HMRC, or was on one of its returns in this tax year or the two before"
+  }),
+  informationCorrect: Schema.Boolean.annotations({
+    description: "The contractor declared the information on the return correct and complete"
+  }),
+  declaredBy: Schema.NullOr(Schema.String).annotations({
+    description:
+      "The id of the API key the return was filed with, else of the user who filed it; null on a return filed before the contractor made the declarations itself (they were declared on its behalf)"
+  }),
+  declaredAt: Schema.Date.annotations({ description: "When the declarations were made: when the return was filed" })
+}).annotations({
+  identifier: "DeclarationsDto",
+  description: "The CIS300's declarations, as the contractor made them when it filed the return"
+})
+
 /**
  * The `data` of a return's events (monthly-return.accepted, .rejected), written with the change in
  * its transaction; the API answers the same shape (the sdk's MonthlyReturnDto). Money is pounds on
@@ -57,6 +78,7 @@ export const MonthlyReturnEventData = Schema.Struct({
     description:
       "HMRC's receipt (correlation id, IRmark sent, acknowledgement text, whether it names the IRmark sent); null until HMRC accepted the return"
   }),
+  declarations: DeclarationsEventData,
   gatewayTest: Schema.Boolean.annotations({
     description:
       "Sent as a test (GOVTALK_TEST=true, GovTalk's GatewayTest): HMRC validates and answers but files nothing; such a return is never billed, sends no statements and does not count as filed"
@@ -91,6 +113,13 @@ export const monthlyReturnEventData = (r: MonthlyReturn): MonthlyReturnEventData
           receivedAt: r.hmrcReceipt.receivedAt,
           irmarkVerified: r.hmrcReceipt.irmarkVerified
         },
+  declarations: {
+    employmentStatus: r.declarations.employmentStatus,
+    subcontractorsVerified: r.declarations.subcontractorsVerified,
+    informationCorrect: r.declarations.informationCorrect,
+    declaredBy: r.declarations.declaredBy,
+    declaredAt: r.declarations.declaredAt
+  },
   gatewayTest: r.gatewayTest,
   totals: returnTotals(r.lines),
   lines: r.lines.map((line) => ({

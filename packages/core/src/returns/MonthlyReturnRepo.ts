@@ -18,6 +18,21 @@ export interface RecordedSending {
   readonly gatewayTest: boolean
 }
 
+/**
+ * A return that counts for its tax month's obligation: Submitted, Held or Accepted, and not sent
+ * as a test. `filedAt` is when it was put to the tax authority for the last time (see filedAt);
+ * `deducted` its total deducted, in pence.
+ */
+export interface MonthFiling {
+  readonly id: MonthlyReturnId
+  readonly periodEnd: string
+  readonly status: "Submitted" | "Held" | "Accepted"
+  readonly nilReturn: boolean
+  readonly inactive: boolean
+  readonly filedAt: Date
+  readonly deducted: number
+}
+
 /** A return waiting for the tax authority, leased to one filer. */
 export interface ClaimedReturn {
   readonly monthlyReturn: MonthlyReturn
@@ -86,6 +101,8 @@ export class MonthlyReturnRepo extends Context.Tag("core/MonthlyReturnRepo")<
     readonly find: (tenantId: TenantId, id: MonthlyReturnId) => Effect.Effect<Option.Option<MonthlyReturn>>
     /** Latest periodEnd first, then latest submitted first. */
     readonly list: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<MonthlyReturn>>
+    /** The tenant's returns that count for the tax months ending from `from` to `to` (both included), oldest first. */
+    readonly filings: (tenantId: TenantId, from: string, to: string) => Effect.Effect<ReadonlyArray<MonthFiling>>
     /**
      * Leases up to `limit` Submitted returns due at `now` (of every tenant) until `leaseUntil`,
      * earliest due first; each to one caller however many claim at once. A lease that runs out

@@ -17,6 +17,8 @@ import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from
 import { taxMonthEndOf } from "./TaxMonth.js"
 import { ukCalendarDate } from "../CalendarDate.js"
 import { failIfAny } from "../Validation.js"
+import { CurrentUser } from "../users/CurrentUser.js"
+import { declarationErrors, declared } from "./ReturnDeclarations.js"
 import { FilingCheck } from "../taxauthority/FilingCheck.js"
 import { returnFilingErrors } from "../taxauthority/FilingProblems.js"
 
@@ -34,14 +36,17 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
     /**
      * Files a return: checked against the tenant's subcontractors as they are now, whose details
      * it copies, and against HMRC's schema, then queued to the tax authority (the return is its
-     * own outbox entry).
+     * own outbox entry). It carries the declarations the return needs, made by the current user
+     * (or the API key it acts through), never on the contractor's behalf.
      */
     const file = (
       input: NewMonthlyReturn
-    ): Effect.Effect<MonthlyReturn, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant> =>
+    ): Effect.Effect<MonthlyReturn, NotFound | ValidationFailed | Refused | Conflict, CurrentTenant | CurrentUser> =>
       Effect.gen(function* () {
         yield* failIfAny(returnShapeErrors(input))
         const { inactive, lines: newLines, nilReturn } = returnKind(input)
+        yield* failIfAny(declarationErrors(nilReturn, input.declarations))
+        const principal = yield* CurrentUser
         const { tenant } = yield* CurrentTenant
         const now = yield* clock.now
         const currentEnd = taxMonthEndOf(ukCalendarDate(now))
@@ -89,6 +94,7 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
           lines,
           nilReturn,
           inactive,
+          declarations: declared(input.declarations ?? {}, principal, now),
           submittedAt: now,
           acceptedAt: null,
           rejectionReason: null,
@@ -143,7 +149,7 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         if (found.heldFor !== "UnknownAnswer") return yield* notSoHeld()
         const now = yield* clock.now
         if (!(yield* transaction(repo.release(tenant.id, found.id, now)))) return yield* notSoHeld()
-        return resubmitted(found)
+        return resubmitted(found, now)
       }).pipe(Effect.withSpan("MonthlyReturns.release"))
 
     return { file, list, get, release } as const

@@ -5,6 +5,7 @@ import { formatPounds } from "../Money.js"
 import { memberPath } from "../MemberPath.js"
 import { deductionPercent } from "./DeductionRate.js"
 import { nilReturnBreach, paymentLimitsBroken } from "./ReturnRules.js"
+import type { NewDeclarations } from "./ReturnDeclarations.js"
 
 export const MAX_RETURN_LINES = 1000
 
@@ -63,6 +64,8 @@ export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors =>
 export interface NewMonthlyReturn extends ReturnMembers<NewReturnLine> {
   /** The tax month, by its last day (PeriodEnd). */
   readonly periodEnd: string
+  /** What the contractor declares (see declarationErrors): left out, nothing is declared. */
+  readonly declarations?: NewDeclarations | undefined
 }
 
 /** The rules a return's lines must meet beyond their shape, given the contacts they name (by upper-case code). */

@@ -30,3 +30,20 @@ export const PeriodEnd = CalendarDate.pipe(
   ),
   Schema.annotations({ title: "PeriodEnd", examples: ["2026-06-05"] })
 )
+
+/** The end of the tax month `months` after the one ending `periodEnd` (before it when negative). */
+export const taxMonthsAfter = (periodEnd: string, months: number): string => {
+  const [year, month] = periodEnd.split("-").map(Number) as [number, number]
+  const index = year * 12 + (month - 1) + months
+  return fifthOf(Math.floor(index / 12), (index % 12) + 1)
+}
+
+/** The tax months from the one ending `from` to the one ending `to`, both included, oldest first. */
+export const taxMonthsBetween = (from: string, to: string): ReadonlyArray<string> => {
+  const months: Array<string> = []
+  for (let end = from; end <= to; end = taxMonthsAfter(end, 1)) months.push(end)
+  return months
+}
+
+/** When the return of the tax month ending `periodEnd` must reach HMRC: the 19th after it. */
+export const returnDueDate = (periodEnd: string): string => `${periodEnd.slice(0, 8)}19`

@@ -27,6 +27,13 @@ export interface SubmittedLine {
   readonly cisDetails: CisDetails | null
 }
 
+/** What the contractor declared on the return, as it said it. */
+export interface SubmittedDeclarations {
+  readonly employmentStatus: boolean
+  readonly subcontractorsVerified: boolean
+  readonly informationCorrect: boolean
+}
+
 /**
  * A monthly return (CIS300) as the tax authority receives it: the tax authority's own shape,
  * which a monthly return of `returns/` fits as it is.
@@ -41,6 +48,7 @@ export interface ReturnSubmission {
   readonly nilReturn: boolean
   /** With a nil return: the contractor expects to pay no subcontractors in the next six months. */
   readonly inactive: boolean
+  readonly declarations: SubmittedDeclarations
 }
 
 /**

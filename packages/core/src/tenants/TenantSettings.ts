@@ -1,9 +1,12 @@
 import { Effect, Option } from "effect"
 import { CisDetails, type CisDetailsEncoded } from "../cis/CisDetails.js"
 import { CisScheme } from "../cis/CisScheme.js"
+import { type SchemeRegistration, SchemeRegistrationInput } from "../cis/SchemeRegistration.js"
+import { ukCalendarDate } from "../CalendarDate.js"
 import { inHmrcNameForms } from "../cis/HmrcNames.js"
 import type { NotFound, ValidationFailed } from "../Errors.js"
 import { CurrentTenant } from "./CurrentTenant.js"
+import type { Tenant } from "./Tenant.js"
 import { Clock } from "../system/Clock.js"
 import { Transactor } from "../system/Transactor.js"
 import { SchemeCorrections } from "./SchemeCorrections.js"
@@ -11,7 +14,7 @@ import { TenantSettingsRepo } from "./TenantSettingsRepo.js"
 import { decodeInput } from "../Validation.js"
 
 const decodeCisDetails = decodeInput(inHmrcNameForms(CisDetails))
-const decodeCisScheme = decodeInput(CisScheme)
+const decodeRegistration = decodeInput(SchemeRegistrationInput)
 
 export class TenantSettings extends Effect.Service<TenantSettings>()("core/TenantSettings", {
   effect: Effect.gen(function* () {
@@ -35,26 +38,38 @@ export class TenantSettings extends Effect.Service<TenantSettings>()("core/Tenan
         return details
       }).pipe(Effect.withSpan("TenantSettings.setCisDetails"))
 
-    /** The PAYE scheme the tenant files returns and verifies subcontractors under; none until first set. */
-    const cisScheme = (): Effect.Effect<Option.Option<CisScheme>, NotFound, CurrentTenant> =>
-      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => repo.getCisScheme(tenant.id)))
+    const registrationOf = (tenant: Tenant): Effect.Effect<Option.Option<SchemeRegistration>> =>
+      Effect.all({ scheme: repo.getCisScheme(tenant.id), registeredFrom: repo.getRegisteredFrom(tenant.id) }).pipe(
+        Effect.map(Option.all)
+      )
+
+    /**
+     * The PAYE scheme the tenant files returns and verifies subcontractors under, and since when
+     * it is registered; none until first set.
+     */
+    const cisScheme = (): Effect.Effect<Option.Option<SchemeRegistration>, NotFound, CurrentTenant> =>
+      CurrentTenant.pipe(Effect.flatMap(({ tenant }) => registrationOf(tenant)))
 
     /**
      * Replaces the tenant's CIS scheme registration; the stored references (upper case, no
-     * spaces). One that corrects another (either reference changed) sends again, in the same
-     * transaction, what was held for the tenant's credentials (SchemeCorrections).
+     * spaces) and registration date: the one given, else the one recorded, else today's (the
+     * registration is first set now). One that corrects another (either reference changed) sends
+     * again, in the same transaction, what was held for the tenant's credentials (SchemeCorrections).
      */
     const setCisScheme = (
-      input: typeof CisScheme.Encoded
-    ): Effect.Effect<CisScheme, NotFound | ValidationFailed, CurrentTenant> =>
+      input: SchemeRegistrationInput
+    ): Effect.Effect<SchemeRegistration, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
-        const scheme = yield* decodeCisScheme(input)
+        const { registeredFrom: given, ...references } = yield* decodeRegistration(input)
+        const scheme = new CisScheme(references)
         const now = yield* clock.now
-        yield* transaction(
+        return yield* transaction(
           Effect.gen(function* () {
             const before = yield* repo.getCisScheme(tenant.id)
-            yield* repo.setCisScheme(tenant.id, scheme)
+            const registeredFrom =
+              given ?? Option.getOrElse(yield* repo.getRegisteredFrom(tenant.id), () => ukCalendarDate(now))
+            yield* repo.setCisScheme(tenant.id, scheme, registeredFrom)
             const corrected = Option.exists(
               before,
               (b) =>
@@ -62,9 +77,9 @@ export class TenantSettings extends Effect.Service<TenantSettings>()("core/Tenan
                 b.accountsOfficeReference !== scheme.accountsOfficeReference
             )
             if (corrected) yield* corrections.corrected(tenant.id, scheme, now)
+            return { scheme, registeredFrom }
           })
         )
-        return scheme
       }).pipe(Effect.withSpan("TenantSettings.setCisScheme"))
 
     return { cisDetails, setCisDetails, cisScheme, setCisScheme } as const

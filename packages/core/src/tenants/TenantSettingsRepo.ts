@@ -15,6 +15,9 @@ export class TenantSettingsRepo extends Context.Tag("core/TenantSettingsRepo")<
     readonly setCisDetails: (tenantId: TenantId, details: CisDetails) => Effect.Effect<void>
     /** The PAYE scheme the tenant files under; none until first set. */
     readonly getCisScheme: (tenantId: TenantId) => Effect.Effect<Option.Option<CisScheme>>
-    readonly setCisScheme: (tenantId: TenantId, scheme: CisScheme) => Effect.Effect<void>
+    /** Sets the scheme, and the date (YYYY-MM-DD) the contractor's CIS registration with HMRC began. */
+    readonly setCisScheme: (tenantId: TenantId, scheme: CisScheme, registeredFrom: string) => Effect.Effect<void>
+    /** The date the contractor's CIS registration began; none until the scheme is first set. */
+    readonly getRegisteredFrom: (tenantId: TenantId) => Effect.Effect<Option.Option<string>>
   }
 >() {}

@@ -1,4 +1,5 @@
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
@@ -76,6 +77,7 @@ const contractor = (code: string, email: string) =>
 
 const aReturn = (periodEnd: string) => ({
   periodEnd,
+  declarations: allDeclared,
   lines: [{ contact: "BRICKS", grossAmount: 100000, materials: 0, deducted: 20000 }]
 })
 

@@ -25,6 +25,11 @@ import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import type { User } from "../../src/users/User.js"
 import { asMember, asUser, aUser, testApp } from "../TestApp.js"
+import { allDeclared, nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
+import { ApiKeyId } from "../../src/Ids.js"
+import { ReturnDeclarations } from "../../src/returns/ReturnDeclarations.js"
+import { CurrentTenant } from "../../src/tenants/CurrentTenant.js"
+import { CurrentUser } from "../../src/users/CurrentUser.js"
 
 const TENANT = "lovelace-builders"
 const identity = {
@@ -182,6 +187,7 @@ const setUp = Effect.gen(function* () {
 
 const june = (net: string, high: string) => ({
   periodEnd: "2026-06-05",
+  declarations: allDeclared,
   lines: [
     { contact: net.toLowerCase(), grossAmount: 100000, materials: 40000, deducted: 12000 },
     { contact: high, grossAmount: 50000, materials: 0, deducted: 15000 }
@@ -230,6 +236,7 @@ describe("MonthlyReturns", () => {
       const bad = yield* Effect.flip(
         returns
           .file({
+            declarations: allDeclared,
             periodEnd: "2026-05-05",
             lines: [{ contact: net, grossAmount: 100, materials: 0, deducted: 21 }]
           })
@@ -277,7 +284,9 @@ describe("MonthlyReturns", () => {
         })
         .pipe(asMember(owner, "no-scheme"))
       const refused = yield* Effect.flip(
-        returns.file({ periodEnd: "2026-06-05", nilReturn: true }).pipe(asMember(owner, "no-scheme"))
+        returns
+          .file({ declarations: nilDeclared, periodEnd: "2026-06-05", nilReturn: true })
+          .pipe(asMember(owner, "no-scheme"))
       )
       assert(refused instanceof ValidationFailed)
       expect(Object.keys(refused.errors)).toEqual(["employerReference", "accountsOfficeReference"])
@@ -293,12 +302,12 @@ describe("MonthlyReturns", () => {
       Effect.gen(function* () {
         const { owner, returns, net, high } = yield* setUp
         const nil = yield* returns
-          .file({ periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+          .file({ declarations: nilDeclared, periodEnd: "2026-06-05", nilReturn: true, inactive: true })
           .pipe(asMember(owner, TENANT))
         expect(nil).toMatchObject({ status: "Submitted", nilReturn: true, inactive: true, lines: [] })
         expect(nil.contractor.scheme?.employerReference).toBe("123/AB45678")
         const withEmpty = yield* returns
-          .file({ periodEnd: "2026-07-05", nilReturn: true, lines: [] })
+          .file({ declarations: nilDeclared, periodEnd: "2026-07-05", nilReturn: true, lines: [] })
           .pipe(asMember(owner, TENANT))
         expect(withEmpty).toMatchObject({ nilReturn: true, inactive: false, lines: [] })
         const nilWithLines = yield* Effect.flip(
@@ -307,7 +316,7 @@ describe("MonthlyReturns", () => {
         assert(nilWithLines instanceof ValidationFailed)
         expect(Object.keys(nilWithLines.errors)).toEqual(["lines"])
         const noLines = yield* Effect.flip(
-          returns.file({ periodEnd: "2026-08-05", lines: [] }).pipe(asMember(owner, TENANT))
+          returns.file({ declarations: allDeclared, periodEnd: "2026-08-05", lines: [] }).pipe(asMember(owner, TENANT))
         )
         assert(noLines instanceof ValidationFailed)
         expect(noLines.errors.lines?.[0]).toContain("nil return")
@@ -358,6 +367,7 @@ describe("ReturnFiling", () => {
       const accepted = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       const rejected = yield* returns
         .file({
+          declarations: allDeclared,
           periodEnd: "2026-07-05",
           lines: [{ contact: high, grossAmount: 500000, materials: 0, deducted: 99999 }]
         })
@@ -400,7 +410,7 @@ describe("ReturnFiling", () => {
       return Effect.gen(function* () {
         const { owner, returns } = yield* setUp
         const nil = yield* returns
-          .file({ periodEnd: "2026-06-05", nilReturn: true, inactive: true })
+          .file({ declarations: nilDeclared, periodEnd: "2026-06-05", nilReturn: true, inactive: true })
           .pipe(asMember(owner, TENANT))
         expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(1)
         expect(authority.submitted).toHaveLength(1)
@@ -609,4 +619,104 @@ describe("ReturnFiling", () => {
       )
     )
   )
+})
+
+/** Runs a use case as `user` acting for the tenant with an API key's request, as the API finds them. */
+const withApiKey =
+  (user: User, code: string, apiKeyId: ApiKeyId) =>
+  <A, E, R>(useCase: Effect.Effect<A, E, R>) =>
+    useCase.pipe(
+      Effect.provideServiceEffect(
+        CurrentTenant,
+        Effect.flatMap(Tenants, (tenants) => tenants.access(code))
+      ),
+      Effect.provideService(CurrentUser, { user, apiKeyId })
+    )
+
+describe("Declarations", () => {
+  it.effect(
+    "a return with lines needs all three declarations true, a nil return informationCorrect: each missing or not true is named, and nothing is filed",
+    () =>
+      Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const refusal = (input: Parameters<typeof returns.file>[0]) =>
+          Effect.flip(returns.file(input).pipe(asMember(owner, TENANT))).pipe(
+            Effect.map((e) => (e instanceof ValidationFailed ? Object.keys(e.errors) : e))
+          )
+        const { declarations: _, ...undeclared } = june(net, high)
+        expect(yield* refusal(undeclared)).toEqual([
+          "declarations.employmentStatus",
+          "declarations.subcontractorsVerified",
+          "declarations.informationCorrect"
+        ])
+        expect(
+          yield* refusal({ ...undeclared, declarations: { ...allDeclared, subcontractorsVerified: false } })
+        ).toEqual(["declarations.subcontractorsVerified"])
+        expect(yield* refusal({ ...undeclared, declarations: { informationCorrect: true } })).toEqual([
+          "declarations.employmentStatus",
+          "declarations.subcontractorsVerified"
+        ])
+        expect(yield* refusal({ periodEnd: "2026-06-05", nilReturn: true })).toEqual([
+          "declarations.informationCorrect"
+        ])
+        expect(
+          yield* refusal({ periodEnd: "2026-06-05", nilReturn: true, declarations: { informationCorrect: false } })
+        ).toEqual(["declarations.informationCorrect"])
+        expect(yield* returns.list().pipe(asMember(owner, TENANT))).toEqual([])
+        const nil = yield* returns
+          .file({ periodEnd: "2026-06-05", nilReturn: true, declarations: nilDeclared })
+          .pipe(asMember(owner, TENANT))
+        expect(nil.declarations).toMatchObject({
+          employmentStatus: false,
+          subcontractorsVerified: false,
+          informationCorrect: true
+        })
+      }).pipe(Effect.provide(app()))
+  )
+
+  it.effect(
+    "are recorded as made, by the user or by the API key the request came with, when the return was filed",
+    () =>
+      Effect.gen(function* () {
+        const { owner, returns, net, high } = yield* setUp
+        const now = yield* (yield* ManualClock).now
+        const byUser = yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
+        expect(byUser.declarations).toEqual(
+          new ReturnDeclarations({ ...allDeclared, declaredBy: owner.id, declaredAt: now })
+        )
+        const key = ApiKeyId.make("0197a3c4-5e6f-7a8b-9cad-0e1f2a3b4c5d")
+        const byKey = yield* returns
+          .file({ ...june(net, high), periodEnd: "2026-07-05" })
+          .pipe(withApiKey(owner, TENANT, key))
+        expect(byKey.declarations.declaredBy).toBe(key)
+        expect((yield* returns.get(byKey.id).pipe(asMember(owner, TENANT))).declarations.declaredBy).toBe(key)
+      }).pipe(Effect.provide(app()))
+  )
+
+  it.effect("the tax authority receives the declarations as the contractor made them", () => {
+    const authority = taxAuthority(() => "Accepted")
+    return Effect.gen(function* () {
+      const { owner, returns, net, high } = yield* setUp
+      yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
+      yield* returns
+        .file({ periodEnd: "2026-07-05", nilReturn: true, declarations: nilDeclared })
+        .pipe(asMember(owner, TENANT))
+      expect(yield* (yield* ReturnFiling).fileDue(10, Duration.minutes(1))).toBe(2)
+      expect(
+        authority.submitted
+          .map(({ declarations: d, periodEnd }) => [
+            periodEnd,
+            {
+              employmentStatus: d.employmentStatus,
+              subcontractorsVerified: d.subcontractorsVerified,
+              informationCorrect: d.informationCorrect
+            }
+          ])
+          .sort()
+      ).toEqual([
+        ["2026-06-05", { employmentStatus: true, subcontractorsVerified: true, informationCorrect: true }],
+        ["2026-07-05", { employmentStatus: false, subcontractorsVerified: false, informationCorrect: true }]
+      ])
+    }).pipe(Effect.provide(app(authority)))
+  })
 })

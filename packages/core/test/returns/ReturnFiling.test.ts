@@ -22,6 +22,7 @@ import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
 import { asMember, asUser, aUser, plainCis, testApp } from "../TestApp.js"
+import { allDeclared, nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const TENANT = "lovelace-builders"
 const LEASE = Duration.minutes(1)
@@ -85,6 +86,7 @@ const contractor = (interval = 30) =>
     const returns = yield* MonthlyReturns
     const filed = yield* returns
       .file({
+        declarations: allDeclared,
         periodEnd: "2026-06-05",
         lines: [{ contact: "BRICKS", grossAmount: 100000, materials: 0, deducted: 20000 }]
       })
@@ -115,6 +117,7 @@ describe("ReturnFiling: HMRC's answers at a poll", () => {
         const { advance, current, fake, fileDue, filed, owner } = yield* contractor()
         const rejected = yield* (yield* MonthlyReturns)
           .file({
+            declarations: allDeclared,
             periodEnd: "2026-05-05",
             lines: [{ contact: "BRICKS", grossAmount: 600000, materials: 100000, deducted: 99999 }]
           })
@@ -331,7 +334,7 @@ describe("ReturnFiling: the credentials a return was sent with", () => {
           .set({ gatewayUserId: "WRONG1", password: "refused" })
           .pipe(asMember(owner, TENANT))
         const july = yield* (yield* MonthlyReturns)
-          .file({ periodEnd: "2026-07-05", nilReturn: true })
+          .file({ declarations: nilDeclared, periodEnd: "2026-07-05", nilReturn: true })
           .pipe(asMember(owner, TENANT))
         expect(yield* fileDue).toBe(1)
         expect(yield* credentialsStatus).toEqual(Option.some("Unchecked"))
@@ -392,6 +395,7 @@ describe("ReturnFiling: what HMRC's answer records", () => {
       yield* fake.gatewayTest(false)
       const july = yield* (yield* MonthlyReturns)
         .file({
+          declarations: allDeclared,
           periodEnd: "2026-07-05",
           lines: [{ contact: "BRICKS", grossAmount: 100000, materials: 0, deducted: 20000 }]
         })
@@ -418,7 +422,7 @@ describe("ReturnFiling: what HMRC's answer records", () => {
         logged.length = 0
         yield* fake.receiptNames("SOME/OTHER/IRMARK=")
         const july = yield* (yield* MonthlyReturns)
-          .file({ periodEnd: "2026-07-05", nilReturn: true })
+          .file({ declarations: nilDeclared, periodEnd: "2026-07-05", nilReturn: true })
           .pipe(asMember(owner, TENANT))
         expect(yield* fileDue).toBe(1)
         const other = yield* (yield* MonthlyReturns).get(july.id).pipe(asMember(owner, TENANT))

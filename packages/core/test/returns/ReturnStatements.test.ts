@@ -19,6 +19,7 @@ import {
   statementsAppWith,
   SUBCONTRACTOR
 } from "../statements/ConnectedContractor.js"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 const decoded = (pdf: Uint8Array) => JSON.parse(new TextDecoder().decode(pdf)) as Record<string, unknown>
 
@@ -77,7 +78,7 @@ describe("ReturnStatements", () => {
       })
       // A return still waiting for the tax authority has none either.
       const submitted = yield* (yield* MonthlyReturns)
-        .file({ periodEnd: "2026-05-05", lines: juneLines(smith, bricks) })
+        .file({ declarations: allDeclared, periodEnd: "2026-05-05", lines: juneLines(smith, bricks) })
         .pipe(asMember(con, CONTRACTOR))
       expect(yield* statements.list(submitted.id).pipe(asMember(con, CONTRACTOR))).toEqual([])
       // Nothing of either went out.

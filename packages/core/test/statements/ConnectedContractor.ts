@@ -21,6 +21,7 @@ import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { UseCasesLive } from "../../src/UseCases.js"
 import type { User } from "../../src/users/User.js"
 import { asMember, asUser, aUser, plainCis } from "../TestApp.js"
+import { allDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
 /** When the tests start: the current tax month ends on 2026-12-05. */
 export const START = new Date("2026-11-21T09:00:00.000Z")
@@ -151,7 +152,9 @@ export const acceptedReturn = (
   periodEnd = "2026-06-05"
 ) =>
   Effect.gen(function* () {
-    const filed = yield* (yield* MonthlyReturns).file({ periodEnd, lines }).pipe(asMember(con, CONTRACTOR))
+    const filed = yield* (yield* MonthlyReturns)
+      .file({ declarations: allDeclared, periodEnd, lines })
+      .pipe(asMember(con, CONTRACTOR))
     yield* (yield* ReturnFiling).fileDue(10, LEASE)
     return yield* (yield* MonthlyReturns).get(filed.id).pipe(asMember(con, CONTRACTOR))
   })

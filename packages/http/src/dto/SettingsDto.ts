@@ -1,5 +1,5 @@
 import type { CisDetails } from "@cisbook/core/cis/CisDetails"
-import type { CisScheme } from "@cisbook/core/cis/CisScheme"
+import type { SchemeRegistration } from "@cisbook/core/cis/SchemeRegistration"
 import type { HmrcCredentialsSummary } from "@cisbook/core/credentials/HmrcCredentials"
 import { CisSchemeDto, HmrcCredentialsDto, TenantCisDetailsDto } from "@cisbook/sdk/SettingsDtos"
 import { Option } from "effect"
@@ -22,11 +22,12 @@ export const cisDetailsDto = (details: CisDetails) => new TenantCisDetailsDto({ 
 /** The tenant's CIS details, every member null while none are set. */
 export const cisDetailsOrUnsetDto = Option.match({ onNone: () => unset, onSome: cisDetailsDto })
 
-const noScheme = new CisSchemeDto({ employerReference: null, accountsOfficeReference: null })
+const noScheme = new CisSchemeDto({ employerReference: null, accountsOfficeReference: null, registeredFrom: null })
 
-export const cisSchemeDto = (scheme: CisScheme) => new CisSchemeDto({ ...scheme })
+export const cisSchemeDto = ({ registeredFrom, scheme }: SchemeRegistration) =>
+  new CisSchemeDto({ ...scheme, registeredFrom })
 
-/** The tenant's CIS scheme, both references null while none is set. */
+/** The tenant's CIS scheme registration, every member null while none is set. */
 export const cisSchemeOrNoneDto = Option.match({ onNone: () => noScheme, onSome: cisSchemeDto })
 
 export const hmrcCredentialsDto = (summary: HmrcCredentialsSummary) => new HmrcCredentialsDto({ ...summary })

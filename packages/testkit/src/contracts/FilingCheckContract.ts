@@ -7,6 +7,7 @@ import type { VerificationRequest } from "@cisbook/core/taxauthority/Verificatio
 import { expect, type Vitest } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { sampleCisScheme } from "../CisSchemeFixtures.js"
+import { submittedDeclarations } from "../DeclarationsFixtures.js"
 
 // Decoded without the entry check, as details stored before HMRC's name rules were enforced are.
 const details = Schema.decodeSync(CisDetails)
@@ -53,7 +54,8 @@ const submission = (lines: ReadonlyArray<ReturnLine>): ReturnSubmission => ({
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123", scheme: sampleCisScheme }),
   lines,
   nilReturn: false,
-  inactive: false
+  inactive: false,
+  declarations: submittedDeclarations()
 })
 
 const verification = (subcontractor: CisDetails): VerificationRequest => ({

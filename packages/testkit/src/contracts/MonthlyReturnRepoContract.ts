@@ -6,6 +6,8 @@ import type { Tenant } from "@cisbook/core/tenants/Tenant"
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option, Schema } from "effect"
 import { otherCisScheme, sampleCisScheme } from "../CisSchemeFixtures.js"
+import { storedDeclarations } from "../DeclarationsFixtures.js"
+import { ReturnDeclarations } from "@cisbook/core/returns/ReturnDeclarations"
 import { at, type ContractIt, fresh, storedTenant } from "./Fixtures.js"
 
 export const line = (code: string, deducted = 12000) =>
@@ -40,6 +42,7 @@ export const newReturn = (tenant: Tenant, periodEnd: string, submittedMinutes: n
         lines: [line("ACME"), line("BOB", 0)],
         nilReturn: false,
         inactive: false,
+        declarations: storedDeclarations(at(submittedMinutes)),
         submittedAt: at(submittedMinutes),
         acceptedAt: null,
         rejectionReason: null,
@@ -100,7 +103,14 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
         contractor: new ReturnContractor({ ...base.contractor, scheme: sampleCisScheme }),
         lines: [],
         nilReturn: true,
-        inactive: true
+        inactive: true,
+        declarations: new ReturnDeclarations({
+          employmentStatus: false,
+          subcontractorsVerified: false,
+          informationCorrect: true,
+          declaredBy: "0197a3c4-5e6f-7a8b-9cad-0e1f2a3b4c5d",
+          declaredAt: at(1)
+        })
       })
       yield* repo.insert(nil)
       expect(yield* repo.find(tenant.id, nil.id)).toEqual(Option.some(nil))
@@ -370,6 +380,84 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
       expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => [x.status, x.gatewayTest])).toEqual(
         Option.some(["Accepted", true])
       )
+    })
+  )
+
+  it.effect(
+    "answers the returns that count for a tenant's tax months: Submitted, Held or Accepted, not Rejected nor sent as a test, with when each was last put to HMRC and its deductions",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const tenant = yield* storedTenant
+        const submitted = yield* stored(tenant, "2024-01-05", 1)
+        const rejected = yield* stored(tenant, "2024-02-05", 2)
+        const test = yield* stored(tenant, "2024-03-05", 3)
+        const held = yield* stored(tenant, "2024-04-05", 4)
+        const released = yield* stored(tenant, "2024-05-05", 5)
+        const outside = yield* stored(tenant, "2024-07-05", 6)
+        yield* stored(yield* storedTenant, "2024-01-05", 7)
+        const claimed = (yield* claimAll(at(90_000), at(90_001))).filter((c) =>
+          [rejected.id, test.id, held.id, released.id].includes(c.monthlyReturn.id)
+        )
+        const of = (id: MonthlyReturnId) => claimed.find((c) => c.monthlyReturn.id === id)!
+        yield* repo.record(of(rejected.id), { _tag: "Rejected", reason: "UTR not known" })
+        yield* repo.recordSent(of(test.id), sending("C0FFEE07", true), at(90_000))
+        yield* repo.record(of(test.id), accepted(at(90_001), "C0FFEE07", true))
+        yield* repo.record(of(held.id), { _tag: "Held", heldFor: "UnknownAnswer", reason: "Unknown" })
+        yield* repo.record(of(released.id), { _tag: "Held", heldFor: "UnknownAnswer", reason: "Unknown" })
+        expect(yield* repo.release(tenant.id, released.id, at(90_500))).toBe(true)
+        expect(Option.map(yield* repo.find(tenant.id, released.id), (r) => r.releasedAt)).toEqual(
+          Option.some(at(90_500))
+        )
+        const filings = yield* repo.filings(tenant.id, "2024-01-05", "2024-06-05")
+        expect(filings).toEqual([
+          {
+            id: submitted.id,
+            periodEnd: "2024-01-05",
+            status: "Submitted",
+            nilReturn: false,
+            inactive: false,
+            filedAt: at(1),
+            deducted: 12_000
+          },
+          {
+            id: held.id,
+            periodEnd: "2024-04-05",
+            status: "Held",
+            nilReturn: false,
+            inactive: false,
+            filedAt: at(4),
+            deducted: 12_000
+          },
+          {
+            id: released.id,
+            periodEnd: "2024-05-05",
+            status: "Submitted",
+            nilReturn: false,
+            inactive: false,
+            filedAt: at(90_500),
+            deducted: 12_000
+          }
+        ])
+        expect((yield* repo.filings(tenant.id, "2024-07-05", "2024-07-05")).map((f) => f.id)).toEqual([outside.id])
+      })
+  )
+
+  it.effect("keeps the declarations a return was filed with, by whom and when", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const base = yield* newReturn(tenant, "2024-09-05", 0)
+      const declarations = new ReturnDeclarations({
+        employmentStatus: true,
+        subcontractorsVerified: true,
+        informationCorrect: true,
+        declaredBy: "0197a3c4-5e6f-7a8b-9cad-0e1f2a3b4c5e",
+        declaredAt: at(3)
+      })
+      const r = new MonthlyReturn({ ...base, declarations })
+      yield* repo.insert(r)
+      expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.declarations)).toEqual(Option.some(declarations))
     })
   )
 }

@@ -10,6 +10,7 @@ import { addEqualityTesters, assert, describe, expect, layer } from "@effect/vit
 import { Duration, Effect, type Layer, Redacted, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { sampleCisScheme } from "../CisSchemeFixtures.js"
+import { submittedDeclarations } from "../DeclarationsFixtures.js"
 
 const details = Schema.decodeSync(CisDetails)
 
@@ -20,6 +21,7 @@ const aReturn = (deducted = 100_000): ReturnSubmission => ({
   contractor: new ReturnContractor({ name: "Lovelace Builders Ltd", utr: "8456789123", scheme: sampleCisScheme }),
   nilReturn: false,
   inactive: false,
+  declarations: submittedDeclarations(),
   lines: [
     new ReturnLine({
       contactId: ContactId.make(randomUUID()),

@@ -56,19 +56,24 @@ export const tenantSettingsRepoContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("has no CIS scheme until it is set, then the one set, replaced whole, apart from the CIS details", () =>
-    Effect.gen(function* () {
-      const repo = yield* TenantSettingsRepo
-      const tenant = yield* storedTenant
-      expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.none())
-      yield* repo.setCisScheme(tenant.id, sampleCisScheme)
-      expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.some(sampleCisScheme))
-      expect(yield* repo.getCisDetails(tenant.id)).toEqual(Option.none())
-      yield* repo.setCisDetails(tenant.id, company)
-      yield* repo.setCisScheme(tenant.id, otherCisScheme)
-      expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.some(otherCisScheme))
-      expect(yield* repo.getCisDetails(tenant.id)).toEqual(Option.some(company))
-    })
+  it.effect(
+    "has no CIS scheme until it is set, then the one set with its registration date, replaced whole, apart from the CIS details",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* TenantSettingsRepo
+        const tenant = yield* storedTenant
+        expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.none())
+        expect(yield* repo.getRegisteredFrom(tenant.id)).toEqual(Option.none())
+        yield* repo.setCisScheme(tenant.id, sampleCisScheme, "2025-04-06")
+        expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.some(sampleCisScheme))
+        expect(yield* repo.getRegisteredFrom(tenant.id)).toEqual(Option.some("2025-04-06"))
+        expect(yield* repo.getCisDetails(tenant.id)).toEqual(Option.none())
+        yield* repo.setCisDetails(tenant.id, company)
+        yield* repo.setCisScheme(tenant.id, otherCisScheme, "2024-12-31")
+        expect(yield* repo.getCisScheme(tenant.id)).toEqual(Option.some(otherCisScheme))
+        expect(yield* repo.getRegisteredFrom(tenant.id)).toEqual(Option.some("2024-12-31"))
+        expect(yield* repo.getCisDetails(tenant.id)).toEqual(Option.some(company))
+      })
   )
 
   it.effect("keeps each tenant's CIS scheme apart, and CIS details set first leave the scheme unset", () =>
@@ -78,8 +83,10 @@ export const tenantSettingsRepoContract = (it: ContractIt) => {
       const theirs = yield* storedTenant
       yield* repo.setCisDetails(theirs.id, soleTrader)
       expect(yield* repo.getCisScheme(theirs.id)).toEqual(Option.none())
-      yield* repo.setCisScheme(mine.id, sampleCisScheme)
-      yield* repo.setCisScheme(theirs.id, otherCisScheme)
+      yield* repo.setCisScheme(mine.id, sampleCisScheme, "2025-04-06")
+      yield* repo.setCisScheme(theirs.id, otherCisScheme, "2026-01-20")
+      expect(yield* repo.getRegisteredFrom(mine.id)).toEqual(Option.some("2025-04-06"))
+      expect(yield* repo.getRegisteredFrom(theirs.id)).toEqual(Option.some("2026-01-20"))
       expect(yield* repo.getCisScheme(mine.id)).toEqual(Option.some(sampleCisScheme))
       expect(yield* repo.getCisScheme(theirs.id)).toEqual(Option.some(otherCisScheme))
       expect(yield* repo.getCisDetails(theirs.id)).toEqual(Option.some(soleTrader))

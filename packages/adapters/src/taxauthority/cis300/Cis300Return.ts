@@ -104,8 +104,8 @@ const subcontractorOf = (line: SubmittedLine): Cis300Subcontractor => {
 }
 
 /**
- * The CIS300 of a submission. Filing a return through the service is the contractor's
- * declaration: core files only verified subcontractors, and the user asserts the rest by filing.
+ * The CIS300 of a submission, with the declarations the contractor made when it filed (core
+ * files none it did not make).
  */
 export const cis300Return = (
   submission: ReturnSubmission,
@@ -120,5 +120,9 @@ export const cis300Return = (
   nilReturn: submission.nilReturn,
   inactive: submission.nilReturn && submission.inactive,
   subcontractors: submission.lines.map(subcontractorOf),
-  declarations: { employmentStatus: true, verification: true, informationCorrect: true }
+  declarations: {
+    employmentStatus: submission.declarations.employmentStatus,
+    verification: submission.declarations.subcontractorsVerified,
+    informationCorrect: submission.declarations.informationCorrect
+  }
 })
