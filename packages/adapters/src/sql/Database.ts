@@ -8,7 +8,7 @@ import { pgliteSocketClient, servePglite, socketPath } from "./PgliteSocket.js"
 
 /** A PostgreSQL server (15 or later), and its COPY for bulk loads. */
 export const postgresDatabase = (url: Redacted.Redacted) =>
-  Layer.merge(pooledPgClient({ connectionString: Redacted.value(url), max: 10 }), CopyInPg)
+  Layer.merge(pooledPgClient({ connectionString: Redacted.value(url), max: 10 }, "Cancelled"), CopyInPg)
 
 /** Holds `dataDir`, opens its database and serves it on its socket; a client of our own through that socket. */
 const openEmbedded = (dataDir: string) =>

@@ -30,10 +30,29 @@ export const pgClientOver = (pool: Pg.Pool) =>
 const CONNECT_TIMEOUT = Duration.seconds(5)
 
 /**
+ * How an interrupted statement (its request's client gone, a shutdown) is ended: on PostgreSQL,
+ * cancelled by the server; on PGlite, run to its end, which cannot be cut short.
+ */
+export type InterruptedStatements = "Cancelled" | "RunToTheirEnd"
+
+/**
+ * Keeps @effect/sql-pg from cancelling the pool's interrupted statements: it cancels with a
+ * statement of its own, `SELECT pg_cancel_backend(pid)` on another connection of the pool, only
+ * for a connection that has a process id. PGlite does nothing with it, and its pool has one
+ * connection, held by the statement to cancel (or its transaction): the cancel waited for it 5 s,
+ * and every other statement of the process behind it (issue 40). Without the cancel, the
+ * connection is given back as soon as the statement ends.
+ */
+export const runInterruptedToTheirEnd = (pool: Pg.Pool): Pg.Pool =>
+  pool.on("connect", (client) => {
+    ;(client as { processID?: number | null | undefined }).processID = undefined
+  })
+
+/**
  * The @effect/sql-pg client over a pool of ours (as PgClient.layer makes one, checked with a
  * first statement), so that the pool's use can be watched.
  */
-export const pooledPgClient = (config: Pg.PoolConfig) =>
+export const pooledPgClient = (config: Pg.PoolConfig, interrupted: InterruptedStatements) =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const pool = yield* Effect.acquireRelease(
@@ -41,6 +60,7 @@ export const pooledPgClient = (config: Pg.PoolConfig) =>
           const pool = new Pg.Pool({ application_name: "cisbook", ...config, types: clientOptions.types })
           // A connection that fails while idle is dropped by the pool; the next statement gets a new one.
           pool.on("error", () => {})
+          if (interrupted === "RunToTheirEnd") runInterruptedToTheirEnd(pool)
           return pool
         }),
         (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))

@@ -6,7 +6,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
 import { Pool } from "pg"
 import { clientOptions } from "./ClientOptions.js"
-import { pgClientOver } from "./DatabasePool.js"
+import { pgClientOver, runInterruptedToTheirEnd } from "./DatabasePool.js"
 
 /**
  * An embedded PGlite in `dataDir` (a directory, or `memory://`), closed with the scope; with
@@ -34,8 +34,10 @@ export const pgliteClientOver = (pglite: PGlite) =>
   Layer.unwrapScoped(
     Effect.map(
       Effect.acquireRelease(
-        Effect.sync(
-          () => new Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
+        Effect.sync(() =>
+          runInterruptedToTheirEnd(
+            new Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types: clientOptions.types })
+          )
         ),
         (pool) => Effect.promise(() => pool.end())
       ),

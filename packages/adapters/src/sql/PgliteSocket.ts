@@ -54,10 +54,13 @@ export const servePglite = (dataDir: string) =>
 
 /** A client of the embedded database that the process holding `dataDir` serves. */
 export const pgliteSocketClient = (dataDir: string, maxConnections: number) =>
-  pooledPgClient({
-    host: path.resolve(dataDir),
-    port: PORT,
-    user: "postgres",
-    database: "postgres",
-    max: maxConnections
-  })
+  pooledPgClient(
+    {
+      host: path.resolve(dataDir),
+      port: PORT,
+      user: "postgres",
+      database: "postgres",
+      max: maxConnections
+    },
+    "RunToTheirEnd"
+  )
