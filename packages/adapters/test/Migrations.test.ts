@@ -35,7 +35,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [22, "govtalk_response_endpoints"],
         [23, "partner_utr"],
         [24, "govtalk_final_answers"],
-        [25, "statements"]
+        [25, "statements"],
+        [26, "purchase_payments"]
       ])
       expect(yield* migrate).toEqual([])
 
@@ -67,6 +68,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "memberships",
         "monthly_returns",
         "provider_events",
+        "purchase_invoice_payments",
         "purchase_invoices",
         "rate_limits",
         "received_statements",

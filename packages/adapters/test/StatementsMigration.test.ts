@@ -63,7 +63,7 @@ layer(UnmigratedEphemeralDatabase)("Migration 0025_statements", (it) => {
       yield* mail(smithMail, "CisStatement", "statement-SMITH-2026-06-05.pdf")
       yield* mail(invoiceMail, "SalesInvoice", "statement-BRICKS-2026-06-05.pdf")
 
-      expect(yield* migrate).toEqual([[25, "statements"]])
+      expect((yield* migrate)[0]).toEqual([25, "statements"])
       const rows = yield* sql<{
         monthlyReturnId: string
         contactId: string

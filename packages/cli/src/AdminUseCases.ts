@@ -14,6 +14,7 @@ import { MailOutboxSql } from "@cisbook/adapters/sql/MailOutboxSql"
 import { MandateRepoSql } from "@cisbook/adapters/sql/MandateRepoSql"
 import { MonthlyReturnRepoSql } from "@cisbook/adapters/sql/MonthlyReturnRepoSql"
 import { ProviderEventInboxSql } from "@cisbook/adapters/sql/ProviderEventInboxSql"
+import { SubcontractorPaymentsSql } from "@cisbook/adapters/sql/SubcontractorPaymentsSql"
 import { TenantRepoSql } from "@cisbook/adapters/sql/TenantRepoSql"
 import { TenantSettingsRepoSql } from "@cisbook/adapters/sql/TenantSettingsRepoSql"
 import { TransactorSql } from "@cisbook/adapters/sql/TransactorSql"
@@ -117,6 +118,7 @@ export const MonthlyReturnsLive = MonthlyReturns.Default.pipe(
       FilingCheckLive,
       HmrcCredentialsRepoLive,
       MonthlyReturnRepoSql,
+      SubcontractorPaymentsSql,
       TenantSettingsRepoSql,
       TransactorSql
     )

@@ -25,6 +25,7 @@ import govTalkResponseEndpoints from "./migrations/0022_govtalk_response_endpoin
 import partnerUtr from "./migrations/0023_partner_utr.js"
 import govTalkFinalAnswers from "./migrations/0024_govtalk_final_answers.js"
 import statements from "./migrations/0025_statements.js"
+import purchasePayments from "./migrations/0026_purchase_payments.js"
 import { checkMigrationHistory, isCurrent, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -53,7 +54,8 @@ export const KNOWN_MIGRATIONS = {
   "0022_govtalk_response_endpoints": govTalkResponseEndpoints,
   "0023_partner_utr": partnerUtr,
   "0024_govtalk_final_answers": govTalkFinalAnswers,
-  "0025_statements": statements
+  "0025_statements": statements,
+  "0026_purchase_payments": purchasePayments
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {

@@ -17,6 +17,7 @@ import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { ProviderEventInboxSql } from "./ProviderEventInboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
+import { SubcontractorPaymentsSql } from "./SubcontractorPaymentsSql.js"
 import { ReceivedStatementRepoSql } from "./ReceivedStatementRepoSql.js"
 import { ReturnStatementRepoSql } from "./ReturnStatementRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
@@ -41,6 +42,7 @@ const RepositoriesSql = Layer.mergeAll(
   ContactActivitySql,
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
+  SubcontractorPaymentsSql,
   WebhookRepoSql,
   DeliveryRepoSql,
   EmailSettingsRepoSql,
