@@ -21,6 +21,7 @@ layer(UnmigratedEphemeralDatabase)("Migration 0026_purchase_payments", (it) => {
       const sql = yield* SqlClient.SqlClient
       yield* migrateBeforePayments
       yield* sql`INSERT INTO tenants (id, code, name, created_at) VALUES (${tenant}, 'lovelace', 'Lovelace Ltd', now())`
+      yield* sql`INSERT INTO contact_codes (tenant_id, code) VALUES (${tenant}, 'SMITH')`
       yield* sql`
         INSERT INTO contacts (tenant_id, id, code, name, is_customer, is_supplier, is_cis_subcontractor, vat_registered,
           created_at, updated_at)
