@@ -109,3 +109,70 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("CIS subcontractors' bills a
     })
   )
 })
+
+layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("returns drafted from payments over HTTP", (it) => {
+  it.effect("drafts the month's return from the payments, and files it as it stands", () =>
+    Effect.gen(function* () {
+      const { api, key, tenant } = yield* contractor("sbdraft")
+      const created = yield* api.purchaseInvoices.createPurchaseInvoice({
+        path: { tenant },
+        payload: { ...bill, subtotal: 256700, materials: 36700, vat: 0 }
+      })
+      const paid = yield* api.purchaseInvoices.createPurchaseInvoicePayment({
+        path: { tenant, invoice: created.id },
+        payload: { date: "2026-05-06", amount: 212700 }
+      })
+      const res = yield* raw(key, "GET", `/tenants/${tenant}/monthly-returns/draft?periodEnd=2026-06-05`)
+      expect(res).toMatchObject({
+        status: 200,
+        body: {
+          periodEnd: "2026-06-05",
+          dueDate: "2026-06-19",
+          nilReturn: false,
+          totals: { grossAmount: 2567, materials: 367, deducted: 440 },
+          warnings: []
+        }
+      })
+      expect(res.body?.lines).toEqual([
+        expect.objectContaining({
+          contact: "JOHNSMIT",
+          taxTreatment: "Net",
+          grossAmount: 2567,
+          payments: [
+            {
+              purchaseInvoice: created.id,
+              invoiceNumber: "JS-0012",
+              payment: paid.id,
+              date: "2026-05-06",
+              amount: 2127,
+              grossAmount: 2567,
+              materials: 367,
+              deducted: 440
+            }
+          ]
+        })
+      ])
+      const bad = yield* raw(key, "GET", `/tenants/${tenant}/monthly-returns/draft?periodEnd=2026-06-06`)
+      expect(bad).toMatchObject({ status: 400, body: { errors: { periodEnd: [expect.any(String)] } } })
+      const nil = yield* api.monthlyReturns.getMonthlyReturnDraft({
+        path: { tenant },
+        urlParams: { periodEnd: "2026-07-05" }
+      })
+      expect([nil.nilReturn, nil.lines]).toEqual([true, []])
+
+      const mixed = yield* raw(key, "POST", `/tenants/${tenant}/monthly-returns`, {
+        periodEnd: "2026-06-05",
+        fromPayments: true,
+        nilReturn: true
+      })
+      expect(mixed).toMatchObject({ status: 400, body: { errors: { nilReturn: [expect.any(String)] } } })
+      const filed = yield* api.monthlyReturns.createMonthlyReturn({
+        path: { tenant },
+        payload: { periodEnd: "2026-06-05", fromPayments: true }
+      })
+      expect(filed.lines.map((l) => [l.contact, l.grossAmount, l.materials, l.deducted, l.payments])).toEqual([
+        ["JOHNSMIT", 256700, 36700, 44000, [paid.id]]
+      ])
+    })
+  )
+})

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { schemeRequired } from "../cis/SchemeRequired.js"
 import { credentialsRequired } from "../credentials/CredentialsRequired.js"
 import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
@@ -16,7 +16,7 @@ import { MonthlyReturn, resubmitted, ReturnContractor, ReturnLine } from "./Mont
 import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from "./ReturnInput.js"
 import { draftReturn, type ReturnDraft } from "./ReturnDraft.js"
 import { SubcontractorPayments } from "./SubcontractorPayments.js"
-import { taxMonthEndOf, taxMonthStart } from "./TaxMonth.js"
+import { PeriodEnd, taxMonthEndOf, taxMonthStart } from "./TaxMonth.js"
 import { memberPath } from "../MemberPath.js"
 import type { Tenant } from "../tenants/Tenant.js"
 import { ukCalendarDate } from "../CalendarDate.js"
@@ -68,6 +68,12 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
     const draft = (periodEnd: string): Effect.Effect<ReturnDraft, NotFound | ValidationFailed, CurrentTenant> =>
       Effect.gen(function* () {
         const { tenant } = yield* CurrentTenant
+        // The front ends that are not the API (the CLI) hand the period over as typed.
+        if (Either.isLeft(Schema.decodeEither(PeriodEnd)(periodEnd)))
+          return yield* ValidationFailed.one(
+            "periodEnd",
+            "Must be the last day of a tax month: the 5th, for example 2026-06-05"
+          )
         yield* startedMonth(periodEnd)
         return yield* draftOf(tenant, periodEnd)
       }).pipe(Effect.withSpan("MonthlyReturns.draft"))
