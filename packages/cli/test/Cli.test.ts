@@ -128,7 +128,8 @@ describe("cisbook admin CLI", () => {
         "Applied 22_govtalk_response_endpoints",
         "Applied 23_partner_utr",
         "Applied 24_govtalk_final_answers",
-        "Applied 25_statements"
+        "Applied 25_statements",
+        "Applied 26_purchase_payments"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.
@@ -538,7 +539,7 @@ describe("cisbook admin CLI", () => {
       expect(out[5]).toContain("MaterialsNotBelowGross")
       expect(
         failed(yield* cli("returns", "draft", "--tenant", "acme-builders", "--period", "2026-03-06"))[0]
-      ).toContain("periodEnd")
+      ).toContain("Must be the last day of a tax month")
     })
   )
 
