@@ -36,6 +36,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [23, "partner_utr"],
         [24, "govtalk_final_answers"],
         [25, "statements"],
+        [26, "purchase_payments"],
         [27, "declarations_and_registration"],
         [28, "import_analyses"],
         [29, "payment_read_at"]
@@ -72,6 +73,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         "memberships",
         "monthly_returns",
         "provider_events",
+        "purchase_invoice_payments",
         "purchase_invoices",
         "rate_limits",
         "received_statements",

@@ -15,6 +15,7 @@ import { MailOutboxSql } from "@cisbook/adapters/sql/MailOutboxSql"
 import { MandateRepoSql } from "@cisbook/adapters/sql/MandateRepoSql"
 import { MonthlyReturnRepoSql } from "@cisbook/adapters/sql/MonthlyReturnRepoSql"
 import { ProviderEventInboxSql } from "@cisbook/adapters/sql/ProviderEventInboxSql"
+import { SubcontractorPaymentsSql } from "@cisbook/adapters/sql/SubcontractorPaymentsSql"
 import { TenantRepoSql } from "@cisbook/adapters/sql/TenantRepoSql"
 import { TenantSettingsRepoSql } from "@cisbook/adapters/sql/TenantSettingsRepoSql"
 import { TransactorSql } from "@cisbook/adapters/sql/TransactorSql"
@@ -37,7 +38,7 @@ import { HeldForCredentialsLive } from "@cisbook/core/held/HeldForCredentialsLiv
 import { SchemeCorrectionsLive } from "@cisbook/core/held/SchemeCorrectionsLive"
 import { MailSupport } from "@cisbook/core/mail/MailSupport"
 import { Obligations } from "@cisbook/core/returns/Obligations"
-import { MonthDeductionsUnrecorded } from "@cisbook/adapters/MonthDeductionsUnrecorded"
+import { MonthDeductionsFromPayments } from "@cisbook/core/returns/MonthDeductionsFromPayments"
 import { MonthlyReturns } from "@cisbook/core/returns/MonthlyReturns"
 import { Tenants } from "@cisbook/core/tenants/Tenants"
 import { TenantSettings } from "@cisbook/core/tenants/TenantSettings"
@@ -115,7 +116,13 @@ export const MailSupportLive = MailSupport.Default.pipe(Layer.provide(MailOutbox
 
 /** A tenant's obligations: its returns and registration, with the months' drafted deductions. */
 export const ObligationsLive = Obligations.Default.pipe(
-  Layer.provide(Layer.mergeAll(MonthlyReturnRepoSql, TenantSettingsRepoSql, MonthDeductionsUnrecorded))
+  Layer.provide(
+    Layer.mergeAll(
+      MonthlyReturnRepoSql,
+      TenantSettingsRepoSql,
+      MonthDeductionsFromPayments.pipe(Layer.provide(SubcontractorPaymentsSql))
+    )
+  )
 )
 
 export const MonthlyReturnsLive = MonthlyReturns.Default.pipe(
@@ -125,6 +132,7 @@ export const MonthlyReturnsLive = MonthlyReturns.Default.pipe(
       FilingCheckLive,
       HmrcCredentialsRepoLive,
       MonthlyReturnRepoSql,
+      SubcontractorPaymentsSql,
       TenantSettingsRepoSql,
       TransactorSql
     )

@@ -17,6 +17,10 @@ import { BillingProfiles } from "@cisbook/core/billing/mandates/BillingProfiles"
 import { asMember, asSupport } from "@cisbook/core/tenants/ActingFor"
 import { importFixture } from "@cisbook/testkit/ImportFixtures"
 import { Users } from "@cisbook/core/users/Users"
+import { Contact, notVerified, Verification } from "@cisbook/core/contacts/Contact"
+import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
+import { Contacts } from "@cisbook/core/contacts/Contacts"
+import { PurchaseInvoices } from "@cisbook/core/invoices/PurchaseInvoices"
 import { WebhookDispatch } from "@cisbook/core/webhooks/WebhookDispatch"
 import { TenantMail } from "@cisbook/core/mail/TenantMail"
 import { MailTransport } from "@cisbook/core/mail/MailTransport"
@@ -128,6 +132,7 @@ describe("cisbook admin CLI", () => {
         "Applied 23_partner_utr",
         "Applied 24_govtalk_final_answers",
         "Applied 25_statements",
+        "Applied 26_purchase_payments",
         "Applied 27_declarations_and_registration",
         "Applied 28_import_analyses",
         "Applied 29_payment_read_at"
@@ -485,6 +490,62 @@ describe("cisbook admin CLI", () => {
       expect(failed(yield* cli("webhooks", "test", "--tenant", "nobody-here", "--webhook", webhook.id))).toEqual([
         "Error: There is no tenant with the code nobody-here."
       ])
+    })
+  )
+
+  it.live("returns draft shows the month's lines, totals and warnings as tables", () =>
+    Effect.gen(function* () {
+      expect(succeeded(yield* cli("returns", "draft", "--tenant", "acme-builders", "--period", "2026-03-05"))).toEqual([
+        "Draft return of acme-builders for the tax month ending 2026-03-05, due 2026-03-19.",
+        "No payment to a CIS subcontractor in the month: a nil return.",
+        "No warnings."
+      ])
+      yield* Effect.gen(function* () {
+        const created = yield* (yield* Contacts)
+          .create({ name: "Roofers", isSupplier: true, isCisSubcontractor: true })
+          .pipe(asSupport("acme-builders"))
+        const verification = new Verification({
+          ...notVerified,
+          status: "Verified",
+          taxTreatment: "Net",
+          verificationNumber: "V1234567890",
+          verifiedAt: new Date("2026-01-10T10:00:00Z"),
+          source: "Manual"
+        })
+        yield* (yield* ContactRepo).update(new Contact({ ...created, verification }))
+        const invoices = yield* PurchaseInvoices
+        const bill = yield* invoices
+          .create({
+            contact: created.code,
+            number: "R-1",
+            issueDate: "2026-02-01",
+            dueDate: "2026-02-28",
+            subtotal: 256700,
+            vat: 0,
+            materials: 256700
+          })
+          .pipe(asSupport("acme-builders"))
+        yield* invoices.addPayment(bill.id, { date: "2026-02-06", amount: 256700 }).pipe(asSupport("acme-builders"))
+      }).pipe(Effect.provide(AppLive), configured)
+      const out = succeeded(yield* cli("returns", "draft", "--tenant", "acme-builders", "--period", "2026-03-05"))
+      expect(out[0]).toBe("Draft return of acme-builders for the tax month ending 2026-03-05, due 2026-03-19.")
+      expect(out[1]?.split(/\s{2,}/)).toEqual([
+        "CONTACT",
+        "NAME",
+        "UTR",
+        "TREATMENT",
+        "PAYMENTS",
+        "GROSS",
+        "MATERIALS",
+        "DEDUCTED"
+      ])
+      expect(out[2]?.split(/\s{2,}/).slice(1)).toEqual(["Roofers", "Net", "1", "£2,567.00", "£2,567.00", "£0.00"])
+      expect(out[3]?.split(/\s{2,}/)).toEqual(["TOTAL", "1", "£2,567.00", "£2,567.00", "£0.00"])
+      expect(out[4]?.split(/\s{2,}/)).toEqual(["CONTACT", "WARNING", "WHAT TO CHECK"])
+      expect(out[5]).toContain("MaterialsNotBelowGross")
+      expect(
+        failed(yield* cli("returns", "draft", "--tenant", "acme-builders", "--period", "2026-03-06"))[0]
+      ).toContain("Must be the last day of a tax month")
     })
   )
 

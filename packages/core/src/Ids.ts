@@ -31,6 +31,9 @@ export type SalesInvoicePaymentId = typeof SalesInvoicePaymentId.Type
 export const PurchaseInvoiceId = Uuid.pipe(Schema.brand("PurchaseInvoiceId"))
 export type PurchaseInvoiceId = typeof PurchaseInvoiceId.Type
 
+export const PurchaseInvoicePaymentId = Uuid.pipe(Schema.brand("PurchaseInvoicePaymentId"))
+export type PurchaseInvoicePaymentId = typeof PurchaseInvoicePaymentId.Type
+
 export const WebhookId = Uuid.pipe(Schema.brand("WebhookId"))
 export type WebhookId = typeof WebhookId.Type
 

@@ -32,7 +32,7 @@ const USES: Record<string, ReadonlyArray<string>> = {
   events: [],
   held: ["cis", "contacts", "credentials", "events", "returns", "taxauthority", "tenants", "verification"],
   idempotency: [],
-  invoices: ["contacts", "events", "mail", "system", "tenants", "users"],
+  invoices: ["contacts", "events", "mail", "returns", "system", "tenants", "users"],
   mail: ["system", "tenants"],
   returns: [
     "cis",

@@ -44,6 +44,7 @@ import type { IdempotencyKeys } from "@cisbook/core/idempotency/IdempotencyKeys"
 import type { MailOutbox } from "@cisbook/core/mail/MailOutbox"
 import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
+import type { SubcontractorPayments } from "@cisbook/core/returns/SubcontractorPayments"
 import type { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
 import type { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import type { TaxAuthority } from "@cisbook/core/taxauthority/TaxAuthority"
@@ -94,6 +95,7 @@ export type Ports =
   | ImportAnalysisRepo
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo
+  | SubcontractorPayments
   | WebhookRepo
   | DeliveryRepo
   | MonthlyReturnRepo

@@ -51,7 +51,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
             taxTreatment: "Net",
             grossAmount: 1000,
             materials: 400,
-            deducted: 120
+            deducted: 120,
+            payments: []
           },
           {
             contact: "ACMEROOF",
@@ -61,7 +62,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("monthly returns over HTTP",
             taxTreatment: "Unmatched",
             grossAmount: 500.5,
             materials: 0.5,
-            deducted: 150
+            deducted: 150,
+            payments: []
           }
         ]
       })

@@ -4,6 +4,8 @@ import { MAX_PAGE_SIZE, PageLimit, PageOffset } from "@cisbook/core/Paging"
 import { InvoiceNumberText, InvoiceReference, PaymentAmount } from "@cisbook/core/invoices/InvoiceInput"
 import { Day, invoiceEventFields } from "@cisbook/core/invoices/InvoiceEventFields"
 import { Pounds } from "@cisbook/core/Money"
+import { TaxTreatment } from "@cisbook/core/contacts/Contact"
+import { PurchaseInvoiceStatus } from "@cisbook/core/invoices/PurchaseInvoice"
 import {
   SalesInvoiceEventData as SalesInvoiceDto,
   SalesInvoicePaymentEventData as SalesInvoicePaymentDto
@@ -38,7 +40,15 @@ const NewSalesInvoiceFields = {
 const NewPurchaseInvoiceFields = {
   ...invoiceFields,
   contact: ContactReference.annotations({ description: "The code of a supplier of the tenant" }),
-  number: InvoiceNumberText.annotations({ description: "The supplier's number: unique among its invoices" })
+  number: InvoiceNumberText.annotations({ description: "The supplier's number: unique among its invoices" }),
+  materials: optional(Pounds).annotations({
+    description:
+      "A CIS subcontractor's bill only: the part of the subtotal that is its cost of materials, in pounds; at most the subtotal. Default 0."
+  }),
+  cisDeduction: optional(Pounds).annotations({
+    description:
+      "In pounds. A CIS subcontractor's bill: worked out by the service (the rate of the contact's verified taxTreatment × (subtotal − materials), rounded down to the penny); given, it must equal that figure. Another supplier's: as given, at most the subtotal, default 0."
+  })
 }
 
 const NewPaymentFields = {
@@ -79,11 +89,26 @@ export const CreatePurchaseInvoiceRequest = requestBody(
       number: "JS-0012",
       issueDate: "2026-04-10",
       dueDate: "2026-04-30",
-      subtotal: 250000,
+      subtotal: 256700,
       vat: 0,
-      cisDeduction: 40000
+      materials: 36700
     }
   ]
+})
+
+export const CreatePurchaseInvoicePaymentRequest = requestBody("CreatePurchaseInvoicePaymentRequest", {
+  ...NewPaymentFields,
+  date: CalendarDate.annotations({
+    description:
+      "The day the money was paid; for a CIS subcontractor's bill, in a tax month whose return is not filed (else 409)"
+  }),
+  amount: PaymentAmount.annotations({
+    description: "The money paid to the supplier, in pounds: more than 0 and at most the invoice's amountDue"
+  })
+}).annotations({
+  identifier: "CreatePurchaseInvoicePaymentRequest",
+  description: `A payment made to a supplier towards a purchase invoice. ${money}`,
+  examples: [{ date: "2026-05-01", amount: 106350, reference: "BACS 5520" }]
 })
 
 export const CreateSalesInvoicePaymentRequest = requestBody(
@@ -105,10 +130,84 @@ const page = <A, I, R>(identifier: string, item: Schema.Schema<A, I, R>) =>
 
 export const SalesInvoiceDtoPagedResult = page("SalesInvoiceDtoPagedResult", SalesInvoiceDto)
 
-export const PurchaseInvoiceDto = Schema.Struct({
+export const PurchaseInvoicePaymentDto = Schema.Struct({
+  id: Schema.String,
+  date: Day,
+  amount: Pounds.annotations({ description: "The money paid to the supplier" }),
+  reference: Schema.NullOr(Schema.String),
+  grossAmount: Pounds.annotations({ description: "Its share of the invoice's subtotal (the gross a return counts)" }),
+  materials: Pounds.annotations({ description: "Its share of the invoice's materials" }),
+  deducted: Pounds.annotations({ description: "Its share of the invoice's CIS deduction" })
+}).annotations({
+  identifier: "PurchaseInvoicePaymentDto",
+  description:
+    "A payment towards a purchase invoice with its shares of the invoice's figures: each figure × amount / (total − cisDeduction), rounded half up to the penny; the payment that completes the invoice takes what is left, so a paid invoice's shares add up to its figures. Amounts in pounds.",
+  examples: [
+    {
+      id: "0196a5f2-52c1-7c3a-9d1e-8f27c1b6a002",
+      date: "2026-05-01",
+      amount: 106350,
+      reference: "BACS 5520",
+      grossAmount: 128350,
+      materials: 18350,
+      deducted: 22000
+    }
+  ]
+})
+export type PurchaseInvoicePaymentDto = typeof PurchaseInvoicePaymentDto.Type
+
+const purchaseInvoiceFields = {
   ...invoiceEventFields("supplier"),
+  materials: Pounds.annotations({
+    description: "The subcontractor's cost of materials in the subtotal; 0 for other suppliers"
+  }),
+  taxTreatment: Schema.NullOr(TaxTreatment).annotations({
+    description: "A CIS subcontractor's bill: the treatment its cisDeduction was worked at; null for other suppliers"
+  }),
+  amountPaid: Pounds,
+  amountDue: Pounds.annotations({ description: "total − cisDeduction − amountPaid" }),
+  status: PurchaseInvoiceStatus.annotations({ description: "Paid once amountDue is 0, else Open" }),
+  payments: Schema.optional(Schema.Array(PurchaseInvoicePaymentDto)).annotations({
+    description: "Oldest first; only on the single-invoice GET"
+  }),
   createdAt: Schema.Date
-}).annotations({ identifier: "PurchaseInvoiceDto", description: "An invoice a supplier sent the tenant" })
+}
+
+const purchaseInvoiceExample: Schema.Struct.Type<typeof purchaseInvoiceFields> = {
+  id: "0196a5f2-4e10-7b55-a2c4-3f9d0c1e7a11",
+  number: "JS-0012",
+  contact: "JOHNSMIT",
+  issueDate: "2026-04-10",
+  dueDate: "2026-04-30",
+  reference: null,
+  subtotal: 256700,
+  vat: 0,
+  total: 256700,
+  cisDeduction: 44000,
+  materials: 36700,
+  taxTreatment: "Net",
+  amountPaid: 106350,
+  amountDue: 106350,
+  status: "Open",
+  payments: [
+    {
+      id: "0196a5f2-52c1-7c3a-9d1e-8f27c1b6a002",
+      date: "2026-05-01",
+      amount: 106350,
+      reference: "BACS 5520",
+      grossAmount: 128350,
+      materials: 18350,
+      deducted: 22000
+    }
+  ],
+  createdAt: new Date("2026-04-10T09:00:00.000Z")
+}
+
+export const PurchaseInvoiceDto = Schema.Struct(purchaseInvoiceFields).annotations({
+  identifier: "PurchaseInvoiceDto",
+  description: "An invoice a supplier sent the tenant; a CIS subcontractor's bill with its materials and treatment",
+  examples: [purchaseInvoiceExample]
+})
 export type PurchaseInvoiceDto = typeof PurchaseInvoiceDto.Type
 
 export const PurchaseInvoiceDtoPagedResult = page("PurchaseInvoiceDtoPagedResult", PurchaseInvoiceDto)

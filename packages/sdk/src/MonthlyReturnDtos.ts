@@ -3,6 +3,7 @@ import { ContactReference } from "@cisbook/core/ContactReference"
 import { Pounds } from "@cisbook/core/Money"
 import { MAX_RETURN_LINES, ReturnLines } from "@cisbook/core/returns/ReturnInput"
 import { PeriodEnd } from "@cisbook/core/returns/TaxMonth"
+import { TaxTreatment } from "@cisbook/core/contacts/Contact"
 import { ObligationStatus } from "@cisbook/core/returns/Obligation"
 import { Schema } from "effect"
 
@@ -52,8 +53,11 @@ export const CreateMonthlyReturnRequest = Schema.Struct({
     "Default false. With a nil return only: the contractor expects to pay no subcontractors in the next six months"
   ),
   lines: Schema.optionalWith(ReturnLines(NewReturnLine), { nullable: true }).annotations({
-    description: `1–${MAX_RETURN_LINES} lines; none on a nil return`
+    description: `1–${MAX_RETURN_LINES} lines; none on a nil return, or one filed fromPayments`
   }),
+  fromPayments: Flag(
+    "Default false. True files the draft of the month's payments to CIS subcontractors as it stands (GET .../monthly-returns/draft): its lines, or a nil return when it has none; lines and nilReturn are then left out (400). A draft with a VerifyAgain warning is 400 naming that line's lines[i].contact"
+  ),
   declarations: Schema.optionalWith(Declarations, { nullable: true }).annotations({
     description:
       "What the contractor declares: required (400 naming declarations.<member> when a declaration the return needs is missing or not true)"
@@ -68,7 +72,12 @@ export const CreateMonthlyReturnRequest = Schema.Struct({
       lines: [{ contact: "JOHNSMIT", grossAmount: 100000, materials: 40000, deducted: 12000 }],
       declarations: { employmentStatus: true, subcontractorsVerified: true, informationCorrect: true }
     },
-    { periodEnd: "2026-07-05", nilReturn: true, inactive: true, declarations: { informationCorrect: true } }
+    { periodEnd: "2026-07-05", nilReturn: true, inactive: true, declarations: { informationCorrect: true } },
+    {
+      periodEnd: "2026-08-05",
+      fromPayments: true,
+      declarations: { employmentStatus: true, subcontractorsVerified: true, informationCorrect: true }
+    }
   ]
 })
 
@@ -123,6 +132,94 @@ export const ObligationDto = Schema.Struct({
     }
   ]
 })
+
+export const MonthlyReturnDraftParams = Schema.Struct({
+  periodEnd: PeriodEnd.annotations({
+    description: "The tax month, by its last day (the 5th); not after the current tax month's end"
+  })
+}).annotations({ parseOptions: { errors: "all" } })
+
+const DraftPaymentDto = Schema.Struct({
+  purchaseInvoice: Schema.String.annotations({ description: "The purchase invoice's id" }),
+  invoiceNumber: Schema.String,
+  payment: Schema.String.annotations({ description: "The payment's id" }),
+  date: Schema.String.annotations({ format: "date" }),
+  amount: Pounds,
+  grossAmount: Pounds,
+  materials: Pounds,
+  deducted: Pounds
+}).annotations({ identifier: "MonthlyReturnDraftPaymentDto" })
+
+const DraftLineDto = Schema.Struct({
+  contact: Schema.String.annotations({ description: "The subcontractor's contact code" }),
+  name: Schema.String.annotations({ description: "The subcontractor's name now" }),
+  utr: Schema.NullOr(Schema.String),
+  verificationNumber: Schema.NullOr(Schema.String),
+  taxTreatment: Schema.NullOr(TaxTreatment).annotations({
+    description: "The contact's verified treatment now; null when it is not verified"
+  }),
+  grossAmount: Pounds,
+  materials: Pounds,
+  deducted: Pounds,
+  payments: Schema.Array(DraftPaymentDto).annotations({ description: "The month's payments, by date" })
+}).annotations({ identifier: "MonthlyReturnDraftLineDto" })
+
+export const DraftWarningCode = Schema.Literal("VerifyAgain", "MaterialsNotBelowGross", "TreatmentChanged")
+
+const DraftWarningDto = Schema.Struct({
+  contact: Schema.String,
+  code: DraftWarningCode.annotations({
+    description:
+      "VerifyAgain: last verified before the tax year two before this one and on none of the tenant's accepted returns since (the return cannot be filed fromPayments); MaterialsNotBelowGross: the line's materials are not below its gross; TreatmentChanged: a bill paid was worked at another treatment than the contact's current one"
+  }),
+  message: Schema.String.annotations({ description: "A sentence a person reads" })
+}).annotations({ identifier: "MonthlyReturnDraftWarningDto" })
+
+export const MonthlyReturnDraftDto = Schema.Struct({
+  periodEnd: Schema.String.annotations({ format: "date" }),
+  dueDate: Schema.String.annotations({ format: "date", description: "The 19th after the tax month ends" }),
+  nilReturn: Schema.Boolean.annotations({ description: "No payment in the month: no lines" }),
+  totals: Schema.Struct({ grossAmount: Pounds, materials: Pounds, deducted: Pounds }),
+  lines: Schema.Array(DraftLineDto).annotations({ description: "One per CIS subcontractor paid, by name then code" }),
+  warnings: Schema.Array(DraftWarningDto)
+}).annotations({
+  identifier: "MonthlyReturnDraftDto",
+  description: `The return the tenant's payments to its CIS subcontractors draft for a tax month (payments dated from the 6th of the month before to the 5th). Amounts stay in pence here; the CIS300 carries whole pounds rounded down. ${money}`,
+  examples: [
+    {
+      periodEnd: "2026-06-05",
+      dueDate: "2026-06-19",
+      nilReturn: false,
+      totals: { grossAmount: 256700, materials: 36700, deducted: 44000 },
+      lines: [
+        {
+          contact: "JOHNSMIT",
+          name: "John Smith Groundworks",
+          utr: "2234567890",
+          verificationNumber: "V1234567890",
+          taxTreatment: "Net",
+          grossAmount: 256700,
+          materials: 36700,
+          deducted: 44000,
+          payments: [
+            {
+              purchaseInvoice: "0196a5f2-4e10-7b55-a2c4-3f9d0c1e7a11",
+              invoiceNumber: "JS-0012",
+              payment: "0196a5f2-52c1-7c3a-9d1e-8f27c1b6a002",
+              date: "2026-05-20",
+              amount: 212700,
+              grossAmount: 256700,
+              materials: 36700,
+              deducted: 44000
+            }
+          ]
+        }
+      ],
+      warnings: []
+    }
+  ]
+})
+export type MonthlyReturnDraftDto = typeof MonthlyReturnDraftDto.Type
 
 // A return as the API shows it is the `data` of its events, which core writes with the change.
 export {

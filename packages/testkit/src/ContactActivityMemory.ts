@@ -40,7 +40,7 @@ export const ContactActivityMemory = Layer.effect(
         Effect.zipWith(said(key, tenantId, contactId), held(tenantId, contactId), (a, b) => a || b)
     return ContactActivity.of({
       hasSalesInvoices: either("salesInvoices", invoiced(Effect.map(Ref.get(sales), (s) => s.invoices))),
-      hasPurchaseInvoices: either("purchaseInvoices", invoiced(Ref.get(purchases))),
+      hasPurchaseInvoices: either("purchaseInvoices", invoiced(Effect.map(Ref.get(purchases), (s) => s.invoices))),
       hasConnections: either("connections", (tenantId, contactId) =>
         Effect.map(Ref.get(connections), (s) =>
           s.sides.some((side) => side.tenantId === tenantId && side.contactId === contactId)

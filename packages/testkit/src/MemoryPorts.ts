@@ -26,6 +26,7 @@ import { ProviderEventSignatureFake } from "./ProviderEventSignatureFake.js"
 import { ReceivedStatementRepoMemory } from "./ReceivedStatementRepoMemory.js"
 import { ReturnStatementRepoMemory } from "./ReturnStatementRepoMemory.js"
 import { PurchaseInvoiceRepoMemory, PurchaseInvoiceStore } from "./PurchaseInvoiceRepoMemory.js"
+import { SubcontractorPaymentsMemory } from "./SubcontractorPaymentsMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
 import { StorageHealthMemory } from "./StorageHealthMemory.js"
@@ -64,6 +65,7 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       ImportAnalysisRepoMemory,
       SalesInvoiceRepoMemory,
       PurchaseInvoiceRepoMemory,
+      SubcontractorPaymentsMemory,
       WebhookRepoMemory,
       DeliveryRepoMemory,
       MonthlyReturnRepoMemory,

@@ -88,6 +88,15 @@ export const MonthlyReturnRepoMemory = Layer.effect(
         Effect.map(Ref.get(rows), (all) =>
           Option.fromNullable(all.find(({ monthlyReturn: r }) => r.tenantId === tenantId && r.id === id)?.monthlyReturn)
         ),
+      filedFor: (tenantId, periodEnd) =>
+        Effect.map(Ref.get(rows), (all) =>
+          Option.fromNullable(
+            all.find(({ monthlyReturn: r }) => r.tenantId === tenantId && r.periodEnd === periodEnd && isLive(r))
+              ?.monthlyReturn
+          )
+        ),
+      // One fiber at a time runs here and nothing is shared between processes: there is nothing to hold.
+      holdTaxMonth: () => Effect.void,
       list: (tenantId) =>
         Effect.map(Ref.get(rows), (all) =>
           all

@@ -25,6 +25,7 @@ import govTalkResponseEndpoints from "./migrations/0022_govtalk_response_endpoin
 import partnerUtr from "./migrations/0023_partner_utr.js"
 import govTalkFinalAnswers from "./migrations/0024_govtalk_final_answers.js"
 import statements from "./migrations/0025_statements.js"
+import purchasePayments from "./migrations/0026_purchase_payments.js"
 import declarationsAndRegistration from "./migrations/0027_declarations_and_registration.js"
 import importAnalyses from "./migrations/0028_import_analyses.js"
 import paymentReadAt from "./migrations/0029_payment_read_at.js"
@@ -57,6 +58,7 @@ export const KNOWN_MIGRATIONS = {
   "0023_partner_utr": partnerUtr,
   "0024_govtalk_final_answers": govTalkFinalAnswers,
   "0025_statements": statements,
+  "0026_purchase_payments": purchasePayments,
   "0027_declarations_and_registration": declarationsAndRegistration,
   "0028_import_analyses": importAnalyses,
   "0029_payment_read_at": paymentReadAt

@@ -95,6 +95,9 @@ const claimedColumns = `r.tenant_id, r.id, r.period_end, r.status, r.contractor,
   r.correlation_id, r.irmark, r.receipt_message, r.receipt_at, r.receipt_irmark_verified, r.attempts,
   r.response_endpoint, r.poll_interval_seconds, r.credentials_set_at, r.unknown_answer`
 
+/** The first key of the transaction lock that holds a tenant's tax month ("TAXM"). */
+const TAX_MONTH_LOCK_SPACE = 0x5441584d
+
 const fromRow = ({
   correlationId,
   declaredAt,
@@ -174,6 +177,21 @@ export const MonthlyReturnRepoSql = Layer.effect(
         sql`SELECT ${sql.literal(returnColumns)} FROM monthly_returns WHERE tenant_id = ${tenantId} AND id = ${id}`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
+          Effect.orDie
+        ),
+      filedFor: (tenantId, periodEnd) =>
+        sql`SELECT ${sql.literal(returnColumns)} FROM monthly_returns
+            WHERE tenant_id = ${tenantId} AND period_end = ${periodEnd} AND status IN ('Submitted', 'Held', 'Accepted')`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), fromRow)),
+          Effect.orDie
+        ),
+      // An advisory lock, not a row lock: the month's return may not exist yet, and the lock blocks
+      // nothing but the month's filing and its subcontractors' payments (two months sharing a hash
+      // only wait for each other).
+      holdTaxMonth: (tenantId, periodEnd) =>
+        sql`SELECT pg_advisory_xact_lock(${TAX_MONTH_LOCK_SPACE}, hashtext(${`${tenantId} ${periodEnd}`}))`.pipe(
+          Effect.asVoid,
           Effect.orDie
         ),
       list: (tenantId) =>

@@ -1,4 +1,5 @@
 import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
+import { MonthDeductionsFromPayments } from "@cisbook/core/returns/MonthDeductionsFromPayments"
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { BillingInvoiceRepoSql } from "./BillingInvoiceRepoSql.js"
@@ -15,10 +16,10 @@ import { HmrcCredentialsRepoSql } from "./HmrcCredentialsRepoSql.js"
 import { IdempotencyKeysSql } from "./IdempotencyKeysSql.js"
 import { MailOutboxSql } from "./MailOutboxSql.js"
 import { MonthlyReturnRepoSql } from "./MonthlyReturnRepoSql.js"
-import { MonthDeductionsUnrecorded } from "../MonthDeductionsUnrecorded.js"
 import { MandateRepoSql } from "./MandateRepoSql.js"
 import { ProviderEventInboxSql } from "./ProviderEventInboxSql.js"
 import { PurchaseInvoiceRepoSql } from "./PurchaseInvoiceRepoSql.js"
+import { SubcontractorPaymentsSql } from "./SubcontractorPaymentsSql.js"
 import { ReceivedStatementRepoSql } from "./ReceivedStatementRepoSql.js"
 import { ReturnStatementRepoSql } from "./ReturnStatementRepoSql.js"
 import { SalesInvoiceRepoSql } from "./SalesInvoiceRepoSql.js"
@@ -44,13 +45,12 @@ const RepositoriesSql = Layer.mergeAll(
   ImportAnalysisRepoSql,
   SalesInvoiceRepoSql,
   PurchaseInvoiceRepoSql,
+  SubcontractorPaymentsSql,
   WebhookRepoSql,
   DeliveryRepoSql,
   EmailSettingsRepoSql,
   MailOutboxSql,
   MonthlyReturnRepoSql,
-  // Until the drafted return is wired in (it reads the purchase payments the database records).
-  MonthDeductionsUnrecorded,
   ReturnStatementRepoSql,
   ReceivedStatementRepoSql,
   BillingProfileRepoSql,
@@ -63,5 +63,10 @@ const RepositoriesSql = Layer.mergeAll(
   ProviderEventInboxSql
 )
 
-/** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
-export const SqlPortsLive = TenantMailLive.pipe(Layer.provideMerge(RepositoriesSql))
+/**
+ * The SQL ports, the tenant's mail written to the outbox in the SQL transaction of its cause, and
+ * the deductions of months without a return as their drafts from the recorded payments total them.
+ */
+export const SqlPortsLive = Layer.mergeAll(TenantMailLive, MonthDeductionsFromPayments).pipe(
+  Layer.provideMerge(RepositoriesSql)
+)

@@ -50,6 +50,67 @@ const list = Command.make(
     )
 ).pipe(Command.withDescription("List a tenant's monthly returns (CIS300), latest tax month first"))
 
+const draft = Command.make(
+  "draft",
+  {
+    tenant: Options.text("tenant").pipe(Options.withDescription("The code of the tenant")),
+    period: Options.text("period").pipe(Options.withDescription("The tax month, by its last day: YYYY-MM-05"))
+  },
+  ({ period, tenant }) =>
+    admin(
+      [TenantsLive, MonthlyReturnsLive],
+      Effect.gen(function* () {
+        const drafted = yield* (yield* MonthlyReturns).draft(period).pipe(asSupport(tenant))
+        yield* Console.log(
+          `Draft return of ${tenant} for the tax month ending ${drafted.periodEnd}, due ${drafted.dueDate}.`
+        )
+        if (drafted.nilReturn) {
+          yield* Console.log("No payment to a CIS subcontractor in the month: a nil return.")
+        } else {
+          const money = (line: { grossAmount: number; materials: number; deducted: number }) => [
+            formatMoney(line.grossAmount),
+            formatMoney(line.materials),
+            formatMoney(line.deducted)
+          ]
+          yield* Console.log(
+            table(
+              ["CONTACT", "NAME", "UTR", "TREATMENT", "PAYMENTS", "GROSS", "MATERIALS", "DEDUCTED"],
+              [
+                ...drafted.lines.map((line) => [
+                  line.contactCode,
+                  line.name,
+                  line.utr ?? "",
+                  line.taxTreatment ?? "not verified",
+                  String(line.payments.length),
+                  ...money(line)
+                ]),
+                [
+                  "TOTAL",
+                  "",
+                  "",
+                  "",
+                  String(drafted.lines.reduce((n, l) => n + l.payments.length, 0)),
+                  ...money(drafted.totals)
+                ]
+              ]
+            )
+          )
+        }
+        if (drafted.warnings.length === 0) return yield* Console.log("No warnings.")
+        yield* Console.log(
+          table(
+            ["CONTACT", "WARNING", "WHAT TO CHECK"],
+            drafted.warnings.map((w) => [w.contactCode, w.code, w.message])
+          )
+        )
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Show the return a tenant's payments to its CIS subcontractors draft for a tax month: its lines, totals and warnings"
+  )
+)
+
 const release = Command.make(
   "release",
   {
@@ -124,5 +185,5 @@ const obligations = Command.make(
 
 export const ReturnsCommand = Command.make("returns").pipe(
   Command.withDescription("Monthly returns (CIS300) of a tenant"),
-  Command.withSubcommands([list, obligations, release])
+  Command.withSubcommands([list, draft, obligations, release])
 )

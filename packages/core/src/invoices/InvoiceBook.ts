@@ -44,7 +44,12 @@ export interface InvoiceSide<Invoice, Id, Input extends NewInvoice> {
   readonly toId: (id: string) => Id
   /** Inside the invoice's transaction: the number it takes. */
   readonly number: (tenant: Tenant, input: Input) => Effect.Effect<string>
-  readonly make: (members: InvoiceMembers<Id>) => Invoice
+  /** Inside the invoice's transaction: the invoice of the members, from the contact the input names. */
+  readonly make: (
+    members: InvoiceMembers<Id>,
+    contact: Contact,
+    input: Input
+  ) => Effect.Effect<Invoice, ValidationFailed>
   /** The Conflict's detail when the number is taken. */
   readonly numberTaken: (tenant: Tenant, contact: Contact, number: string) => string
   /** Inside the invoice's transaction, once the invoice is in. */
@@ -72,20 +77,24 @@ export const invoiceBook = <Invoice, Id, Input extends NewInvoice>(side: Invoice
           Effect.gen(function* () {
             const contact = yield* invoicedContact(contacts, tenant, input.contact, side.role)
             const number = yield* side.number(tenant, input)
-            const invoice = side.make({
-              id,
-              tenantId: tenant.id,
-              number,
-              contactId: contact.id,
-              contactCode: contact.code,
-              issueDate: input.issueDate,
-              dueDate: input.dueDate,
-              reference: blankAsNull(input.reference),
-              subtotal: input.subtotal,
-              vat: input.vat,
-              cisDeduction: input.cisDeduction ?? 0,
-              createdAt
-            })
+            const invoice = yield* side.make(
+              {
+                id,
+                tenantId: tenant.id,
+                number,
+                contactId: contact.id,
+                contactCode: contact.code,
+                issueDate: input.issueDate,
+                dueDate: input.dueDate,
+                reference: blankAsNull(input.reference),
+                subtotal: input.subtotal,
+                vat: input.vat,
+                cisDeduction: input.cisDeduction ?? 0,
+                createdAt
+              },
+              contact,
+              input
+            )
             yield* side.store
               .insert(invoice)
               .pipe(

@@ -39,12 +39,16 @@ export interface NewSalesInvoice extends NewInvoice {
   readonly number?: string | undefined
 }
 
-/** A new purchase invoice (the sdk's CreatePurchaseInvoiceRequest decodes to it): the supplier's number. */
+/**
+ * A new purchase invoice (the sdk's CreatePurchaseInvoiceRequest decodes to it): the supplier's
+ * number; from a CIS subcontractor, the materials in its subtotal (SubcontractorBill).
+ */
 export interface NewPurchaseInvoice extends NewInvoice {
   readonly number: string
+  readonly materials?: number | undefined
 }
 
-/** A payment towards a sales invoice (the sdk's CreateSalesInvoicePaymentRequest decodes to it). */
+/** A payment towards an invoice of either side (the sdk's payment requests decode to it). */
 export interface NewPayment {
   readonly date: string
   /** Pence, more than 0 (PaymentAmount); at most the invoice's amount due is the use case's rule. */

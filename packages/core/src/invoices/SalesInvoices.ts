@@ -4,7 +4,7 @@ import { type Conflict, type NotFound, ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../events/Event.js"
 import { SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
-import { deductionShare } from "./DeductionSplit.js"
+import { paymentShare } from "./PaymentShares.js"
 import { findInvoice, invoiceBook } from "./InvoiceBook.js"
 import type { NewPayment, NewSalesInvoice } from "./InvoiceInput.js"
 import { salesInvoiceNumber, salesInvoiceSequence } from "./InvoiceNumber.js"
@@ -61,7 +61,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
       store: repo,
       toId: (id) => SalesInvoiceId.make(id),
       number: issueNumber,
-      make: (members) => new SalesInvoice({ ...members, amountPaid: 0 }),
+      make: (members) => Effect.succeed(new SalesInvoice({ ...members, amountPaid: 0 })),
       numberTaken: (tenant, _contact, number) =>
         `${tenant.code} already has a sales invoice numbered ${number}: choose another number, or leave it out for the next one.`,
       recorded: (tenant, invoice) => outbox.record(tenant.id, [event("sales-invoice.created", invoice, [])])
@@ -119,7 +119,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
             const earlier = yield* repo.payments(tenant.id, invoice.id)
             const before = {
               amount: invoice.amountPaid,
-              deduction: earlier.reduce((sum, p) => sum + p.cisDeduction, 0)
+              share: earlier.reduce((sum, p) => sum + p.cisDeduction, 0)
             }
             const payment = new SalesInvoicePayment({
               id,
@@ -127,7 +127,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
               invoiceId: invoice.id,
               date: input.date,
               amount: input.amount,
-              cisDeduction: deductionShare(invoice.cisDeduction, invoice.amountPayable, before, input.amount),
+              cisDeduction: paymentShare(invoice.cisDeduction, invoice.amountPayable, before, input.amount),
               reference: blankAsNull(input.reference),
               createdAt
             })

@@ -11,3 +11,13 @@ export const maxDeduction = (treatment: TaxTreatment, gross: number, materials: 
   const liable = Math.max(0, gross - materials)
   return Math.floor((liable * deductionPercent[treatment] + 50) / 100)
 }
+
+/**
+ * The deduction a contractor must make from a payment to a subcontractor: the treatment's rate of
+ * the amount liable to deduction (gross less materials), rounded down to the penny (HMRC,
+ * CISR15100: the deduction is never more than the rate). Amounts in pence.
+ */
+export const deductionDue = (treatment: TaxTreatment, gross: number, materials: number): number => {
+  const liable = Math.max(0, gross - materials)
+  return Math.floor((liable * deductionPercent[treatment]) / 100)
+}

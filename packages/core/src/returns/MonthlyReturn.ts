@@ -37,7 +37,9 @@ export class ReturnLine extends Schema.Class<ReturnLine>("ReturnLine")({
    * The subcontractor's CIS identity as it stood, for the parts of the CIS300 beyond `name` and
    * `utr` (forenames and surname, trading name, NINO, CRN); null on a line stored without it.
    */
-  cisDetails: Schema.optionalWith(Schema.NullOr(CisDetails), { default: () => null })
+  cisDetails: Schema.optionalWith(Schema.NullOr(CisDetails), { default: () => null }),
+  /** The ids of the purchase invoice payments the line was drafted from; none on a typed line. */
+  payments: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] })
 }) {}
 
 /** The contractor's identity as it went on the return. */

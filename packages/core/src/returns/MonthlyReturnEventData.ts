@@ -13,7 +13,11 @@ export const MonthlyReturnLineEventData = Schema.Struct({
   taxTreatment: TaxTreatment,
   grossAmount: Pounds,
   materials: Pounds,
-  deducted: Pounds
+  deducted: Pounds,
+  payments: Schema.Array(Schema.String).annotations({
+    description:
+      "The ids of the purchase invoice payments the line was drafted from (a return filed fromPayments); [] on a typed line"
+  })
 }).annotations({ identifier: "MonthlyReturnLineDto" })
 
 export const HmrcReceiptEventData = Schema.Struct({
@@ -130,7 +134,8 @@ export const monthlyReturnEventData = (r: MonthlyReturn): MonthlyReturnEventData
     taxTreatment: line.taxTreatment,
     grossAmount: line.grossAmount,
     materials: line.materials,
-    deducted: line.deducted
+    deducted: line.deducted,
+    payments: line.payments
   }))
 })
 

@@ -99,6 +99,15 @@ export class MonthlyReturnRepo extends Context.Tag("core/MonthlyReturnRepo")<
     /** DuplicateKey "period" when the tenant already has a Submitted, Held or Accepted return for the period. */
     readonly insert: (monthlyReturn: MonthlyReturn) => Effect.Effect<void, DuplicateKey>
     readonly find: (tenantId: TenantId, id: MonthlyReturnId) => Effect.Effect<Option.Option<MonthlyReturn>>
+    /** The tenant's Submitted, Held or Accepted return for the period (YYYY-MM-05), if any. */
+    readonly filedFor: (tenantId: TenantId, periodEnd: string) => Effect.Effect<Option.Option<MonthlyReturn>>
+    /**
+     * Inside a transaction: waits until no other transaction holds the tenant's tax month ending
+     * `periodEnd`, then holds it until this one ends. Filing a return for the month and paying a
+     * subcontractor in it both hold it, so that one sees what the other did: no payment lands in
+     * a month whose return is being filed without it.
+     */
+    readonly holdTaxMonth: (tenantId: TenantId, periodEnd: string) => Effect.Effect<void>
     /** Latest periodEnd first, then latest submitted first. */
     readonly list: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<MonthlyReturn>>
     /** The tenant's returns that count for the tax months ending from `from` to `to` (both included), oldest first. */

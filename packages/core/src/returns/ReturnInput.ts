@@ -28,6 +28,8 @@ interface ReturnMembers<Line> {
   readonly nilReturn?: boolean | undefined
   readonly inactive?: boolean | undefined
   readonly lines?: ReadonlyArray<Line> | undefined
+  /** The return is the draft of the tenant's payments to its subcontractors, as it stands: no lines of its own. */
+  readonly fromPayments?: boolean | undefined
 }
 
 /** A return's optional members as they count when left out: not nil, not inactive, no lines. */
@@ -42,6 +44,7 @@ export const returnKind = <Line>(input: ReturnMembers<Line>) => ({
  * only a nil return may declare the contractor inactive.
  */
 export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors => {
+  if (input.fromPayments === true) return fromPaymentsErrors(input)
   const r = returnKind(input)
   const errors: Record<string, Array<string>> = {}
   const breach = nilReturnBreach(r.nilReturn, r.lines.length)
@@ -55,6 +58,16 @@ export const returnShapeErrors = (input: ReturnMembers<unknown>): FieldErrors =>
     errors.inactive = ["Only a nil return can declare the contractor inactive (set nilReturn to true)"]
   return errors
 }
+
+/** A return drafted from payments takes its lines, or none, from the draft: it says neither itself. */
+const fromPaymentsErrors = (input: ReturnMembers<unknown>): FieldErrors => ({
+  ...(input.lines !== undefined
+    ? { lines: ["A return drafted from payments has the draft's lines: leave lines out, or fromPayments"] }
+    : {}),
+  ...(input.nilReturn !== undefined
+    ? { nilReturn: ["A return drafted from payments is nil when the draft is: leave nilReturn out, or fromPayments"] }
+    : {})
+})
 
 /**
  * A new return, each member checked by its own rule (the sdk's CreateMonthlyReturnRequest decodes
@@ -71,7 +84,9 @@ export interface NewMonthlyReturn extends ReturnMembers<NewReturnLine> {
 /** The rules a return's lines must meet beyond their shape, given the contacts they name (by upper-case code). */
 export const lineErrors = (
   lines: ReadonlyArray<NewReturnLine>,
-  contacts: ReadonlyMap<string, Contact>
+  contacts: ReadonlyMap<string, Contact>,
+  /** Whether `deducted` is held to the treatment's rate (not on a drafted line: the shares are the service's own). */
+  rateCeiling = true
 ): FieldErrors => {
   const errors: Record<string, Array<string>> = {}
   const seen = new Set<string>()
@@ -86,7 +101,7 @@ export const lineErrors = (
     if (!contact || !contact.isCisSubcontractor) add("contact", `${code} is not a CIS subcontractor of the tenant`)
     else if (contact.verification?.status !== "Verified" || !treatment)
       add("contact", `${code} is not verified: verify the subcontractor before filing a return`)
-    const broken = paymentLimitsBroken(treatment, {
+    const broken = paymentLimitsBroken(rateCeiling ? treatment : null, {
       gross: line.grossAmount,
       materials: line.materials,
       deducted: line.deducted

@@ -47,3 +47,18 @@ export const taxMonthsBetween = (from: string, to: string): ReadonlyArray<string
 
 /** When the return of the tax month ending `periodEnd` must reach HMRC: the 19th after it. */
 export const returnDueDate = (periodEnd: string): string => `${periodEnd.slice(0, 8)}19`
+
+/** The first day (6 April) of the tax year that holds the tax month ending `periodEnd`. */
+export const taxYearStart = (periodEnd: string): string => {
+  const [year, month] = periodEnd.split("-").map(Number) as [number, number]
+  return `${String(month >= 5 ? year : year - 1).padStart(4, "0")}-04-06`
+}
+
+/**
+ * The first day of the tax year two before the one that holds `periodEnd`: HMRC asks a contractor
+ * to verify a subcontractor again when it was not on one of its returns since then (CISR51050).
+ */
+export const verifyAgainSince = (periodEnd: string): string => {
+  const start = taxYearStart(periodEnd)
+  return `${String(Number(start.slice(0, 4)) - 2).padStart(4, "0")}${start.slice(4)}`
+}

@@ -1,10 +1,14 @@
 // The invoices' mapping module: their models as the sdk's InvoiceDtos, for the handlers.
 import type { InvoiceListPage } from "@cisbook/core/invoices/InvoicePage"
 import { invoiceEventMembers } from "@cisbook/core/invoices/InvoiceEventFields"
-import type { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
+import type { PurchaseInvoice, PurchaseInvoicePayment } from "@cisbook/core/invoices/PurchaseInvoice"
 import type { ReportedPayment } from "@cisbook/core/invoices/SalesInvoice"
 import type { PaymentsReport } from "@cisbook/core/invoices/SalesInvoices"
-import type { PurchaseInvoiceDto, SalesInvoicePaymentsReportItem } from "@cisbook/sdk/InvoiceDtos"
+import type {
+  PurchaseInvoiceDto,
+  PurchaseInvoicePaymentDto,
+  SalesInvoicePaymentsReportItem
+} from "@cisbook/sdk/InvoiceDtos"
 import { HttpServerResponse } from "@effect/platform"
 import { paymentsReportCsv } from "../responses/PaymentsReportCsv.js"
 
@@ -14,8 +18,28 @@ export {
   salesInvoicePaymentEventData as salesInvoicePaymentDto
 } from "@cisbook/core/invoices/SalesInvoiceEventData"
 
-export const purchaseInvoiceDto = (invoice: PurchaseInvoice): PurchaseInvoiceDto => ({
+export const purchaseInvoicePaymentDto = (payment: PurchaseInvoicePayment): PurchaseInvoicePaymentDto => ({
+  id: payment.id,
+  date: payment.date,
+  amount: payment.amount,
+  reference: payment.reference,
+  grossAmount: payment.grossAmount,
+  materials: payment.materials,
+  deducted: payment.deducted
+})
+
+/** The invoice's members; with `payments`, the single-invoice form. */
+export const purchaseInvoiceDto = (
+  invoice: PurchaseInvoice,
+  payments?: ReadonlyArray<PurchaseInvoicePayment>
+): PurchaseInvoiceDto => ({
   ...invoiceEventMembers(invoice),
+  materials: invoice.materials,
+  taxTreatment: invoice.taxTreatment,
+  amountPaid: invoice.amountPaid,
+  amountDue: invoice.amountDue,
+  status: invoice.status,
+  ...(payments === undefined ? {} : { payments: payments.map(purchaseInvoicePaymentDto) }),
   createdAt: invoice.createdAt
 })
 

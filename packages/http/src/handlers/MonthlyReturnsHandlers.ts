@@ -4,9 +4,9 @@ import { Obligations } from "@cisbook/core/returns/Obligations"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Array, Effect } from "effect"
-import { monthlyReturnDto } from "../dto/MonthlyReturnDto.js"
-import { returnStatementDto, statementPdfResponse } from "../dto/ReturnStatementDto.js"
+import { monthlyReturnDraftDto, monthlyReturnDto } from "../dto/MonthlyReturnDto.js"
 import { obligationDto } from "../dto/ObligationDto.js"
+import { returnStatementDto, statementPdfResponse } from "../dto/ReturnStatementDto.js"
 
 export const MonthlyReturnsHandlers = HttpApiBuilder.group(CisbookApi, "monthlyReturns", (handlers) =>
   Effect.gen(function* () {
@@ -16,6 +16,9 @@ export const MonthlyReturnsHandlers = HttpApiBuilder.group(CisbookApi, "monthlyR
     return handlers
       .handle("createMonthlyReturn", ({ payload }) => returns.file(payload).pipe(Effect.map(monthlyReturnDto)))
       .handle("listMonthlyReturns", () => returns.list().pipe(Effect.map((all) => all.map(monthlyReturnDto))))
+      .handle("getMonthlyReturnDraft", ({ urlParams }) =>
+        returns.draft(urlParams.periodEnd).pipe(Effect.map(monthlyReturnDraftDto))
+      )
       .handle("listObligations", ({ urlParams }) =>
         obligations.list(urlParams).pipe(Effect.map((all) => all.map(obligationDto)))
       )

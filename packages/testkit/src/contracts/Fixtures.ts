@@ -1,3 +1,4 @@
+import type { SubcontractorPayments } from "@cisbook/core/returns/SubcontractorPayments"
 import type { StorageHealth } from "@cisbook/core/system/StorageHealth"
 import type { IdempotencyKeys } from "@cisbook/core/idempotency/IdempotencyKeys"
 import { ApiKey } from "@cisbook/core/apikeys/ApiKey"
@@ -53,6 +54,7 @@ export type ContractPorts =
   | ImportAnalysisRepo
   | SalesInvoiceRepo
   | PurchaseInvoiceRepo
+  | SubcontractorPayments
   | ContactActivity
   | WebhookRepo
   | DeliveryRepo

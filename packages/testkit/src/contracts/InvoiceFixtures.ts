@@ -1,6 +1,12 @@
 import { Contact } from "@cisbook/core/contacts/Contact"
-import { ContactId, PurchaseInvoiceId, SalesInvoiceId, SalesInvoicePaymentId } from "@cisbook/core/Ids"
-import { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
+import {
+  ContactId,
+  PurchaseInvoiceId,
+  PurchaseInvoicePaymentId,
+  SalesInvoiceId,
+  SalesInvoicePaymentId
+} from "@cisbook/core/Ids"
+import { PurchaseInvoice, PurchaseInvoicePayment } from "@cisbook/core/invoices/PurchaseInvoice"
 import { SalesInvoice, SalesInvoicePayment } from "@cisbook/core/invoices/SalesInvoice"
 import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
@@ -104,6 +110,9 @@ export const newPurchaseInvoice = (
         subtotal: 250000,
         vat: 0,
         cisDeduction: 40000,
+        materials: 50000,
+        taxTreatment: "Net",
+        amountPaid: 0,
         createdAt: at(0),
         ...fields
       })
@@ -112,4 +121,27 @@ export const newPurchaseInvoice = (
 export const storedPurchaseInvoice = (contact: Contact, fields: Parameters<typeof newPurchaseInvoice>[1] = {}) =>
   Effect.tap(newPurchaseInvoice(contact, fields), (invoice) =>
     Effect.flatMap(PurchaseInvoiceRepo, (repo) => repo.insert(invoice))
+  )
+
+/** A payment of the purchase invoice (not stored): 1,000.00 of a 2,100.00 payable, its shares made up. */
+export const newPurchasePayment = (
+  invoice: PurchaseInvoice,
+  fields: Partial<Omit<ConstructorParameters<typeof PurchaseInvoicePayment>[0], "id" | "tenantId" | "invoiceId">> = {}
+) =>
+  Effect.map(
+    fresh,
+    ({ id }) =>
+      new PurchaseInvoicePayment({
+        id: PurchaseInvoicePaymentId.make(id),
+        tenantId: invoice.tenantId,
+        invoiceId: invoice.id,
+        date: "2026-05-01",
+        amount: 100000,
+        grossAmount: 119048,
+        materials: 23810,
+        deducted: 19048,
+        reference: null,
+        createdAt: at(1),
+        ...fields
+      })
   )

@@ -215,6 +215,24 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
     })
   )
 
+  it.effect("finds the tenant's filed return for a month: Submitted, Held or Accepted, never a Rejected one", () =>
+    Effect.gen(function* () {
+      const repo = yield* MonthlyReturnRepo
+      const tenant = yield* storedTenant
+      const first = yield* stored(tenant, "2026-02-05")
+      expect(Option.map(yield* repo.filedFor(tenant.id, "2026-02-05"), (r) => r.id)).toEqual(Option.some(first.id))
+      expect(yield* repo.filedFor(tenant.id, "2026-03-05")).toEqual(Option.none())
+      const other = yield* storedTenant
+      expect(yield* repo.filedFor(other.id, "2026-02-05")).toEqual(Option.none())
+      const [claimed] = (yield* claimAll(at(10_000), at(10_001))).filter((c) => c.monthlyReturn.id === first.id)
+      expect(yield* repo.record(claimed!, { _tag: "Rejected", reason: "UTR not known" })).toBe(true)
+      expect(yield* repo.filedFor(tenant.id, "2026-02-05")).toEqual(Option.none())
+      // Holding a month is for the transaction that holds it; another month, or tenant, is not held.
+      yield* repo.holdTaxMonth(tenant.id, "2026-02-05")
+      yield* repo.holdTaxMonth(other.id, "2026-02-05")
+    })
+  )
+
   it.effect("leases a due return to one filer; the lease running out makes it due again", () =>
     Effect.gen(function* () {
       const tenant = yield* storedTenant

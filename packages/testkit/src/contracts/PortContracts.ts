@@ -18,6 +18,7 @@ import { mailOutboxContract } from "./MailOutboxContract.js"
 import { monthlyReturnRepoContract } from "./MonthlyReturnRepoContract.js"
 import { providerEventInboxContract } from "./ProviderEventInboxContract.js"
 import { purchaseInvoiceRepoContract } from "./PurchaseInvoiceRepoContract.js"
+import { subcontractorPaymentsContract } from "./SubcontractorPaymentsContract.js"
 import { receivedStatementRepoContract } from "./ReceivedStatementRepoContract.js"
 import { returnStatementRepoContract } from "./ReturnStatementRepoContract.js"
 import { salesInvoiceRepoContract } from "./SalesInvoiceRepoContract.js"
@@ -47,6 +48,7 @@ export const portContracts = <E>(name: string, ports: Layer.Layer<ContractPorts,
     describe("ContactRepo", () => contactRepoContract(it))
     describe("SalesInvoiceRepo", () => salesInvoiceRepoContract(it))
     describe("PurchaseInvoiceRepo", () => purchaseInvoiceRepoContract(it))
+    describe("SubcontractorPayments", () => subcontractorPaymentsContract(it))
     describe("ContactActivity", () => contactActivityContract(it))
     describe("ContactRepo batches", () => contactRepoBatchContract(it))
     describe("ImportAnalysisRepo", () => importAnalysisRepoContract(it))

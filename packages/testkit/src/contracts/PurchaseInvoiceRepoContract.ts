@@ -1,9 +1,10 @@
+import { PurchaseInvoice } from "@cisbook/core/invoices/PurchaseInvoice"
 import { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
 import type { InvoiceListQuery } from "@cisbook/core/invoices/InvoiceQuery"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { at, type ContractIt, storedTenant } from "./Fixtures.js"
-import { newPurchaseInvoice, storedContact, storedPurchaseInvoice } from "./InvoiceFixtures.js"
+import { newPurchaseInvoice, newPurchasePayment, storedContact, storedPurchaseInvoice } from "./InvoiceFixtures.js"
 
 const page: InvoiceListQuery = { offset: 0, limit: 50, contactId: null }
 
@@ -17,6 +18,8 @@ export const purchaseInvoiceRepoContract = (it: ContractIt) => {
         subtotal: 1,
         vat: 99_999_999_999,
         cisDeduction: 1,
+        materials: 1,
+        amountPaid: 99_999_999_999,
         createdAt: at(4)
       })
       expect(yield* repo.findById(tenant.id, invoice.id)).toEqual(Option.some(invoice))
@@ -55,5 +58,47 @@ export const purchaseInvoiceRepoContract = (it: ContractIt) => {
       const other = yield* storedTenant
       expect(yield* repo.list(other.id, page)).toEqual({ items: [], totalCount: 0 })
     })
+  )
+
+  it.effect("keeps a plain supplier's invoice: no materials, no treatment", () =>
+    Effect.gen(function* () {
+      const repo = yield* PurchaseInvoiceRepo
+      const tenant = yield* storedTenant
+      const invoice = yield* storedPurchaseInvoice(yield* storedContact(tenant), {
+        materials: 0,
+        taxTreatment: null,
+        cisDeduction: 0
+      })
+      expect(yield* repo.findByIdForUpdate(tenant.id, invoice.id)).toEqual(Option.some(invoice))
+    })
+  )
+
+  it.effect(
+    "adds a payment to its invoice's amount paid with its shares, and lists payments in the order recorded",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* PurchaseInvoiceRepo
+        const tenant = yield* storedTenant
+        const invoice = yield* storedPurchaseInvoice(yield* storedContact(tenant))
+        const first = yield* newPurchasePayment(invoice, { date: "2026-05-03", createdAt: at(1) })
+        const second = yield* newPurchasePayment(invoice, {
+          date: "2026-05-01",
+          amount: 110000,
+          grossAmount: 130952,
+          materials: 26190,
+          deducted: 20952,
+          reference: "BACS 9",
+          createdAt: at(2)
+        })
+        yield* repo.addPayment(first)
+        yield* repo.addPayment(second)
+        expect(yield* repo.payments(tenant.id, invoice.id)).toEqual([first, second])
+        expect(yield* repo.findById(tenant.id, invoice.id)).toEqual(
+          Option.some(new PurchaseInvoice({ ...invoice, amountPaid: 210000 }))
+        )
+        const other = yield* storedTenant
+        expect(yield* repo.payments(other.id, invoice.id)).toEqual([])
+        expect(yield* repo.findById(other.id, invoice.id)).toEqual(Option.none())
+      })
   )
 }

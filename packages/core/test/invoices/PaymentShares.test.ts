@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { deductionShare, split } from "../../src/invoices/DeductionSplit.js"
+import { paymentShare, split } from "../../src/invoices/PaymentShares.js"
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0)
 
@@ -38,9 +38,7 @@ describe("split", () => {
   })
 
   it("stays exact with amounts whose product passes 2^53", () => {
-    expect(deductionShare(99_999_999_999, 99_999_999_999, { amount: 0, deduction: 0 }, 33_333_333_333)).toBe(
-      33_333_333_333
-    )
+    expect(paymentShare(99_999_999_999, 99_999_999_999, { amount: 0, share: 0 }, 33_333_333_333)).toBe(33_333_333_333)
   })
 
   it.prop(
