@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
 import { blankAsNull } from "../BlankAsNull.js"
-import { Conflict, type NotFound, ValidationFailed } from "../Errors.js"
+import { Conflict, type NotFound, type ValidationFailed } from "../Errors.js"
 import { PurchaseInvoiceId, PurchaseInvoicePaymentId } from "../Ids.js"
-import { formatPounds } from "../Money.js"
+import { withinAmountDue } from "./AmountDue.js"
 import { MonthlyReturnRepo } from "../returns/MonthlyReturnRepo.js"
 import { taxMonthEndOf } from "../returns/TaxMonth.js"
 import { Clock } from "../system/Clock.js"
@@ -88,14 +88,7 @@ export class PurchaseInvoices extends Effect.Service<PurchaseInvoices>()("core/P
         return yield* transaction(
           Effect.gen(function* () {
             const invoice = yield* findForUpdate(tenant, invoiceId)
-            if (input.amount > invoice.amountDue) {
-              return yield* ValidationFailed.one(
-                "amount",
-                invoice.amountDue === 0
-                  ? `${invoice.number} is paid: nothing is due on it.`
-                  : `Must be at most the ${formatPounds(invoice.amountDue)} due on ${invoice.number}`
-              )
-            }
+            yield* withinAmountDue(invoice, input.amount)
             if (invoice.isCisBill) {
               const periodEnd = taxMonthEndOf(input.date)
               yield* returns.holdTaxMonth(tenant.id, periodEnd)

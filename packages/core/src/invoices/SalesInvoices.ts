@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { blankAsNull } from "../BlankAsNull.js"
-import { type Conflict, type NotFound, ValidationFailed } from "../Errors.js"
+import { type Conflict, type NotFound, type ValidationFailed } from "../Errors.js"
 import type { NewEvent } from "../events/Event.js"
 import { SalesInvoiceId, SalesInvoicePaymentId } from "../Ids.js"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
@@ -10,7 +10,7 @@ import type { NewPayment, NewSalesInvoice } from "./InvoiceInput.js"
 import { salesInvoiceNumber, salesInvoiceSequence } from "./InvoiceNumber.js"
 import type { InvoiceListPage } from "./InvoicePage.js"
 import type { InvoiceListRequest } from "./InvoiceQuery.js"
-import { formatPounds } from "../Money.js"
+import { withinAmountDue } from "./AmountDue.js"
 import { type ReportPeriod, reportPeriod } from "./ReportPeriod.js"
 import { type ReportedPayment, SalesInvoice, SalesInvoicePayment } from "./SalesInvoice.js"
 import { salesInvoiceEventJson } from "./SalesInvoiceEventData.js"
@@ -108,14 +108,7 @@ export class SalesInvoices extends Effect.Service<SalesInvoices>()("core/SalesIn
         return yield* transaction(
           Effect.gen(function* () {
             const invoice = yield* findForUpdate(tenant, invoiceId)
-            if (input.amount > invoice.amountDue) {
-              return yield* ValidationFailed.one(
-                "amount",
-                invoice.amountDue === 0
-                  ? `${invoice.number} is paid: nothing is due on it.`
-                  : `Must be at most the ${formatPounds(invoice.amountDue)} due on ${invoice.number}`
-              )
-            }
+            yield* withinAmountDue(invoice, input.amount)
             const earlier = yield* repo.payments(tenant.id, invoice.id)
             const before = {
               amount: invoice.amountPaid,
