@@ -9,7 +9,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   billing: () => import("./billing/BillingBench.js").then((m) => m.main()),
   startup: () => import("./startup/StartupBench.js").then((m) => m.main()),
   schemas: () => import("./schemas/SchemasBench.js").then((m) => m.main()),
-  obligations: () => import("./obligations/ObligationsBench.js").then((m) => m.main())
+  obligations: () => import("./obligations/ObligationsBench.js").then((m) => m.main()),
+  draft: () => import("./draft/DraftBench.js").then((m) => m.main())
 }
 
 const name = process.argv[2]
