@@ -30,7 +30,7 @@ layer(UnmigratedEphemeralDatabase)("Migration 0026_purchase_payments", (it) => {
         INSERT INTO purchase_invoices (tenant_id, id, number, contact_id, issue_date, due_date, subtotal, vat,
           cis_deduction, created_at)
         VALUES (${tenant}, ${invoice}, 'S-1', ${supplier}, '2026-04-10', '2026-04-30', 100000, 20000, 20000, now())`
-      expect(yield* migrate).toEqual([[26, "purchase_payments"]])
+      expect((yield* migrate)[0]).toEqual([26, "purchase_payments"])
       const rows = yield* sql`
         SELECT materials, tax_treatment, amount_paid FROM purchase_invoices WHERE tenant_id = ${tenant}`
       expect(rows).toEqual([{ materials: 0, taxTreatment: null, amountPaid: 0 }])
