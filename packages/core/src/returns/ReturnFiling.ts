@@ -1,4 +1,5 @@
 import { Duration, Effect, Either, Option } from "effect"
+import { refusedCredentialsSetAt } from "../credentials/RefusedCredentials.js"
 import { heldReason, sendableCredentials } from "../credentials/CredentialsRequired.js"
 import type { HmrcCredentials } from "../credentials/HmrcCredentials.js"
 import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
@@ -292,12 +293,7 @@ export class ReturnFiling extends Effect.Service<ReturnFiling>()("core/ReturnFil
       taxAuthority.pollReturn(sent).pipe(
         Effect.flatMap((polled) => outcomeOfPoll(claimed, sent, polled, current)),
         Effect.catchTags({
-          CredentialsRefused: (refusal) =>
-            refused(
-              claimed,
-              sent.credentialsSetAt ?? Option.getOrNull(Option.map(current, (c) => c.updatedAt)),
-              refusal
-            ),
+          CredentialsRefused: (refusal) => refused(claimed, refusedCredentialsSetAt(sent, current), refusal),
           TaxAuthorityUnavailable: (failure) => retry(claimed, failure)
         })
       )

@@ -1,4 +1,5 @@
 import { Duration, Effect, Either, Option } from "effect"
+import { refusedCredentialsSetAt } from "../credentials/RefusedCredentials.js"
 import { Contact } from "../contacts/Contact.js"
 import { heldReason, heldVerification, sendableCredentials } from "../credentials/CredentialsRequired.js"
 import type { HmrcCredentials } from "../credentials/HmrcCredentials.js"
@@ -297,12 +298,7 @@ export class VerificationWork extends Effect.Service<VerificationWork>()("core/V
       authority.pollVerification(sent).pipe(
         Effect.flatMap((polled) => ofPoll(claimed, sent, polled, current)),
         Effect.catchTags({
-          CredentialsRefused: (refusal) =>
-            refused(
-              claimed,
-              sent.credentialsSetAt ?? Option.getOrNull(Option.map(current, (c) => c.updatedAt)),
-              refusal
-            ),
+          CredentialsRefused: (refusal) => refused(claimed, refusedCredentialsSetAt(sent, current), refusal),
           TaxAuthorityUnavailable: (unavailable) => Effect.succeed<VerificationAttempt>({ claimed, unavailable })
         })
       )
