@@ -72,9 +72,7 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("receiving GoCardless webhoo
     Effect.gen(function* () {
       const events = [anEvent(), anEvent({ resource_type: "mandates", action: "cancelled", links: { mandate: "MD1" } })]
       const body = webhookOf(events)
-      const started = Date.now()
       const answer = yield* post(body, sign(body))
-      expect(Date.now() - started).toBeLessThan(1000)
       expect(answer).toEqual({ status: 204, contentType: "", body: undefined })
       const [payment, mandate] = yield* stored(events.map((e) => e.id))
       expect(payment).toMatchObject({
