@@ -8,13 +8,13 @@ import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { assert, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
-import { spawnSync } from "node:child_process"
 import { mailSender } from "../src/workers/MailSender.js"
 import { statementDeliverer } from "../src/workers/StatementDeliverer.js"
 import { webhookDispatcher } from "../src/workers/WebhookDispatcher.js"
 import { sampleScheme } from "./CisSchemeSetting.js"
 import { contractorTenant } from "./ContractorTenant.js"
 import { e2e, ownerOfNewTenant, raw, sqlTestPorts } from "./E2E.js"
+import { pdfLines } from "./PdfLines.js"
 import { eventually } from "./WorkerTestApp.js"
 
 const fast = { pollInterval: Duration.millis(20), concurrency: 4, lease: Duration.seconds(60) }
@@ -82,13 +82,6 @@ const download = (key: string, url: string) =>
       }))
     )
   )
-
-/** The PDF's text as pdftotext lays it out: one trimmed line each, runs of spaces as " | ". */
-const pdfLines = (pdf: Uint8Array) => {
-  const read = spawnSync("pdftotext", ["-layout", "-", "-"], { input: pdf, encoding: "utf8" })
-  expect(read.status, read.stderr).toBe(0)
-  return read.stdout.split("\n").map((l) => l.trim().replace(/\s{2,}/g, " | "))
-}
 
 layer(App, { excludeTestServices: true, timeout: "120 seconds" })(
   "payment and deduction statements over HTTP",

@@ -155,13 +155,15 @@ export const SandboxDirectDebit = sandboxDirectDebit()
  * CISBOOK_TEST_DATABASE_URL is set) and the sandbox tax authority (sending as tests, GatewayTest,
  * when `gatewayTest` says); webhooks may go to private addresses only if told; rate limits only
  * when given (the tests of other things send more requests, and fail more authentications, from
- * one address than a client should); GoCardless's Success+ only when told.
+ * one address than a client should); GoCardless's Success+ only when told. `system` gives the
+ * clock, ids and crypto: the real ones unless a test says (ClockOfEffect: moved by TestClock).
  */
 export const sqlTestPorts = (
   webhooks: { readonly allowPrivateTargets: boolean } = { allowPrivateTargets: false },
   rateLimits?: RateLimitSettings,
   directDebit: Pick<GoCardlessOptions, "successPlus"> = {},
-  gatewayTest = false
+  gatewayTest = false,
+  system: Layer.Layer<Clock | IdGenerator | Crypto> = SystemLive
 ) =>
   Layer.mergeAll(
     SqlPortsLive,
@@ -174,7 +176,7 @@ export const sqlTestPorts = (
     FilingCheckHmrc,
     appLinks(APP_URL),
     rateLimits === undefined ? RateLimitsOff : rateLimitsFlexible(rateLimits)
-  ).pipe(Layer.provideMerge(SystemLive), Layer.provideMerge(EphemeralDatabase))
+  ).pipe(Layer.provideMerge(system), Layer.provideMerge(EphemeralDatabase))
 
 export const SqlTestPorts = sqlTestPorts()
 
