@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { isValidAccountsOfficeReference } from "@cisbook/core/cis/CisScheme"
+import { paymentShares } from "@cisbook/core/invoices/PaymentShares"
+import { deductionDue } from "@cisbook/core/returns/DeductionRate"
 import type { Cis300Return, Cis300Subcontractor } from "../src/taxauthority/cis300/Cis300Return.js"
 import { cis300Problems } from "../src/taxauthority/cis300/Cis300Rules.js"
 
@@ -15,7 +17,8 @@ const net: Cis300Subcontractor = {
   taxTreatment: "Net",
   totalPayments: 100_000,
   costOfMaterials: 40_000,
-  totalDeducted: 12_000
+  totalDeducted: 12_000,
+  drafted: false
 }
 
 const unmatched: Cis300Subcontractor = {
@@ -136,6 +139,36 @@ describe("HMRC's rules for a CIS300", () => {
     ])
     expect(cis300Problems(withLine({ taxTreatment: "Gross", totalDeducted: 1 }))).toHaveLength(1)
     expect(cis300Problems(withLine({ taxTreatment: "Gross", totalDeducted: 0 }))).toEqual([])
+  })
+
+  it("takes a drafted line's deduction as its payments' shares add up, a penny over the rate included", () => {
+    // Two bills of a Net subcontractor, each part paid in the month (pence): the shares of each
+    // payment, rounded half up, add up to a penny more than 20 % of the line's gross less materials.
+    const bills = [
+      { gross: 11_407, materials: 2_200, paid: 4_700 },
+      { gross: 16_407, materials: 2_400, paid: 1_800 }
+    ]
+    const shares = bills.map(({ gross, materials, paid }) => {
+      const cisDeduction = deductionDue("Net", gross, materials)
+      const figures = { gross, materials, cisDeduction }
+      return paymentShares(
+        figures,
+        gross - cisDeduction,
+        { amount: 0, shares: { gross: 0, materials: 0, cisDeduction: 0 } },
+        paid
+      )
+    })
+    const sum = (key: "gross" | "materials" | "cisDeduction") => shares.reduce((total, s) => total + s[key], 0)
+    const drafted = {
+      totalPayments: sum("gross"),
+      costOfMaterials: sum("materials"),
+      totalDeducted: sum("cisDeduction")
+    }
+    expect(drafted).toEqual({ totalPayments: 7_776, costOfMaterials: 1_399, totalDeducted: 1_276 })
+    expect(cis300Problems(withLine({ ...drafted, drafted: true }))).toEqual([])
+    expect(cis300Problems(withLine({ ...drafted, drafted: false }))).toEqual([
+      "Jo Smith (SMITH): £12.76 deducted is more than the 20 % (Net) rate allows: £12.75."
+    ])
   })
 
   it("needs the declarations made", () => {

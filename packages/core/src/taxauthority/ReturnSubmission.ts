@@ -25,6 +25,8 @@ export interface SubmittedLine {
   readonly deducted: number
   /** The subcontractor's CIS identity as it stood, for the parts of the CIS300 beyond `name` and `utr`. */
   readonly cisDetails: CisDetails | null
+  /** The ids of the payments the line was drafted from; none on a line the contractor typed. */
+  readonly payments: ReadonlyArray<string>
 }
 
 /** What the contractor declared on the return, as it said it. */

@@ -37,6 +37,12 @@ export interface Cis300Subcontractor {
   readonly totalPayments: number
   readonly costOfMaterials: number
   readonly totalDeducted: number
+  /**
+   * Not part of HMRC's document: the figures are the sum of the month's payments' shares, each
+   * bill's deduction rounded down and each share half up, which the rate ceiling of a typed
+   * line does not bind (contract: "the typed lines' rules hold except the rate ceiling").
+   */
+  readonly drafted: boolean
 }
 
 export interface Cis300Declarations {
@@ -99,7 +105,8 @@ const subcontractorOf = (line: SubmittedLine): Cis300Subcontractor => {
     taxTreatment: line.taxTreatment,
     totalPayments: line.grossAmount,
     costOfMaterials: line.materials,
-    totalDeducted: line.deducted
+    totalDeducted: line.deducted,
+    drafted: line.payments.length > 0
   }
 }
 

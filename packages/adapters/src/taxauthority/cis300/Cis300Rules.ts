@@ -57,7 +57,7 @@ const subcontractorProblems = (s: Cis300Subcontractor): ReadonlyArray<string> =>
     deducted: s.totalDeducted
   })
   if (broken.materials) add("the cost of materials cannot exceed the total payments")
-  if (broken.deduction)
+  if (broken.deduction && !s.drafted)
     add(
       `£${formatPounds(s.totalDeducted)} deducted is more than the ${deductionPercent[s.taxTreatment]} % (${s.taxTreatment}) rate allows: £${formatPounds(broken.deduction.most)}`
     )
@@ -71,7 +71,8 @@ const subcontractorProblems = (s: Cis300Subcontractor): ReadonlyArray<string> =>
  * unless a nil return, none on a nil return; per subcontractor a name or trading name, a valid
  * UTR (only an unmatched one may lack it), a valid NINO and CRN where given, the verification
  * number where unmatched, amounts in pence, not negative and within HMRC's bounds, materials
- * within payments, and a deduction within the rate of its treatment; the declarations made.
+ * within payments, and a typed line's deduction within the rate of its treatment (a line drafted
+from payments sums shares the service worked out itself); the declarations made.
  * Empty when HMRC would take it.
  */
 export const cis300Problems = (r: Cis300Return): ReadonlyArray<string> => {
