@@ -70,7 +70,7 @@ export class PgliteSessionQueue {
             }
           })
         )
-        const whole = Buffer.concat(answer)
+        const whole = answer.length === 1 ? answer[0]! : Buffer.concat(answer)
         // Terminate is answered with nothing: the client is leaving, and its leaving ends its turn.
         if (message[0] !== TERMINATE) this.holder = endsTurn(whole) ? undefined : client
         resolve(whole.length)
@@ -101,22 +101,26 @@ export class PgliteSessionQueue {
    * or a statement not yet synced) is rolled back, and the session is idle for the others.
    */
   clearTransactionIfNeeded(client: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve) => {
       const run = async () => {
-        if (this.holder === client) {
-          await this.db.runExclusive(async () => {
-            // ROLLBACK ends a transaction or an unsynced statement unless an error has the session
-            // skipping to the next Sync; the Sync ends that, and what is left is then rolled back.
-            await this.db.execProtocolRaw(query("ROLLBACK"))
-            await this.db.execProtocolRaw(sync())
-            if (this.db.isInTransaction()) await this.db.execProtocolRaw(query("ROLLBACK"))
-          })
-          this.holder = undefined
+        try {
+          if (this.holder === client) {
+            await this.db.runExclusive(async () => {
+              // ROLLBACK ends a transaction or an unsynced statement unless an error has the session
+              // skipping to the next Sync; the Sync ends that, and what is left is then rolled back.
+              await this.db.execProtocolRaw(query("ROLLBACK"))
+              await this.db.execProtocolRaw(sync())
+              if (this.db.isInTransaction()) await this.db.execProtocolRaw(query("ROLLBACK"))
+            })
+          }
+        } finally {
+          // Never the gone client's turn again, whatever the rollback met: the others go on.
+          if (this.holder === client) this.holder = undefined
+          resolve()
         }
-        resolve()
         return 0
       }
-      this.waiting.push({ client, run, reject })
+      this.waiting.push({ client, run, reject: () => {} })
       void this.drain()
     })
   }
