@@ -3,6 +3,7 @@ import * as path from "node:path"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { pooledPgClient } from "./DatabasePool.js"
+import { PgliteSessionQueue } from "./PgliteSessionQueue.js"
 
 /** PostgreSQL's own socket name, so that pg (and psql -h DIR) find it from the directory alone. */
 const PORT = 5432
@@ -14,9 +15,10 @@ const failure = (message: string) => (cause: unknown) => new SqlError({ cause, m
 
 /**
  * Opens the embedded PGlite in `<dataDir>/pg` and serves it over the PostgreSQL wire protocol on
- * a Unix socket in `dataDir`. PGlite is one session: the socket server runs one connection's
- * statements at a time and keeps an open transaction's connection alone until it ends, so
- * every client, this process's own included, connects through it to be isolated from the others.
+ * a Unix socket in `dataDir`. PGlite is one session: the socket server lends it to one
+ * connection at a time, from its first message until the session is idle again (a statement
+ * answered, a transaction ended: {@link PgliteSessionQueue}), so every client, this process's own
+ * included, connects through it to be isolated from the others.
  */
 export const servePglite = (dataDir: string) =>
   Effect.gen(function* () {
@@ -43,6 +45,10 @@ export const servePglite = (dataDir: string) =>
           // Whoever held the directory before has gone (we hold its lock now): its socket is stale.
           fs.rmSync(socketPath(dataDir), { force: true })
           const server = new PGLiteSocketServer({ db: pglite, path: socketPath(dataDir), maxConnections: 16 })
+          // The server's own queue interleaves the messages of its connections (see PgliteSessionQueue):
+          // ours replaces it before any connection is made, each handler taking the server's queue.
+          if (!("queryQueue" in server)) throw new Error("@electric-sql/pglite-socket no longer has a queryQueue")
+          Object.assign(server, { queryQueue: new PgliteSessionQueue(pglite) })
           await server.start()
           return server
         },

@@ -10,6 +10,7 @@ import { isMultipart, limitFor } from "./BodyLimits.js"
 import { screenInput, screenUrl } from "./InputScreen.js"
 import { overflowKeepsSocket } from "../transport/OverflowKeepsSocket.js"
 import { problemResponse } from "./ProblemResponse.js"
+import { storeBusyProblem } from "./StoreBusyProblem.js"
 import { failTruncatedMultipart } from "../transport/TruncatedMultipartGuard.js"
 
 /** The one upload the API takes is a contact import file. */
@@ -159,6 +160,8 @@ const problemFor =
     }
     if (error instanceof DirectDebitUnavailable) return Effect.succeed(providerUnavailable(error))
     if (error instanceof DirectDebitFault) return providerFault(cause)
+    const busy = storeBusyProblem(error, cause)
+    if (Option.isSome(busy)) return busy.value
     const declared =
       Option.isSome(Cause.failureOption(cause)) && typeof error === "object" && error !== null && "detail" in error
     return declared ? Effect.failCause(cause) : internalError(cause)
@@ -182,8 +185,9 @@ const missingHost = () =>
 /**
  * Makes every failure an RFC 9457 problem: request decode failures become validation problems
  * naming each invalid member, unknown routes and unreadable or oversized bodies get their own
- * problems, declared domain errors go on to the contract's encoders, and anything else is a 500
- * that carries only a trace id (also written to the log with the cause).
+ * problems, declared domain errors go on to the contract's encoders, a database too busy just
+ * now is a 503 with Retry-After, and anything else is a 500 that carries only a trace id (also
+ * written to the log with the cause).
  */
 export const ProblemDetailsMiddleware = HttpApiBuilder.middleware((app) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
