@@ -18,6 +18,8 @@ export interface Database {
   readonly pool: pg.Pool
   /** Whether it has COPY FROM STDIN (a PostgreSQL server; PGlite has not). */
   readonly copyIn: boolean
+  /** The PostgreSQL server's name for it, whose backends' CPU can be counted; none for the embedded PGlite. */
+  readonly serverName: string | null
   readonly close: () => Promise<void>
 }
 
@@ -44,12 +46,19 @@ export const postgres = async (): Promise<Database> => {
   await admin.query(`CREATE DATABASE ${name}`)
   const url = new URL(ADMIN_URL)
   url.pathname = `/${name}`
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, types: clientOptions.types })
+  // Idle connections are kept, so that the CPU time of their backends can be counted (BackendCpu).
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    max: 10,
+    idleTimeoutMillis: 0,
+    types: clientOptions.types
+  })
   pool.on("error", () => undefined)
   return {
     label: "PostgreSQL 15",
     pool,
     copyIn: true,
+    serverName: name,
     close: async () => {
       await pool.end()
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
@@ -66,6 +75,7 @@ export const pglite = async (): Promise<Database> => {
     label: "PGlite (embedded)",
     pool,
     copyIn: false,
+    serverName: null,
     close: async () => {
       await pool.end()
       await db.close()

@@ -35,14 +35,16 @@ export const seedBilling = (users: number, months: number) =>
       [users]
     )
     yield* sql.unsafe(
-      `INSERT INTO monthly_returns (tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at)
+      `INSERT INTO monthly_returns (tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at,
+         deducted, declared_employment_status, declared_subcontractors_verified, declared_information_correct,
+         declared_at)
        SELECT md5('tenant' || n)::uuid, md5('return' || n || '-' || m)::uuid, make_date(2026, m, 5), 'Accepted',
          jsonb_build_object('name', 'Builder ' || n || ' Ltd', 'utr', '8456789123'),
          (SELECT jsonb_agg(jsonb_build_object('contactId', md5('contact' || n || '-' || j)::uuid,
             'contactCode', 'SUB' || j, 'name', 'Subcontractor ' || j, 'utr', '2234567890',
             'verificationNumber', null, 'taxTreatment', 'Gross', 'grossAmount', 100000, 'materials', 0, 'deducted', 0))
           FROM generate_series(1, 1 + (n + m) % 5) j),
-         make_date(2026, m, 10), make_date(2026, m, 10) + interval '1 hour'
+         make_date(2026, m, 10), make_date(2026, m, 10) + interval '1 hour', 0, true, true, true, make_date(2026, m, 10)
        FROM generate_series(1, $1::int) n, generate_series(1, $2::int) m`,
       [users, months]
     )
@@ -79,13 +81,15 @@ export const seedBilling = (users: number, months: number) =>
 export const seedLaterReturn = (n: number, month: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.unsafe(
-      `INSERT INTO monthly_returns (tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at)
+      `INSERT INTO monthly_returns (tenant_id, id, period_end, status, contractor, lines, submitted_at, accepted_at,
+         deducted, declared_employment_status, declared_subcontractors_verified, declared_information_correct,
+         declared_at)
        SELECT md5('tenant' || n)::uuid, md5('return' || n || '-' || m)::uuid, period_end, 'Accepted',
          jsonb_build_object('name', 'Builder ' || n || ' Ltd', 'utr', '8456789123'),
          jsonb_build_array(jsonb_build_object('contactId', md5('contact' || n || '-1')::uuid,
            'contactCode', 'SUB1', 'name', 'Subcontractor 1', 'utr', '2234567890',
            'verificationNumber', null, 'taxTreatment', 'Gross', 'grossAmount', 100000, 'materials', 0, 'deducted', 0)),
-         period_end + 5, period_end + 5
+         period_end + 5, period_end + 5, 0, true, true, true, period_end + 5
        FROM (SELECT $1::int AS n, $2::int AS m, (date '2026-01-05' + make_interval(months => $2::int - 1))::date AS period_end) later`,
       [n, month]
     )

@@ -1,4 +1,5 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
+import { startBackendCpu } from "../BackendCpu.js"
 import { startCpuProfile } from "../CpuProfile.js"
 import { chosenDatabases, type Database, sqlOver } from "../Databases.js"
 import type { Email } from "@cisbook/core/Email"
@@ -72,6 +73,10 @@ export interface ImportRow {
   readonly totalSeconds: number
   /** The server process's CPU time for both requests (the database's is not in it). */
   readonly serverCpuSeconds: number
+  /** The server process's CPU time for the import request alone. */
+  readonly importServerCpuSeconds: number
+  /** The CPU time of PostgreSQL's backends serving the benchmark's database during the import request (NaN on PGlite, which runs in the server's process). */
+  readonly importDatabaseCpuSeconds: number
   readonly rssMiB: number
   readonly retainedMiB: number
 }
@@ -89,26 +94,42 @@ const measure = (database: Database, rows: number) =>
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cisbook-bench-import-"))
     const csvPath = path.join(dir, "bench.csv")
     fs.writeFileSync(csvPath, largeImportCsv(rows))
+    const step = async (name: "analyze" | "import") => {
+      const { stdout } = await runClient(process.execPath, [
+        "--import",
+        "tsx",
+        clientScript,
+        base,
+        key,
+        csvPath,
+        String(rows),
+        name
+      ])
+      return (JSON.parse(stdout) as { readonly seconds: number }).seconds
+    }
+    const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6
     return yield* Effect.promise(async () => {
       const profiler = await startCpuProfile(CPU_PROFILE)
       const cpuBefore = process.cpuUsage()
       const { result, retainedMiB, rssMiB } = await memoryGrowth(async () => {
-        const { stdout } = await runClient(process.execPath, [
-          "--import",
-          "tsx",
-          clientScript,
-          base,
-          key,
-          csvPath,
-          String(rows)
-        ])
-        return JSON.parse(stdout) as { readonly analyse: number; readonly import: number }
+        const analyse = await step("analyze")
+        const cpuBeforeImport = process.cpuUsage()
+        const databaseCpu = database.serverName === null ? () => Number.NaN : startBackendCpu(database.serverName)
+        const imported = await step("import")
+        return {
+          analyse,
+          import: imported,
+          importCpuSeconds: cpuSeconds(process.cpuUsage(cpuBeforeImport)),
+          importDatabaseCpuSeconds: databaseCpu()
+        }
       })
       const cpu = process.cpuUsage(cpuBefore)
       await profiler.stop()
       fs.rmSync(dir, { recursive: true })
       return {
-        serverCpuSeconds: (cpu.user + cpu.system) / 1e6,
+        serverCpuSeconds: cpuSeconds(cpu),
+        importServerCpuSeconds: result.importCpuSeconds,
+        importDatabaseCpuSeconds: result.importDatabaseCpuSeconds,
         database: database.label,
         rows,
         analyseSeconds: result.analyse,
@@ -138,11 +159,11 @@ const run = (database: Database, rows: number) => {
 
 const table = (rows: ReadonlyArray<ImportRow>) =>
   [
-    "| database | rows | analyse s | import s | total s | server CPU s | peak RSS growth MiB | heap kept MiB |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| database | rows | analyse s | import s | total s | server CPU s | import: server CPU s | import: database CPU s | peak RSS growth MiB | heap kept MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (r) =>
-        `| ${r.database} | ${r.rows} | ${r.analyseSeconds.toFixed(2)} | ${r.importSeconds.toFixed(2)} | ${r.totalSeconds.toFixed(2)} | ${r.serverCpuSeconds.toFixed(2)} | ${r.rssMiB.toFixed(0)} | ${r.retainedMiB.toFixed(1)} |`
+        `| ${r.database} | ${r.rows} | ${r.analyseSeconds.toFixed(2)} | ${r.importSeconds.toFixed(2)} | ${r.totalSeconds.toFixed(2)} | ${r.serverCpuSeconds.toFixed(2)} | ${r.importServerCpuSeconds.toFixed(2)} | ${Number.isNaN(r.importDatabaseCpuSeconds) ? "in process" : r.importDatabaseCpuSeconds.toFixed(2)} | ${r.rssMiB.toFixed(0)} | ${r.retainedMiB.toFixed(1)} |`
     )
   ].join("\n")
 
@@ -157,6 +178,6 @@ export const main = async () => {
     }
   }
   console.log(
-    `\nContact import over HTTP (client in its own process): analyse, then import every row into a fresh tenant of a fresh database\n\n${table(results)}\n\nPeak RSS of the server process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`
+    `\nContact import over HTTP (client in its own process, one for each request): analyse, then import every row into a fresh tenant of a fresh database\n\n${table(results)}\n\nPeak RSS of the server process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`
   )
 }

@@ -262,12 +262,17 @@ export const BillingInvoiceRepoSql = Layer.effect(
           Effect.map((rows) => rows.length === 1),
           Effect.orDie
         ),
+      // The rows are locked in id order first: listings of one user at once (tabs, retries)
+      // update the same rows, and two updates taking them in different orders deadlock.
       recordPaymentsRead: (userId, ids, at) =>
         ids.length === 0
           ? Effect.void
           : sql`
               UPDATE billing_invoices SET payment_read_at = ${at}
-              WHERE user_id = ${userId} AND id IN ${sql.in(ids)}`.pipe(Effect.asVoid, Effect.orDie),
+              WHERE user_id = ${userId} AND id IN (
+                SELECT id FROM billing_invoices WHERE user_id = ${userId} AND id IN ${sql.in(ids)}
+                ORDER BY id FOR UPDATE
+              )`.pipe(Effect.asVoid, Effect.orDie),
       failedInvoices: sql`
           SELECT ${columns} FROM billing_invoices
           WHERE payment_status = 'Failed' AND finished_at IS NOT NULL

@@ -104,8 +104,8 @@ export const ContactRepoSql = Layer.effect(
 
     const copyIn = yield* Effect.serviceOption(CopyIn)
 
-    // On PostgreSQL with COPY; elsewhere one array a column through unnest (a batch of 1,000
-    // would otherwise bind 31,000 parameters).
+    // On PostgreSQL with COPY (the codes too); elsewhere one array a column through unnest (a
+    // batch of 1,000 would otherwise bind 31,000 parameters).
     const insertContacts = (contacts: ReadonlyArray<Contact>) => {
       const rows = contacts.map(newContactRow)
       if (Option.isSome(copyIn)) {
@@ -176,7 +176,14 @@ export const ContactRepoSql = Layer.effect(
         const codes = contacts
           .map((c) => ({ tenantId: c.tenantId, code: c.code }))
           .sort((a, b) => codePointOrder(`${a.tenantId}/${a.code}`, `${b.tenantId}/${b.code}`))
-        return sql`INSERT INTO contact_codes ${sql.insert(codes)}`.pipe(
+        const insertCodes = Option.isSome(copyIn)
+          ? copyIn.value.rows(
+              "contact_codes",
+              ["tenantId", "code"],
+              codes.map((c) => [c.tenantId, c.code])
+            )
+          : sql`INSERT INTO contact_codes ${sql.insert(codes)}`
+        return insertCodes.pipe(
           Effect.zipRight(insertContacts(contacts)),
           sql.withTransaction,
           Effect.asVoid,
