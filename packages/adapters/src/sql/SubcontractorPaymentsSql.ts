@@ -8,7 +8,8 @@ import { Effect, Layer } from "effect"
  * from purchase_invoice_payments_date_idx alone; then only the bills they pay are looked up, by
  * primary key (one probe per bill, not per payment), with their contacts. Joined directly, the
  * planner hashed every bill the tenant ever had (in parallel workers), a month's draft reading a
- * year of bills. The CTEs also keep the plan serial.
+ * year of bills. The CTEs also keep the plan serial. The columns are named as the rows' fields, to
+ * be read without transform: no name of the thousands of rows is mapped.
  */
 export const paymentsBetween = (sql: SqlClient.SqlClient, tenantId: TenantId, from: string, to: string) =>
   sql<SubcontractorPayment>`
@@ -23,8 +24,9 @@ export const paymentsBetween = (sql: SqlClient.SqlClient, tenantId: TenantId, fr
       WHERE i.tenant_id = ${tenantId} AND i.id = ANY(ARRAY(SELECT DISTINCT invoice_id FROM paid))
         AND i.tax_treatment IS NOT NULL
     )
-    SELECT b.contact_id, b.code AS contact_code, b.id AS purchase_invoice_id, b.number AS invoice_number,
-      p.id AS payment_id, p.date, p.amount, p.gross_amount, p.materials, p.deducted, b.tax_treatment
+    SELECT b.contact_id AS "contactId", b.code AS "contactCode", b.id AS "purchaseInvoiceId",
+      b.number AS "invoiceNumber", p.id AS "paymentId", p.date, p.amount, p.gross_amount AS "grossAmount",
+      p.materials, p.deducted, b.tax_treatment AS "taxTreatment"
     FROM paid p
     JOIN bills b ON b.id = p.invoice_id
     ORDER BY b.code, p.date, p.id`
@@ -35,7 +37,7 @@ export const SubcontractorPaymentsSql = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) =>
     SubcontractorPayments.of({
       // A draft reads thousands of rows: the columns' types already give the row's shape.
-      between: (tenantId, from, to) => paymentsBetween(sql, tenantId, from, to).pipe(Effect.orDie)
+      between: (tenantId, from, to) => paymentsBetween(sql, tenantId, from, to).withoutTransform.pipe(Effect.orDie)
     })
   )
 )
