@@ -1,5 +1,6 @@
 import { PortsLive } from "@cisbook/adapters/AppLive"
 import { contactColumns } from "@cisbook/adapters/sql/ContactListQuery"
+import { paymentsBetween } from "@cisbook/adapters/sql/SubcontractorPaymentsSql"
 import { EphemeralDatabase } from "@cisbook/adapters/sql/EphemeralDatabase"
 import { RateLimitsOff } from "@cisbook/adapters/ratelimits/RateLimitsFlexible"
 import type { Email } from "@cisbook/core/Email"
@@ -18,6 +19,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
+import { withCpuProfile } from "../CpuProfile.js"
 
 // `pnpm bench draft`: the drafted return of one contractor's tax month ending 2026-11-05, with
 // BENCH_SUBCONTRACTORS (default 500) verified CIS subcontractors paid BENCH_PAYMENTS (default
@@ -25,12 +27,14 @@ import { createServer } from "node:http"
 // and as many in each of the BENCH_HISTORY (default 12) tax months before (a year of history), among
 // BENCH_NEIGHBOURS (default 20) other contractors with three months of payments (the tables are shared); GET .../monthly-returns/draft over HTTP, one request after another, then the use case in
 // process, and the payments' read alone; then the plans of the month's payments and of the contacts' read.
+// BENCH_CPU_PROFILE: a file to write the CPU profile of the HTTP requests to.
 
 const SUBCONTRACTORS = Number(process.env["BENCH_SUBCONTRACTORS"] ?? 500)
 const PAYMENTS = Number(process.env["BENCH_PAYMENTS"] ?? 10000)
 const NEIGHBOURS = Number(process.env["BENCH_NEIGHBOURS"] ?? 20)
 const HISTORY = Number(process.env["BENCH_HISTORY"] ?? 12)
 const REQUESTS = Number(process.env["BENCH_REQUESTS"] ?? 30)
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
 const PERIOD_END = "2026-11-05"
 const MONTH_START = "2026-10-06"
 /** Payments in the month per bill: each bill also has one in the month before and one after. */
@@ -123,9 +127,29 @@ const percentiles = (timings: Array<number>) => {
   return { p50: at(50), p99: at(99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length }
 }
 
-const row = (name: string, timings: Array<number>) => {
+/** Each call's time, and this process's CPU time over them all (the server's, the client's and the driver's). */
+interface Timed {
+  readonly timings: Array<number>
+  readonly cpuMs: number
+}
+
+/** `calls` calls of `call`, one after another. */
+const timed = <E, R>(calls: number, call: Effect.Effect<unknown, E, R>): Effect.Effect<Timed, E, R> =>
+  Effect.gen(function* () {
+    const timings: Array<number> = []
+    const cpuBefore = process.cpuUsage()
+    for (let i = 0; i < calls; i++) {
+      const before = performance.now()
+      yield* call
+      timings.push(performance.now() - before)
+    }
+    const cpu = process.cpuUsage(cpuBefore)
+    return { timings, cpuMs: (cpu.user + cpu.system) / 1000 }
+  })
+
+const row = (name: string, { cpuMs, timings }: Timed) => {
   const { mean, p50, p99 } = percentiles(timings)
-  return `| ${name} | ${mean.toFixed(1)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`
+  return `| ${name} | ${mean.toFixed(1)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${(cpuMs / timings.length).toFixed(1)} |`
 }
 
 const explain = (statement: Effect.Effect<ReadonlyArray<{ "QUERY PLAN": string }>, unknown>) =>
@@ -175,48 +199,28 @@ const measure = Effect.gen(function* () {
   if (probe.status !== 200 || draft.lines?.length !== SUBCONTRACTORS || paid !== counted?.inMonth)
     return yield* Effect.dieMessage(`unexpected draft: ${probe.status} ${probe.body.slice(0, 500)}`)
   const lines: Array<string> = []
-  const http: Array<number> = []
-  for (let i = 0; i < REQUESTS; i++) {
-    const before = performance.now()
-    const { status } = yield* get()
-    http.push(performance.now() - before)
-    if (status !== 200) return yield* Effect.dieMessage(`draft: ${status}`)
-  }
+  const requests = timed(
+    REQUESTS,
+    Effect.flatMap(get(), ({ status }) => (status === 200 ? Effect.void : Effect.dieMessage(`draft: ${status}`)))
+  )
+  const http = yield* Effect.promise(() => withCpuProfile(CPU_PROFILE, () => Effect.runPromise(requests)))
   lines.push(row(`GET .../monthly-returns/draft, ${REQUESTS} requests, 1 connection`, http))
   yield* Effect.logWarning(lines.at(-1))
   // The use case alone, in process: what the draft costs beyond HTTP, authentication and JSON.
   const returns = yield* MonthlyReturns
-  const inProcess: Array<number> = []
-  for (let i = 0; i < REQUESTS; i++) {
-    const before = performance.now()
-    yield* returns.draft(PERIOD_END).pipe(asMember(owner, "bench-main"))
-    inProcess.push(performance.now() - before)
-  }
+  const inProcess = yield* timed(REQUESTS, returns.draft(PERIOD_END).pipe(asMember(owner, "bench-main")))
   lines.push(row(`the use case alone, in process, ${REQUESTS} calls`, inProcess))
   yield* Effect.logWarning(lines.at(-1))
   const payments = yield* SubcontractorPayments
-  const read: Array<number> = []
-  for (let i = 0; i < REQUESTS; i++) {
-    const before = performance.now()
-    yield* payments.between(tenant.id, MONTH_START, PERIOD_END)
-    read.push(performance.now() - before)
-  }
+  const read = yield* timed(REQUESTS, payments.between(tenant.id, MONTH_START, PERIOD_END))
   lines.push(row(`the month's payments read alone (the port), in process, ${REQUESTS} calls`, read))
   yield* Effect.logWarning(lines.at(-1))
   const codes = Array.from({ length: SUBCONTRACTORS }, (_, i) => `S${String(i + 1).padStart(4, "0")}`)
-  const paymentsQuery = sql<{ "QUERY PLAN": string }>`
-    EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
-    SELECT i.contact_id, c.code AS contact_code, i.id AS purchase_invoice_id, i.number AS invoice_number,
-      p.id AS payment_id, p.date, p.amount, p.gross_amount, p.materials, p.deducted, i.tax_treatment
-    FROM purchase_invoice_payments p
-    JOIN purchase_invoices i ON i.tenant_id = p.tenant_id AND i.id = p.invoice_id
-    JOIN contacts c ON c.tenant_id = i.tenant_id AND c.id = i.contact_id
-    WHERE p.tenant_id = ${tenant.id} AND p.date BETWEEN ${MONTH_START} AND ${PERIOD_END} AND i.tax_treatment IS NOT NULL
-    ORDER BY c.code, p.date, p.id`.withoutTransform
-  const paymentsPlan = yield* explain(paymentsQuery)
-  // The same without parallel workers: what starting them costs on this machine.
-  const serialPlan = yield* explain(
-    sql.withTransaction(Effect.zipRight(sql`SET LOCAL max_parallel_workers_per_gather = 0`, paymentsQuery))
+  // The adapter's own statement, explained.
+  const [statement, parameters] = paymentsBetween(sql, tenant.id, MONTH_START, PERIOD_END).compile()
+  const paymentsPlan = yield* explain(
+    sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement}`, parameters)
+      .withoutTransform
   )
   const contactsPlan = yield* explain(
     sql<{ "QUERY PLAN": string }>`
@@ -224,7 +228,7 @@ const measure = Effect.gen(function* () {
     SELECT ${sql.literal(contactColumns)} FROM contacts
     WHERE tenant_id = ${tenant.id} AND code = ANY(${codes}::text[])`.withoutTransform
   )
-  return { lines, paymentsPlan, serialPlan, contactsPlan, inMonth: counted?.inMonth ?? 0 }
+  return { lines, paymentsPlan, contactsPlan, inMonth: counted?.inMonth ?? 0 }
 })
 
 export const main = async () => {
@@ -235,18 +239,16 @@ export const main = async () => {
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(EphemeralDatabase)
   )
-  const { contactsPlan, inMonth, lines, paymentsPlan, serialPlan } = await Effect.runPromise(
+  const { contactsPlan, inMonth, lines, paymentsPlan } = await Effect.runPromise(
     measure.pipe(Effect.provide(App), Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))
   )
   console.log(
     `\nThe draft of the tax month ending ${PERIOD_END}: ${SUBCONTRACTORS} subcontractors, ${inMonth} payments in the month among ${NEIGHBOURS + 1} contractors (database: ${process.env["CISBOOK_TEST_DATABASE_URL"] ? "PostgreSQL" : "PGlite"})\n`
   )
-  console.log("| scenario | mean ms | p50 ms | p99 ms |\n|---|---:|---:|---:|")
+  console.log("| scenario | mean ms | p50 ms | p99 ms | CPU ms/call |\n|---|---:|---:|---:|---:|")
   console.log(lines.join("\n"))
   console.log("\nThe plan of the month's payments (SubcontractorPaymentsSql.between):\n")
   console.log(paymentsPlan.join("\n"))
-  console.log("\nThe same with max_parallel_workers_per_gather = 0:\n")
-  console.log(serialPlan.join("\n"))
   console.log("\nThe plan of the contacts' read (ContactRepo.findByCodes, every code):\n")
   // The 500 codes of the statement's array, shortened.
   console.log(contactsPlan.join("\n").replace(/'\{([^,}]+),[^}]*,([^,}]+)\}'/g, "'{$1,…,$2}'"))

@@ -17,16 +17,19 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
+import { withCpuProfile } from "../CpuProfile.js"
 import { loadTest, type LoadResult } from "../LoadTest.js"
 
 // `pnpm bench obligations`: a contractor's obligations of 24 tax months over HTTP, among
 // BENCH_TENANTS (default 300) other contractors with 24 returns each, every return of BENCH_LINES
-// (default 200) lines; then the plan of the query that finds a tenant's returns.
+// (default 200) lines; then the plan of the query that finds a tenant's returns. BENCH_CPU_PROFILE:
+// a file to write the CPU profile of the run with 1 connection to.
 
 const TENANTS = Number(process.env["BENCH_TENANTS"] ?? 300)
 const LINES = Number(process.env["BENCH_LINES"] ?? 200)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 16)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 5)
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
 const FROM = "2024-12-05"
 const TO = "2026-11-05"
 
@@ -68,7 +71,7 @@ const seedReturns = (tenantIds: ReadonlyArray<string>) =>
   })
 
 const row = (name: string, r: LoadResult) =>
-  `| ${name} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`
+  `| ${name} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.cpuMicrosPerRequest / 1000).toFixed(2)} |`
 
 const measure = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -105,7 +108,9 @@ const measure = Effect.gen(function* () {
   const lines: Array<string> = []
   for (const connections of [1, CONNECTIONS]) {
     const result = yield* Effect.promise(() =>
-      loadTest({ url, headers: { "x-api-key": key }, connections, seconds: SECONDS })
+      withCpuProfile(connections === 1 ? CPU_PROFILE : undefined, () =>
+        loadTest({ url, headers: { "x-api-key": key }, connections, seconds: SECONDS })
+      )
     )
     if (result.errors > 0 || result.non2xx > 0) return yield* Effect.dieMessage("obligations: errors")
     lines.push(row(`24 tax months, ${connections} connection${connections === 1 ? "" : "s"}`, result))
@@ -114,14 +119,16 @@ const measure = Effect.gen(function* () {
   // The use case alone, in process: what the answer costs beyond HTTP and authentication.
   const obligations = yield* Obligations
   const timings: Array<number> = []
+  const cpuBefore = process.cpuUsage()
   for (let i = 0; i < 200; i++) {
     const started = performance.now()
     yield* obligations.list({ from: FROM, to: TO }).pipe(asMember(owner, "bench-main"))
     timings.push(performance.now() - started)
   }
+  const cpu = process.cpuUsage(cpuBefore)
   timings.sort((a, b) => a - b)
   lines.push(
-    `| the use case alone, in process, 200 calls one after another | ${(1000 / (timings.reduce((a, b) => a + b, 0) / timings.length)).toFixed(0)} | ${timings[99]!.toFixed(1)} | ${timings[197]!.toFixed(1)} |`
+    `| the use case alone, in process, 200 calls one after another | ${(1000 / (timings.reduce((a, b) => a + b, 0) / timings.length)).toFixed(0)} | ${timings[99]!.toFixed(1)} | ${timings[197]!.toFixed(1)} | ${((cpu.user + cpu.system) / 1000 / 200).toFixed(2)} |`
   )
   const plan = yield* sql<{ "QUERY PLAN": string }>`
     EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
@@ -147,7 +154,7 @@ export const main = async () => {
   console.log(
     `\nObligations of 24 tax months, ${TENANTS + 1} contractors, ${returns} returns of ${LINES} lines, ${SECONDS} s each (database: ${process.env["CISBOOK_TEST_DATABASE_URL"] ? "PostgreSQL" : "PGlite"})\n`
   )
-  console.log("| scenario | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|")
+  console.log("| scenario | req/s | p50 ms | p99 ms | CPU ms/req |\n|---|---:|---:|---:|---:|")
   console.log(lines.join("\n"))
   console.log("\nThe plan of the query of a tenant's returns (30 tax months: 24 and the 6 before):\n")
   console.log(plan.join("\n"))

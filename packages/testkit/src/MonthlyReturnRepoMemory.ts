@@ -104,6 +104,16 @@ export const MonthlyReturnRepoMemory = Layer.effect(
             .filter((r) => r.tenantId === tenantId)
             .sort(newestFirst)
         ),
+      onAcceptedReturnsSince: (tenantId, from, contactIds) =>
+        Effect.map(Ref.get(rows), (all) => {
+          const on = new Set(
+            all
+              .map((row) => row.monthlyReturn)
+              .filter((r) => r.tenantId === tenantId && r.status === "Accepted" && r.periodEnd >= from)
+              .flatMap((r) => r.lines.map((line) => line.contactId))
+          )
+          return new Set(contactIds.filter((id) => on.has(id)))
+        }),
       filings: (tenantId, from, to) =>
         Effect.map(Ref.get(rows), (all) =>
           all

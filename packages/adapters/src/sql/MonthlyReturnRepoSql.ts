@@ -1,5 +1,5 @@
 import { UnknownAnswer } from "@cisbook/core/taxauthority/UnknownAnswer"
-import { MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
+import { type ContactId, MonthlyReturnId, TenantId } from "@cisbook/core/Ids"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import { type ClaimedReturn, MonthlyReturnRepo } from "@cisbook/core/returns/MonthlyReturnRepo"
 import { CisScheme } from "@cisbook/core/cis/CisScheme"
@@ -199,6 +199,16 @@ export const MonthlyReturnRepoSql = Layer.effect(
             ORDER BY period_end DESC, submitted_at DESC, id DESC`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => rows.map(fromRow)),
+          Effect.orDie
+        ),
+      // The months from the list's index (tenant_id, period_end); only the accepted ones' lines are read.
+      onAcceptedReturnsSince: (tenantId, from, contactIds) =>
+        sql<{ contactId: ContactId }>`
+          SELECT DISTINCT line->>'contactId' AS contact_id
+          FROM monthly_returns r CROSS JOIN jsonb_array_elements(r.lines) line
+          WHERE r.tenant_id = ${tenantId} AND r.period_end >= ${from} AND r.status = 'Accepted'
+            AND line->>'contactId' = ANY(${contactIds}::text[])`.pipe(
+          Effect.map((rows) => new Set(rows.map((row) => row.contactId))),
           Effect.orDie
         ),
       // The list's index (tenant_id, period_end) finds the months; the lines are not read.

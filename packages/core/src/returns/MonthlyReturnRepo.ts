@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { MonthlyReturnId, TenantId } from "../Ids.js"
+import type { ContactId, MonthlyReturnId, TenantId } from "../Ids.js"
 import type { CisScheme } from "../cis/CisScheme.js"
 import type { HeldFor, HmrcReceipt, MonthlyReturn } from "./MonthlyReturn.js"
 import type { SentMessage } from "../taxauthority/Acknowledgement.js"
@@ -110,6 +110,15 @@ export class MonthlyReturnRepo extends Context.Tag("core/MonthlyReturnRepo")<
     readonly holdTaxMonth: (tenantId: TenantId, periodEnd: string) => Effect.Effect<void>
     /** Latest periodEnd first, then latest submitted first. */
     readonly list: (tenantId: TenantId) => Effect.Effect<ReadonlyArray<MonthlyReturn>>
+    /**
+     * Those of `contactIds` on a line of one of the tenant's Accepted returns for a tax month
+     * ending on `from` (YYYY-MM-05) or later: whether HMRC still knows them (see VerifyAgain).
+     */
+    readonly onAcceptedReturnsSince: (
+      tenantId: TenantId,
+      from: string,
+      contactIds: ReadonlyArray<ContactId>
+    ) => Effect.Effect<ReadonlySet<ContactId>>
     /** The tenant's returns that count for the tax months ending from `from` to `to` (both included), oldest first. */
     readonly filings: (tenantId: TenantId, from: string, to: string) => Effect.Effect<ReadonlyArray<MonthFiling>>
     /**

@@ -3,7 +3,7 @@ import { schemeRequired } from "../cis/SchemeRequired.js"
 import { credentialsRequired } from "../credentials/CredentialsRequired.js"
 import { HmrcCredentialsRepo } from "../credentials/HmrcCredentialsRepo.js"
 import { Conflict, NotFound, Refused, ValidationFailed } from "../Errors.js"
-import { isUuid, MonthlyReturnId } from "../Ids.js"
+import { type ContactId, isUuid, MonthlyReturnId } from "../Ids.js"
 import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "../contacts/ContactRepo.js"
 import { IdGenerator } from "../system/IdGenerator.js"
@@ -16,6 +16,7 @@ import { MonthlyReturn, resubmitted, ReturnContractor, ReturnLine } from "./Mont
 import { lineErrors, type NewMonthlyReturn, returnKind, returnShapeErrors } from "./ReturnInput.js"
 import { draftReturn, type ReturnDraft } from "./ReturnDraft.js"
 import { SubcontractorPayments } from "./SubcontractorPayments.js"
+import { acceptedReturnsFrom, verifiedTooLongAgo } from "./VerifyAgain.js"
 import { PeriodEnd, taxMonthEndOf, taxMonthStart } from "./TaxMonth.js"
 import { memberPath } from "../MemberPath.js"
 import type { Tenant } from "../tenants/Tenant.js"
@@ -59,8 +60,12 @@ export class MonthlyReturns extends Effect.Service<MonthlyReturns>()("core/Month
         const payments = yield* paymentsIn(tenant, periodEnd)
         const codes = [...new Set(payments.map((p) => p.contactCode))]
         const found = codes.length === 0 ? [] : yield* contacts.findByCodes(tenant.id, codes)
-        const returns = payments.length === 0 ? [] : yield* repo.list(tenant.id)
-        return draftReturn(periodEnd, payments, new Map(found.map((c) => [c.id, c])), returns)
+        const tooLongAgo = found.filter((c) => verifiedTooLongAgo(c, periodEnd)).map((c) => c.id)
+        const onAcceptedReturns =
+          tooLongAgo.length === 0
+            ? new Set<ContactId>()
+            : yield* repo.onAcceptedReturnsSince(tenant.id, acceptedReturnsFrom(periodEnd), tooLongAgo)
+        return draftReturn(periodEnd, payments, new Map(found.map((c) => [c.id, c])), onAcceptedReturns)
       })
 
     /**

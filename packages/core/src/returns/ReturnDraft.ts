@@ -1,9 +1,10 @@
 import type { Contact, TaxTreatment } from "../contacts/Contact.js"
 import type { ContactId } from "../Ids.js"
 import { formatPounds } from "../Money.js"
-import type { MonthlyReturn, ReturnTotals } from "./MonthlyReturn.js"
+import type { ReturnTotals } from "./MonthlyReturn.js"
 import type { SubcontractorPayment } from "./SubcontractorPayments.js"
-import { returnDueDate, taxMonthEndOf, verifyAgainSince } from "./TaxMonth.js"
+import { returnDueDate, verifyAgainSince } from "./TaxMonth.js"
+import { verifiedTooLongAgo } from "./VerifyAgain.js"
 
 /** A payment on a draft's line. Pence. */
 export interface DraftPayment {
@@ -71,31 +72,15 @@ const byNameThenCode = (a: DraftLine, b: DraftLine) =>
           : 0
 
 /**
- * Whether HMRC wants the contact verified again before it goes on the return ending `periodEnd`:
- * it was last verified before the tax year two before this one, and is on none of the tenant's
- * accepted returns since then.
- */
-const mustVerifyAgain = (contact: Contact, periodEnd: string, accepted: ReadonlyArray<MonthlyReturn>): boolean => {
-  const since = verifyAgainSince(periodEnd)
-  const verifiedAt = contact.verification?.verifiedAt ?? null
-  if (verifiedAt !== null && verifiedAt.toISOString().slice(0, 10) >= since) return false
-  const firstPeriod = taxMonthEndOf(since)
-  return !accepted.some(
-    (r) =>
-      r.status === "Accepted" && r.periodEnd >= firstPeriod && r.lines.some((line) => line.contactId === contact.id)
-  )
-}
-
-/**
  * The draft of the return ending `periodEnd` from the month's `payments` (by contact), the
- * `contacts` they were made to as they are now (by id), and the tenant's returns (for who was on
- * an accepted one).
+ * `contacts` they were made to as they are now (by id), and those of them verified too long ago
+ * that are on one of the tenant's accepted returns since (see VerifyAgain).
  */
 export const draftReturn = (
   periodEnd: string,
   payments: ReadonlyArray<SubcontractorPayment>,
   contacts: ReadonlyMap<ContactId, Contact>,
-  returns: ReadonlyArray<MonthlyReturn>
+  onAcceptedReturns: ReadonlySet<ContactId>
 ): ReturnDraft => {
   const byContact = new Map<ContactId, Array<SubcontractorPayment>>()
   for (const payment of payments) {
@@ -138,7 +123,7 @@ export const draftReturn = (
     const contact = contacts.get(line.contactId)!
     const warn = (code: DraftWarningCode, message: string) =>
       warnings.push({ contactCode: line.contactCode, code, message })
-    if (mustVerifyAgain(contact, periodEnd, returns))
+    if (verifiedTooLongAgo(contact, periodEnd) && !onAcceptedReturns.has(contact.id))
       warn(
         "VerifyAgain",
         `${line.contactCode} was last verified before ${verifyAgainSince(periodEnd)} and is on none of your accepted returns since: verify it with HMRC again before filing.`
@@ -148,7 +133,7 @@ export const draftReturn = (
         "MaterialsNotBelowGross",
         `${line.contactCode}'s materials (${formatPounds(line.materials)}) are not below its gross (${formatPounds(line.grossAmount)}): HMRC looks at such payments; check the bills.`
       )
-    const paidAt = new Set(payments.filter((p) => p.contactId === line.contactId).map((p) => p.taxTreatment))
+    const paidAt = new Set(byContact.get(line.contactId)!.map((p) => p.taxTreatment))
     const changed = [...paidAt].filter((t) => t !== line.taxTreatment)
     if (changed.length > 0)
       warn(

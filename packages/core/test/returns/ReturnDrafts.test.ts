@@ -1,3 +1,4 @@
+import { newReturn } from "@cisbook/testkit/contracts/MonthlyReturnRepoContract"
 import { allDeclared, nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { assert, describe, expect, it } from "@effect/vitest"
@@ -8,6 +9,8 @@ import { HmrcCredentialsSettings } from "../../src/credentials/HmrcCredentialsSe
 import { Conflict, ValidationFailed } from "../../src/Errors.js"
 import type { NewPurchaseInvoice } from "../../src/invoices/InvoiceInput.js"
 import { PurchaseInvoices } from "../../src/invoices/PurchaseInvoices.js"
+import { MonthlyReturn, ReturnLine } from "../../src/returns/MonthlyReturn.js"
+import { MonthlyReturnRepo } from "../../src/returns/MonthlyReturnRepo.js"
 import { MonthlyReturns } from "../../src/returns/MonthlyReturns.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
@@ -20,7 +23,7 @@ const TENANT = "lovelace-builders"
 // The clock stands at 2026-11-21: the current tax month ends on 2026-12-05.
 const setUp = Effect.gen(function* () {
   const owner = yield* aUser("owner@example.com")
-  yield* (yield* Tenants)
+  const { tenant } = yield* (yield* Tenants)
     .create({ code: TenantCode.make(TENANT), name: "Lovelace Builders Ltd", email: null })
     .pipe(asUser(owner))
   const as = asMember(owner, TENANT)
@@ -33,7 +36,15 @@ const setUp = Effect.gen(function* () {
   yield* (yield* HmrcCredentialsSettings).set(sandboxGateway).pipe(as)
   const net = yield* subcontractor(owner, TENANT, "Bricks", "Net")
   const unmatched = yield* subcontractor(owner, TENANT, "Aardvark Roofing", "Unmatched")
-  return { as, owner, net, unmatched, invoices: yield* PurchaseInvoices, returns: yield* MonthlyReturns } as const
+  return {
+    as,
+    owner,
+    tenant,
+    net,
+    unmatched,
+    invoices: yield* PurchaseInvoices,
+    returns: yield* MonthlyReturns
+  } as const
 })
 
 // HMRC's worked figures (CISR15100): £2,567 gross of which £367 materials.
@@ -82,7 +93,7 @@ describe("A return drafted from payments", () => {
 
   it.effect("warns of a subcontractor to verify again, materials not below gross, and a changed treatment", () =>
     Effect.gen(function* () {
-      const { as, invoices, net, returns, unmatched } = yield* setUp
+      const { as, invoices, net, returns, tenant, unmatched } = yield* setUp
       const allMaterials = yield* invoices.create(bill(net.code, "B-1", { materials: 256700 })).pipe(as)
       yield* invoices.addPayment(allMaterials.id, { date: "2026-05-20", amount: 1000 }).pipe(as)
       const high = yield* invoices.create(bill(unmatched.code, "A-1")).pipe(as)
@@ -113,6 +124,23 @@ describe("A return drafted from payments", () => {
       )
       assert(refused instanceof ValidationFailed)
       expect(Object.keys(refused.errors)).toEqual(["lines[0].contact"])
+      // On an accepted return for a tax month from the one ending 2024-05-05 (the first after 6
+      // April 2024) on, HMRC still knows it; on an earlier one, or one not accepted, it does not.
+      const filings = yield* MonthlyReturnRepo
+      const filedWith = (periodEnd: string, status: MonthlyReturn["status"]) =>
+        Effect.flatMap(newReturn(tenant, periodEnd, 0), (r) =>
+          filings.insert(
+            new MonthlyReturn({ ...r, status, lines: [new ReturnLine({ ...r.lines[0]!, contactId: unmatched.id })] })
+          )
+        )
+      yield* filedWith("2024-04-05", "Accepted")
+      yield* filedWith("2024-06-05", "Submitted")
+      const verifyAgain = Effect.map(returns.draft("2026-06-05").pipe(as), (d) =>
+        d.warnings.some((w) => w.code === "VerifyAgain")
+      )
+      expect(yield* verifyAgain).toBe(true)
+      yield* filedWith("2024-05-05", "Accepted")
+      expect(yield* verifyAgain).toBe(false)
       // Verified on 6 April 2024, it is recent enough.
       yield* repo.update(
         new Contact({

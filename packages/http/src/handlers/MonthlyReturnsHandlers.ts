@@ -4,7 +4,7 @@ import { Obligations } from "@cisbook/core/returns/Obligations"
 import { CisbookApi } from "@cisbook/sdk/Api"
 import { HttpApiBuilder } from "@effect/platform"
 import { Array, Effect } from "effect"
-import { monthlyReturnDraftDto, monthlyReturnDto } from "../dto/MonthlyReturnDto.js"
+import { monthlyReturnDraftResponse, monthlyReturnDto } from "../dto/MonthlyReturnDto.js"
 import { obligationDto } from "../dto/ObligationDto.js"
 import { returnStatementDto, statementPdfResponse } from "../dto/ReturnStatementDto.js"
 
@@ -17,7 +17,7 @@ export const MonthlyReturnsHandlers = HttpApiBuilder.group(CisbookApi, "monthlyR
       .handle("createMonthlyReturn", ({ payload }) => returns.file(payload).pipe(Effect.map(monthlyReturnDto)))
       .handle("listMonthlyReturns", () => returns.list().pipe(Effect.map((all) => all.map(monthlyReturnDto))))
       .handle("getMonthlyReturnDraft", ({ urlParams }) =>
-        returns.draft(urlParams.periodEnd).pipe(Effect.map(monthlyReturnDraftDto))
+        returns.draft(urlParams.periodEnd).pipe(Effect.map(monthlyReturnDraftResponse))
       )
       .handle("listObligations", ({ urlParams }) =>
         obligations.list(urlParams).pipe(Effect.map((all) => all.map(obligationDto)))

@@ -478,4 +478,46 @@ export const monthlyReturnRepoContract = (it: ContractIt) => {
       expect(Option.map(yield* repo.find(tenant.id, r.id), (x) => x.declarations)).toEqual(Option.some(declarations))
     })
   )
+
+  it.effect(
+    "answers which of the contacts asked about are on the tenant's Accepted returns for the months from a given one: not Submitted, Rejected, earlier, nor another tenant's",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MonthlyReturnRepo
+        const tenant = yield* storedTenant
+        const other = yield* storedTenant
+        const contact = (n: number) => ContactId.make(`00000000-0000-4000-8000-0000000001${String(n).padStart(2, "0")}`)
+        const withContacts = (owner: Tenant, periodEnd: string, minutes: number, contacts: ReadonlyArray<ContactId>) =>
+          Effect.flatMap(newReturn(owner, periodEnd, minutes), (base) => {
+            const r = new MonthlyReturn({
+              ...base,
+              lines: contacts.map((contactId, i) => new ReturnLine({ ...line(`C${i}`), contactId }))
+            })
+            return Effect.as(repo.insert(r), r)
+          })
+        const onTheFirst = yield* withContacts(tenant, "2024-05-05", 1, [contact(1), contact(2)])
+        const later = yield* withContacts(tenant, "2024-08-05", 2, [contact(2)])
+        const earlier = yield* withContacts(tenant, "2024-04-05", 3, [contact(3)])
+        const rejected = yield* withContacts(tenant, "2024-06-05", 4, [contact(4)])
+        yield* withContacts(tenant, "2024-07-05", 5, [contact(5)])
+        const others = yield* withContacts(other, "2024-05-05", 6, [contact(6)])
+        const toAccept = [onTheFirst.id, later.id, earlier.id, others.id]
+        for (const claimed of yield* claimAll(at(100_000), at(100_001))) {
+          if (toAccept.includes(claimed.monthlyReturn.id)) yield* repo.record(claimed, accepted(at(100_000)))
+          else if (claimed.monthlyReturn.id === rejected.id)
+            yield* repo.record(claimed, { _tag: "Rejected", reason: "UTR not known" })
+        }
+        const asked = [1, 2, 3, 4, 5, 6, 7].map(contact)
+        expect([...(yield* repo.onAcceptedReturnsSince(tenant.id, "2024-05-05", asked))].sort()).toEqual([
+          contact(1),
+          contact(2)
+        ])
+        expect([...(yield* repo.onAcceptedReturnsSince(tenant.id, "2024-05-05", [contact(2), contact(3)]))]).toEqual([
+          contact(2)
+        ])
+        expect([...(yield* repo.onAcceptedReturnsSince(tenant.id, "2024-06-05", asked))]).toEqual([contact(2)])
+        expect([...(yield* repo.onAcceptedReturnsSince(other.id, "2024-01-05", asked))]).toEqual([contact(6)])
+        expect([...(yield* repo.onAcceptedReturnsSince(tenant.id, "2024-01-05", []))]).toEqual([])
+      })
+  )
 }
