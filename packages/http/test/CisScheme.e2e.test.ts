@@ -141,7 +141,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("the CIS scheme registration
         "404",
         "413",
         "415",
-        "429"
+        "429",
+        "503"
       ])
       expect(operations.put.summary).toBe("Set the tenant's CIS scheme registration")
       expect(operations.get.description).toContain("accountsOfficeReference")

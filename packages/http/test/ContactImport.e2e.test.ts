@@ -651,7 +651,17 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
         expect(Object.keys(template.responses["200"].content)).toEqual(["text/csv"])
         const analyze = doc.paths[`${base}/analyze`].post
         const imports = doc.paths[base].post
-        expect(Object.keys(analyze.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "415", "429"])
+        expect(Object.keys(analyze.responses).sort()).toEqual([
+          "200",
+          "400",
+          "401",
+          "403",
+          "404",
+          "413",
+          "415",
+          "429",
+          "503"
+        ])
         expect(Object.keys(imports.responses).sort()).toEqual([
           "201",
           "400",
@@ -661,7 +671,8 @@ layer(e2e(SqlTestPorts), { timeout: "120 seconds" })("contact import over HTTP",
           "409",
           "413",
           "415",
-          "429"
+          "429",
+          "503"
         ])
         // The import takes an Idempotency-Key; the analysis, which only reads the file, does not.
         const takesKey = (operation: any) =>

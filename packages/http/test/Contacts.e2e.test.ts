@@ -408,7 +408,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
           "409",
           "413",
           "415",
-          "429"
+          "429",
+          "503"
         ])
         expect(Object.keys(paths["/tenants/{tenant}/contacts/{code}"].delete.responses).sort()).toEqual([
           "204",
@@ -416,7 +417,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("contacts over HTTP", (it) =
           "403",
           "404",
           "409",
-          "429"
+          "429",
+          "503"
         ])
         const schemas = doc["components"].schemas
         expect(schemas.ContactDto.examples?.[0]).toMatchObject({

@@ -73,7 +73,7 @@ describe("the OpenAPI document", () => {
     expect(postsWithoutKey).toEqual(["/tenants/{tenant}/contacts/import/analyze", "/webhooks/gocardless"])
   })
 
-  it("documents GoCardless's webhook: no credentials but its signature header, its body, 204, 400, 413, 415 and 498", () => {
+  it("documents GoCardless's webhook: no credentials but its signature header, its body, 204, 400, 413, 415, 498 and 503", () => {
     const document = OpenApi.fromApi(CisbookServerApi) as any
     const operation = document.paths["/webhooks/gocardless"].post
     expect(operation.security ?? []).toEqual([])
@@ -83,7 +83,7 @@ describe("the OpenAPI document", () => {
     expect(operation.requestBody.content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/GoCardlessWebhook"
     })
-    expect(Object.keys(operation.responses).sort()).toEqual(["204", "400", "413", "415", "498"])
+    expect(Object.keys(operation.responses).sort()).toEqual(["204", "400", "413", "415", "498", "503"])
     expect(JSON.stringify(operation.responses["498"].content["application/problem+json"].schema)).toContain(
       "#/components/schemas/InvalidSignatureProblem"
     )
@@ -146,7 +146,22 @@ describe("the OpenAPI document", () => {
       expect(responses["503"].content["application/problem+json"]).toBeDefined()
       expect(responses["503"].headers["Retry-After"]).toBeDefined()
     }
-    expect(document.paths["/me/billing/profile"].get.responses["503"]).toBeUndefined()
+    expect(document.paths["/me/billing/mandate"].get.responses["503"].description).toMatch(/provider.*database/)
+  })
+
+  it("lists 503 with Retry-After on every operation but the health checks, for a database busy just now", () => {
+    const document = OpenApi.fromApi(CisbookServerApi) as any
+    const operations = operationsOf(document).filter(({ name }) => !/ \/health(\/ready)?$/.test(name))
+    expect(operations.length).toBeGreaterThan(50)
+    expect(
+      operations
+        .filter(({ operation }) => operation.responses["503"]?.headers?.["Retry-After"] === undefined)
+        .map(({ name }) => name)
+    ).toEqual([])
+    const busy = document.paths["/me/billing/profile"].get.responses["503"]
+    expect(busy.description).toMatch(/database/)
+    expect(busy.content["application/problem+json"].schema.properties.retryAfter.type).toBe("integer")
+    expect(document.paths["/health/ready"].get.responses["503"].description).not.toMatch(/just now/)
   })
 
   it("lists 415 on every operation that takes a body, with Accept-Post on a POST", () => {

@@ -139,7 +139,8 @@ layer(e2e(SqlTestPorts), { timeout: "60 seconds" })("tenant CIS details over HTT
           "404",
           "413",
           "415",
-          "429"
+          "429",
+          "503"
         ])
         expect(operations.put.summary).toBe("Replace the tenant's CIS details")
         expect(doc.components.schemas.TenantCisDetailsDto.properties.type).toBeDefined()

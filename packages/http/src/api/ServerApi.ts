@@ -6,7 +6,12 @@ import { withContentDisposition } from "../handlers/ContentDispositionOpenApi.js
 import { withIdempotencyKeys, withIdempotentReplayed } from "../middleware/IdempotencyOpenApi.js"
 import type { Json } from "./OpenApiPaths.js"
 import { withOpenRequestBodies } from "./OpenRequestBodiesOpenApi.js"
-import { withBodyLimit, withProviderFaults, withValidationProblems } from "../problems/ProblemDetailsOpenApi.js"
+import {
+  withBodyLimit,
+  withProviderFaults,
+  withStoreBusy,
+  withValidationProblems
+} from "../problems/ProblemDetailsOpenApi.js"
 import { ProviderEventsApi } from "./ProviderEventsApi.js"
 import { withRetryAfter } from "../middleware/RateLimitsOpenApi.js"
 import { withStartingHealth } from "../transport/StartingOpenApi.js"
@@ -23,8 +28,10 @@ const completeDocument = (spec: Json): Json =>
       withIdempotentReplayed(
         withContentDisposition(
           withStartingHealth(
-            withProviderFaults(
-              withMediaTypes(withBodyLimit(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec)))))
+            withStoreBusy(
+              withProviderFaults(
+                withMediaTypes(withBodyLimit(withRetryAfter(withIdempotencyKeys(withValidationProblems(spec)))))
+              )
             )
           )
         )

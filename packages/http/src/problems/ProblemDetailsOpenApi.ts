@@ -1,5 +1,6 @@
 import { MAX_JSON_BODY } from "./BodyLimits.js"
 import { type Json, operationsOf, problemJsonContent } from "../api/OpenApiPaths.js"
+import { STORE_BUSY_RETRY_AFTER_SECONDS } from "./StoreBusyProblem.js"
 
 // What the problem middleware (ProblemDetailsMiddleware) answers, in the OpenAPI document.
 
@@ -101,6 +102,44 @@ export const withProviderFaults = (spec: Json): Json => {
         "Service Unavailable",
         "The direct debit provider is not answering just now; nothing was changed by it. Send the request again in 30 seconds."
       )
+    }
+  }
+  return spec
+}
+
+/** The health checks answer for the process itself: they carry their own 503. */
+const HEALTH_PATHS = new Set(["/health", "/health/ready"])
+
+const STORE_BUSY = "the database could not serve the request just now (a lock, a deadlock, a lost connection)"
+
+/**
+ * Every other operation answers 503 with Retry-After, never 500, when the database could not
+ * serve it just now (StoreBusyProblem): the same request may succeed when sent again. An
+ * operation that already lists a 503 (GoCardless unavailable) says it may be either.
+ */
+export const withStoreBusy = (spec: Json): Json => {
+  for (const [path, , operation] of operationsOf(spec)) {
+    if (HEALTH_PATHS.has(path)) continue
+    const listed = operation.responses["503"] as Json | undefined
+    if (listed !== undefined) {
+      listed.description = `${listed.description}; or ${STORE_BUSY}`
+      continue
+    }
+    const content = problemJsonContent(
+      503,
+      "Service Unavailable",
+      `The database could not serve the request just now. Send it again in ${STORE_BUSY_RETRY_AFTER_SECONDS} seconds.`
+    )
+    const schema = content["application/problem+json"].schema as Json
+    schema.properties.retryAfter = {
+      type: "integer",
+      description: "Seconds to wait before trying again (as Retry-After)"
+    }
+    schema.examples[0].retryAfter = STORE_BUSY_RETRY_AFTER_SECONDS
+    operation.responses["503"] = {
+      description: `Try again after Retry-After seconds: ${STORE_BUSY}`,
+      headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+      content
     }
   }
   return spec

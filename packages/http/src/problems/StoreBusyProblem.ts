@@ -5,7 +5,7 @@ import { type Cause, Effect, Option } from "effect"
 import { problemResponse } from "./ProblemResponse.js"
 
 /** Long enough for a lock, a deadlock's loser or a lost connection to have passed. */
-const RETRY_AFTER_SECONDS = 2
+export const STORE_BUSY_RETRY_AFTER_SECONDS = 2
 
 /**
  * The store's failure that passes, when `error` is one: a StoreBusy (a transaction's, see
@@ -29,9 +29,9 @@ export const storeBusyProblem = (
         problemResponse(
           503,
           "Service Unavailable",
-          `The database could not serve the request just now. Send it again in ${RETRY_AFTER_SECONDS} seconds.`,
-          { retryAfter: RETRY_AFTER_SECONDS },
-          { "retry-after": String(RETRY_AFTER_SECONDS) }
+          `The database could not serve the request just now. Send it again in ${STORE_BUSY_RETRY_AFTER_SECONDS} seconds.`,
+          { retryAfter: STORE_BUSY_RETRY_AFTER_SECONDS },
+          { "retry-after": String(STORE_BUSY_RETRY_AFTER_SECONDS) }
         )
       )
     )
