@@ -6,6 +6,7 @@ import { promisify } from "node:util"
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it } from "vitest"
 import { CisbookServerApi } from "../src/api/ServerApi.js"
+import { typeFor } from "../src/problems/ProblemResponse.js"
 
 interface LintProblem {
   readonly ruleId: string
@@ -160,7 +161,9 @@ describe("the OpenAPI document", () => {
     ).toEqual([])
     const busy = document.paths["/me/billing/profile"].get.responses["503"]
     expect(busy.description).toMatch(/database/)
-    expect(busy.content["application/problem+json"].schema.properties.retryAfter.type).toBe("integer")
+    const schema = busy.content["application/problem+json"].schema
+    expect(schema.properties.retryAfter.type).toBe("integer")
+    expect(schema.examples[0]).toMatchObject({ type: typeFor(503), status: 503, retryAfter: 2 })
     expect(document.paths["/health/ready"].get.responses["503"].description).not.toMatch(/just now/)
   })
 

@@ -1,5 +1,6 @@
 import { MAX_JSON_BODY } from "./BodyLimits.js"
 import { type Json, operationsOf, problemJsonContent } from "../api/OpenApiPaths.js"
+import { typeFor } from "./ProblemResponse.js"
 import { STORE_BUSY_RETRY_AFTER_SECONDS } from "./StoreBusyProblem.js"
 
 // What the problem middleware (ProblemDetailsMiddleware) answers, in the OpenAPI document.
@@ -135,7 +136,7 @@ export const withStoreBusy = (spec: Json): Json => {
       type: "integer",
       description: "Seconds to wait before trying again (as Retry-After)"
     }
-    schema.examples[0].retryAfter = STORE_BUSY_RETRY_AFTER_SECONDS
+    schema.examples[0] = { ...schema.examples[0], type: typeFor(503), retryAfter: STORE_BUSY_RETRY_AFTER_SECONDS }
     operation.responses["503"] = {
       description: `Try again after Retry-After seconds: ${STORE_BUSY}`,
       headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
