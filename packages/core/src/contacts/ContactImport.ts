@@ -51,6 +51,9 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** How long an analysis is kept for the import that follows it (its key changes at midnight anyway). */
 const ANALYSIS_KEPT_MS = DAY_MS
 
+/** The oldest an analysis kept now may be. */
+const keptSince = (now: Date) => new Date(now.getTime() - ANALYSIS_KEPT_MS)
+
 const selectionsProblem = (detail: string) => ValidationFailed.one("selections", detail)
 
 const failedRow = (rowId: number, reason: string): ImportRowResult => ({
@@ -109,7 +112,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       Stream.unwrap(
         Effect.gen(function* () {
           const id = ImportAnalysisId.make(yield* ids.uuid)
-          yield* analyses.begin(tenantId, id, key, now, new Date(now.getTime() - ANALYSIS_KEPT_MS))
+          yield* analyses.begin(tenantId, id, key, now, keptSince(now))
           return batches.pipe(
             Stream.zipWithIndex,
             Stream.mapEffect(([rows, batch]) =>
@@ -142,7 +145,7 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
         const now = yield* clock.now
         const key = yield* analysisKey(file, now)
         const kept = Option.isSome(key)
-          ? yield* analyses.findWhole(tenantId, key.value, new Date(now.getTime() - ANALYSIS_KEPT_MS))
+          ? yield* analyses.findWhole(tenantId, key.value, keptSince(now))
           : Option.none<KeptAnalysis>()
         if (Option.isSome(kept)) {
           return { rows: keptRows(tenantId, kept.value), rowCount: kept.value.rowCount }
