@@ -118,22 +118,26 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
           [collectingMandate(invoice.userId), buyerOf(invoice.userId)],
           { concurrency: 2 }
         )
-        if (!invoice.hasPdf) {
-          const document: InvoiceDocument = {
-            seller: terms.seller,
-            invoice,
-            lines,
-            buyer: buyer.document,
-            mandateReference
-          }
-          yield* repo.storePdf(invoice.userId, invoice.id, yield* renderer.billingInvoice(document))
-        }
-        const collection: Collection =
+        const pdfStored = invoice.hasPdf
+          ? Effect.void
+          : Effect.suspend(() => {
+              const document: InvoiceDocument = {
+                seller: terms.seller,
+                invoice,
+                lines,
+                buyer: buyer.document,
+                mandateReference
+              }
+              return Effect.flatMap(renderer.billingInvoice(document), (pdf) =>
+                repo.storePdf(invoice.userId, invoice.id, pdf)
+              )
+            })
+        const collected: Effect.Effect<Collection> =
           invoice.total === 0
-            ? { paymentStatus: "Paid", paymentReference: null, mandateReference: null }
+            ? Effect.succeed({ paymentStatus: "Paid", paymentReference: null, mandateReference: null })
             : mandateReference === null
-              ? waitingForMandate
-              : yield* collect(provider, invoice, mandateReference, invoice.id).pipe(
+              ? Effect.succeed(waitingForMandate)
+              : collect(provider, invoice, mandateReference, invoice.id).pipe(
                   Effect.catchTag("DirectDebitRefused", (refused) =>
                     Effect.logWarning(
                       "The direct debit provider refused a payment; the invoice waits for a mandate"
@@ -143,6 +147,10 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
                     )
                   )
                 )
+        // The PDF is drawn and stored while the provider's call is under way (neither needs the
+        // other); it is stored even when the provider cannot be reached, as it was before.
+        const [outcome] = yield* Effect.all([Effect.exit(collected), pdfStored], { concurrency: 2 })
+        const collection = yield* outcome
         yield* repo.recordCollection(invoice.userId, invoice.id, collection, true)
         return {
           invoice: new BillingInvoice({ ...invoice, ...collection, hasPdf: true, finished: true }),
