@@ -6,6 +6,7 @@ import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { BillingRun } from "@cisbook/core/billing/billinginvoices/BillingRun"
 import { Users } from "@cisbook/core/users/Users"
 import { HttpAppLive } from "@cisbook/http/HttpAppLive"
+import { ProviderEventsWorkerLive } from "@cisbook/http/workers/ProviderEventsWorker"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
@@ -74,7 +75,20 @@ const settled = Effect.gen(function* () {
     if (left?.webhooks === 0 && left.events === 0) return (Date.now() - started) / 1000
     yield* Effect.sleep("500 millis")
   }
+  yield* Effect.logWarning("Not settled: what was left").pipe(Effect.annotateLogs(yield* leftOver))
   return null
+})
+
+/** The sandbox's webhooks not delivered yet, and the provider events not handled yet, by how they stand. */
+const leftOver = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const webhooks = yield* sql<{ readonly attempts: number; readonly lastError: string | null; readonly n: number }>`
+    SELECT attempts, last_error, count(*)::int AS n FROM gocardless_sandbox_webhooks
+    WHERE next_attempt_at IS NOT NULL GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`
+  const events = yield* sql<{ readonly attempts: number; readonly kind: string; readonly n: number }>`
+    SELECT attempts, resource_type || ' ' || action AS kind, count(*)::int AS n FROM provider_events
+    WHERE handled = 'pending' GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`
+  return { webhooks: JSON.stringify(webhooks), events: JSON.stringify(events) }
 })
 
 /** The process's CPU time in one second without requests, in ms. */
@@ -180,8 +194,9 @@ const run = async (database: Database) => {
   // The sandbox provider is this server's own: DirectDebitLive reads where it is from PUBLIC_BASE_URL.
   process.env["PUBLIC_BASE_URL"] = `http://127.0.0.1:${port}`
   const Sql = sqlOver(database)
-  const App = HttpAppLive.pipe(
-    Layer.provide(RateLimitsOff),
+  // The server's provider events worker too: without it the events of the sandbox's webhooks
+  // would wait in the inbox for ever, and the lists would never be loaded after them.
+  const App = Layer.merge(HttpAppLive.pipe(Layer.provide(RateLimitsOff)), ProviderEventsWorkerLive).pipe(
     Layer.provideMerge(UseCasesLive.pipe(Layer.provideMerge(PortsLive))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.provideMerge(Sql)

@@ -11,6 +11,16 @@ export const BillingProfileRepoMemory = Layer.effect(
     const state = yield* journal.ref<ReadonlyMap<UserId, BillingAddress>>(new Map())
     return BillingProfileRepo.of({
       get: (userId) => Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(userId))),
+      getOf: (userIds) =>
+        Effect.map(
+          Ref.get(state),
+          (all) =>
+            new Map(
+              userIds.flatMap((userId) =>
+                Option.toArray(Option.fromNullable(all.get(userId))).map((a) => [userId, a] as const)
+              )
+            )
+        ),
       put: (userId, address) => Ref.update(state, (all) => new Map(all).set(userId, address))
     })
   })

@@ -56,6 +56,11 @@ export const MandateRepoMemory = Layer.effect(
       remove: (userId, id) => Ref.update(state, (all) => all.filter((m) => !(m.userId === userId && m.id === id))),
       latest: (userId) => find((m) => m.userId === userId),
       live: (userId) => find((m) => m.userId === userId && isLive(m)),
+      liveOf: (userIds) =>
+        Effect.map(
+          Ref.get(state),
+          (all) => new Map(all.filter((m) => isLive(m) && userIds.includes(m.userId)).map((m) => [m.userId, m]))
+        ),
       findByRedirectFlow: (userId, redirectFlowId) =>
         find((m) => m.userId === userId && m.redirectFlowId === redirectFlowId),
       findBySetup: (redirectFlowId) => find((m) => m.redirectFlowId === redirectFlowId),

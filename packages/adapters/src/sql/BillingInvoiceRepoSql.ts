@@ -74,7 +74,8 @@ const ClaimedRow = Schema.Struct({
 })
 const decodeClaimed = Schema.decodeUnknown(Schema.Array(ClaimedRow))
 
-const toInvoice = (row: typeof InvoiceRow.Type) => new BillingInvoice(row)
+// The rows were decoded by InvoiceRow, which checks what the class would: not validated twice.
+const toInvoice = (row: typeof InvoiceRow.Type) => new BillingInvoice(row, true)
 const toLine = ({ invoiceId: _, tenantCode, ...row }: typeof LineRow.Type) =>
   new BillingInvoiceLine({ ...row, tenant: tenantCode })
 

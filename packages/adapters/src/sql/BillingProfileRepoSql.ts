@@ -1,5 +1,6 @@
 import { BillingAddress } from "@cisbook/core/billing/mandates/BillingAddress"
 import { BillingProfileRepo } from "@cisbook/core/billing/mandates/BillingProfileRepo"
+import { UserId } from "@cisbook/core/Ids"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 
@@ -7,15 +8,31 @@ export const BillingProfileRepoSql = Layer.effect(
   BillingProfileRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const addressColumns = sql.literal(
+      "company_name, billing_email, address_line1, address_line2, address_line3, postcode, country"
+    )
     const find = SqlSchema.findOne({
       Request: Schema.String,
       Result: BillingAddress,
-      execute: (userId) => sql`
-        SELECT company_name, billing_email, address_line1, address_line2, address_line3, postcode, country
-        FROM billing_profiles WHERE user_id = ${userId}`
+      execute: (userId) => sql`SELECT ${addressColumns} FROM billing_profiles WHERE user_id = ${userId}`
+    })
+    const findOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Schema.Struct({ userId: UserId, ...BillingAddress.fields }),
+      execute: (userIds) =>
+        sql`SELECT user_id, ${addressColumns} FROM billing_profiles WHERE user_id IN ${sql.in(userIds)}`
     })
     return BillingProfileRepo.of({
       get: (userId) => find(userId).pipe(Effect.orDie),
+      getOf: (userIds) =>
+        userIds.length === 0
+          ? Effect.succeed(new Map())
+          : findOf(userIds).pipe(
+              Effect.map(
+                (rows) => new Map(rows.map(({ userId, ...address }) => [userId, new BillingAddress(address, true)]))
+              ),
+              Effect.orDie
+            ),
       put: (userId, address, at) =>
         sql`
           INSERT INTO billing_profiles ${sql.insert({

@@ -38,6 +38,12 @@ export const MandateRepoSql = Layer.effect(
       execute: (userId) =>
         sql`SELECT ${select} FROM mandates WHERE user_id = ${userId} AND status IN ('InProgress', 'Active')`
     })
+    const liveOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Mandate,
+      execute: (userIds) =>
+        sql`SELECT ${select} FROM mandates WHERE user_id IN ${sql.in(userIds)} AND status IN ('InProgress', 'Active')`
+    })
     const byFlow = SqlSchema.findOne({
       Request: Schema.Struct({ userId: Schema.String, redirectFlowId: Schema.String }),
       Result: Mandate,
@@ -100,6 +106,13 @@ export const MandateRepoSql = Layer.effect(
         sql`DELETE FROM mandates WHERE user_id = ${userId} AND id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       latest: (userId) => latest(userId).pipe(Effect.orDie),
       live: (userId) => live(userId).pipe(Effect.orDie),
+      liveOf: (userIds) =>
+        userIds.length === 0
+          ? Effect.succeed(new Map())
+          : liveOf(userIds).pipe(
+              Effect.map((mandates) => new Map(mandates.map((m) => [m.userId, m]))),
+              Effect.orDie
+            ),
       findByRedirectFlow: (userId, redirectFlowId) => byFlow({ userId, redirectFlowId }).pipe(Effect.orDie),
       findBySetup: (redirectFlowId) => bySetup(redirectFlowId).pipe(Effect.orDie),
       findByReference: (reference) => byReference(reference).pipe(Effect.orDie),

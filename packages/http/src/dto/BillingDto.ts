@@ -55,37 +55,47 @@ export const billingUsageDto = (u: BillingUsage) =>
     subcontractors: u.subcontractors.map((s) => new UsageSubcontractorDto(s))
   })
 
-/** The invoice's members; with `lines`, the single-invoice form. */
+/**
+ * The invoice's members; with `lines`, the single-invoice form. Built without the constructor's
+ * validation (the members are the domain's, already valid, and the endpoint's schema checks them
+ * again as it encodes): validating cost about 100 µs an invoice, most of a list's CPU.
+ */
 export const billingInvoiceDto = (i: BillingInvoice, lines?: ReadonlyArray<BillingInvoiceLine>) =>
-  new BillingInvoiceDto({
-    id: i.id,
-    number: i.number,
-    issueDate: i.issueDate,
-    periodStart: i.periodStart,
-    periodEnd: i.periodEnd,
-    currency: i.currency,
-    subtotal: i.subtotal,
-    vat: i.vat,
-    total: i.total,
-    paymentStatus: i.paymentStatus,
-    paymentReference: i.paymentReference,
-    hasPdf: i.hasPdf,
-    ...(lines === undefined
-      ? {}
-      : {
-          lines: lines.map(
-            (l) =>
-              new BillingInvoiceLineDto({
-                description: l.description,
-                tenant: l.tenant,
-                returnId: l.returnId,
-                quantity: l.quantity,
-                unitPrice: l.unitPrice,
-                amount: l.amount
-              })
-          )
-        })
-  })
+  new BillingInvoiceDto(
+    {
+      id: i.id,
+      number: i.number,
+      issueDate: i.issueDate,
+      periodStart: i.periodStart,
+      periodEnd: i.periodEnd,
+      currency: i.currency,
+      subtotal: i.subtotal,
+      vat: i.vat,
+      total: i.total,
+      paymentStatus: i.paymentStatus,
+      paymentReference: i.paymentReference,
+      hasPdf: i.hasPdf,
+      ...(lines === undefined
+        ? {}
+        : {
+            lines: lines.map(
+              (l) =>
+                new BillingInvoiceLineDto(
+                  {
+                    description: l.description,
+                    tenant: l.tenant,
+                    returnId: l.returnId,
+                    quantity: l.quantity,
+                    unitPrice: l.unitPrice,
+                    amount: l.amount
+                  },
+                  true
+                )
+            )
+          })
+    },
+    true
+  )
 
 /** The invoice's PDF, as a file to save. */
 export const billingInvoicePdfResponse = ({

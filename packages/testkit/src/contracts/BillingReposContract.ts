@@ -61,9 +61,43 @@ export const billingProfileRepoContract = (it: ContractIt) => {
       expect(yield* repo.get(bob.id)).toEqual(Option.none())
     })
   )
+
+  it.effect("reads the addresses of several users at once: theirs only, none for one without", () =>
+    Effect.gen(function* () {
+      const repo = yield* BillingProfileRepo
+      const [ann, bob, cid] = [yield* storedUser, yield* storedUser, yield* storedUser]
+      const bobs = new BillingAddress({ ...address, companyName: "Babbage Engines" })
+      yield* repo.put(ann.id, address, at(0))
+      yield* repo.put(bob.id, bobs, at(0))
+      yield* repo.put(cid.id, address, at(0))
+      const read = yield* repo.getOf([ann.id, bob.id, (yield* storedUser).id])
+      expect(read.size).toBe(2)
+      expect(read.get(ann.id)).toEqual(address)
+      expect(read.get(bob.id)).toEqual(bobs)
+      expect((yield* repo.getOf([])).size).toBe(0)
+    })
+  )
 }
 
 export const mandateRepoContract = (it: ContractIt) => {
+  it.effect("reads the live mandates of several users at once: theirs only, none for one whose setup is not live", () =>
+    Effect.gen(function* () {
+      const repo = yield* MandateRepo
+      const [ann, bob, cid] = [yield* storedUser, yield* storedUser, yield* storedUser]
+      const anns = yield* flowOf(ann, at(0))
+      const bobs = yield* flowOf(bob, at(0))
+      const cids = yield* flowOf(cid, at(0))
+      const others = yield* flowOf(yield* storedUser, at(0))
+      for (const m of [anns, bobs, cids, others]) yield* repo.reserve(m, at(1))
+      expect(yield* repo.moveStatus(bobs, "InProgress", "Expired")).toBe(true)
+      const read = yield* repo.liveOf([ann.id, bob.id, cid.id])
+      expect(read.size).toBe(2)
+      expect(read.get(ann.id)).toEqual(anns)
+      expect(read.get(cid.id)).toEqual(cids)
+      expect((yield* repo.liveOf([])).size).toBe(0)
+    })
+  )
+
   it.effect("keeps one live mandate per user: a second reservation fails with DuplicateKey live", () =>
     Effect.gen(function* () {
       const repo = yield* MandateRepo

@@ -11,6 +11,7 @@ import type { InvoiceDocument } from "./InvoiceDocument.js"
 import { BillingInvoiceId, type UserId } from "../../Ids.js"
 import { BillingInvoiceRepo, type Collection } from "./BillingInvoiceRepo.js"
 import { BillingProfileRepo } from "../mandates/BillingProfileRepo.js"
+import type { BillingAddress } from "../mandates/BillingAddress.js"
 import { Clock } from "../../system/Clock.js"
 import { DirectDebit } from "../mandates/DirectDebit.js"
 import { BillingInvoiceRenderer } from "./BillingInvoiceRenderer.js"
@@ -97,10 +98,10 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
         )
       }).pipe(Effect.withSpan("BillingRun.invoice"))
 
-    const buyerOf = (userId: UserId) =>
+    /** The invoices' buyer: their billing address, else (the user never gave one) their name and email. */
+    const buyerOf = (userId: UserId, address: BillingAddress | undefined) =>
       Effect.gen(function* () {
-        const address = yield* profiles.get(userId)
-        if (Option.isSome(address)) return { document: address.value, email: address.value.billingEmail as string }
+        if (address !== undefined) return { document: address, email: address.billingEmail as string }
         const user = yield* users.findById(userId)
         const name = Option.match(user, { onNone: () => "", onSome: (u) => u.name })
         const email = Option.match(user, { onNone: () => null, onSome: (u) => u.email })
@@ -111,29 +112,40 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
     const collectingMandate = (userId: UserId) =>
       Effect.map(mandates.live(userId), (live) => Option.getOrNull(Option.flatMapNullable(live, (m) => m.reference)))
 
-    const finish = ({ invoice, lines }: BillingInvoiceWithLines): Effect.Effect<RunInvoice> =>
+    /**
+     * What finishing a batch's invoices reads of their users (live mandates, billing addresses),
+     * read once for the batch: two statements for up to BATCH invoices instead of two each.
+     */
+    const usersOf = (batch: ReadonlyArray<BillingInvoiceWithLines>) => {
+      const userIds = [...new Set(batch.map(({ invoice }) => invoice.userId))]
+      return Effect.all({ live: mandates.liveOf(userIds), addresses: profiles.getOf(userIds) }, { concurrency: 2 })
+    }
+    type BatchUsers = Effect.Effect.Success<ReturnType<typeof usersOf>>
+
+    const finish = ({ invoice, lines }: BillingInvoiceWithLines, known: BatchUsers): Effect.Effect<RunInvoice> =>
       Effect.gen(function* () {
-        // Two reads that do not depend on each other: one round trip of waiting instead of two.
-        const [mandateReference, buyer] = yield* Effect.all(
-          [collectingMandate(invoice.userId), buyerOf(invoice.userId)],
-          { concurrency: 2 }
-        )
-        if (!invoice.hasPdf) {
-          const document: InvoiceDocument = {
-            seller: terms.seller,
-            invoice,
-            lines,
-            buyer: buyer.document,
-            mandateReference
-          }
-          yield* repo.storePdf(invoice.userId, invoice.id, yield* renderer.billingInvoice(document))
-        }
-        const collection: Collection =
+        const mandateReference = known.live.get(invoice.userId)?.reference ?? null
+        const buyer = yield* buyerOf(invoice.userId, known.addresses.get(invoice.userId))
+        const pdfStored = invoice.hasPdf
+          ? Effect.void
+          : Effect.suspend(() => {
+              const document: InvoiceDocument = {
+                seller: terms.seller,
+                invoice,
+                lines,
+                buyer: buyer.document,
+                mandateReference
+              }
+              return Effect.flatMap(renderer.billingInvoice(document), (pdf) =>
+                repo.storePdf(invoice.userId, invoice.id, pdf)
+              )
+            })
+        const collected: Effect.Effect<Collection> =
           invoice.total === 0
-            ? { paymentStatus: "Paid", paymentReference: null, mandateReference: null }
+            ? Effect.succeed({ paymentStatus: "Paid", paymentReference: null, mandateReference: null })
             : mandateReference === null
-              ? waitingForMandate
-              : yield* collect(provider, invoice, mandateReference, invoice.id).pipe(
+              ? Effect.succeed(waitingForMandate)
+              : collect(provider, invoice, mandateReference, invoice.id).pipe(
                   Effect.catchTag("DirectDebitRefused", (refused) =>
                     Effect.logWarning(
                       "The direct debit provider refused a payment; the invoice waits for a mandate"
@@ -143,6 +155,10 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
                     )
                   )
                 )
+        // The PDF is drawn and stored while the provider's call is under way (neither needs the
+        // other); it is stored even when the provider cannot be reached, as it was before.
+        const [outcome] = yield* Effect.all([Effect.exit(collected), pdfStored], { concurrency: 2 })
+        const collection = yield* outcome
         yield* repo.recordCollection(invoice.userId, invoice.id, collection, true)
         return {
           invoice: new BillingInvoice({ ...invoice, ...collection, hasPdf: true, finished: true }),
@@ -154,8 +170,11 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
      * Finishes one invoice, or leaves it unfinished when that fails unexpectedly (a provider that
      * cannot be reached is a defect): its lease runs out and a later run finishes it.
      */
-    const tryFinish = (unfinished: BillingInvoiceWithLines): Effect.Effect<Option.Option<RunInvoice>> =>
-      finish(unfinished).pipe(
+    const tryFinish = (
+      unfinished: BillingInvoiceWithLines,
+      known: BatchUsers
+    ): Effect.Effect<Option.Option<RunInvoice>> =>
+      finish(unfinished, known).pipe(
         Effect.map(Option.some),
         Effect.catchAllDefect((defect) =>
           Effect.logError("A billing invoice could not be finished; a later run finishes it").pipe(
@@ -174,7 +193,19 @@ export class BillingRun extends Effect.Service<BillingRun>()("core/BillingRun", 
           const now = yield* clock.now
           const batch = yield* repo.claimUnfinished(now, new Date(now.getTime() + Duration.toMillis(LEASE)), BATCH)
           if (batch.length === 0) return { finished, unfinished }
-          const done = yield* Effect.forEach(batch, tryFinish, { concurrency: CONCURRENCY })
+          // Unreadable, the batch is left unfinished as an invoice is (its lease runs out).
+          const known = yield* usersOf(batch).pipe(
+            Effect.map(Option.some),
+            Effect.catchAllDefect((defect) =>
+              Effect.logError("A batch of billing invoices could not be finished; a later run finishes them").pipe(
+                Effect.annotateLogs({ invoices: batch.length, defect: String(defect) }),
+                Effect.as(Option.none())
+              )
+            )
+          )
+          const done = Option.isSome(known)
+            ? yield* Effect.forEach(batch, (one) => tryFinish(one, known.value), { concurrency: CONCURRENCY })
+            : batch.map(() => Option.none())
           for (const one of done) {
             if (Option.isSome(one)) finished.push(one.value)
             else unfinished += 1

@@ -36,6 +36,8 @@ export class MandateRepo extends Context.Tag("core/MandateRepo")<
     readonly latest: (userId: UserId) => Effect.Effect<Option.Option<Mandate>>
     /** The user's live (InProgress or Active) mandate. */
     readonly live: (userId: UserId) => Effect.Effect<Option.Option<Mandate>>
+    /** The live mandates of these users, by user (one without is absent): a batch's in one read. */
+    readonly liveOf: (userIds: ReadonlyArray<UserId>) => Effect.Effect<ReadonlyMap<UserId, Mandate>>
     readonly findByRedirectFlow: (userId: UserId, redirectFlowId: string) => Effect.Effect<Option.Option<Mandate>>
     /** The setup with the provider's id (BRQ...), whoever's it is: the provider's events name only that. */
     readonly findBySetup: (redirectFlowId: string) => Effect.Effect<Option.Option<Mandate>>
