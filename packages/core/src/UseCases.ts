@@ -15,6 +15,7 @@ import { SchemeCorrectionsLive } from "./held/SchemeCorrectionsLive.js"
 import { Authentication } from "./authentication/Authentication.js"
 import { ContactImport } from "./contacts/ContactImport.js"
 import { Contacts } from "./contacts/Contacts.js"
+import { MonthDeductionsFromPayments } from "./returns/MonthDeductionsFromPayments.js"
 import { MonthlyReturns } from "./returns/MonthlyReturns.js"
 import { Obligations } from "./returns/Obligations.js"
 import { ReturnStatements } from "./returns/ReturnStatements.js"
@@ -68,7 +69,8 @@ export const UseCasesLive = Layer.mergeAll(
       Verifications.Default,
       WaitingInvoicesLive,
       HeldForCredentialsLive,
-      SchemeCorrectionsLive
+      SchemeCorrectionsLive,
+      MonthDeductionsFromPayments
     )
   ),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),

@@ -58,7 +58,6 @@ import type { VerificationQueue } from "@cisbook/core/verification/VerificationQ
 import type { WebhookRepo } from "@cisbook/core/webhooks/WebhookRepo"
 import type { WebhookSender } from "@cisbook/core/webhooks/WebhookSender"
 import { UseCasesLive } from "@cisbook/core/UseCases"
-import type { MonthDeductions } from "@cisbook/core/returns/MonthDeductions"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { ApiKeys } from "@cisbook/core/apikeys/ApiKeys"
 import { Users } from "@cisbook/core/users/Users"
@@ -99,7 +98,6 @@ export type Ports =
   | WebhookRepo
   | DeliveryRepo
   | MonthlyReturnRepo
-  | MonthDeductions
   | ReturnStatementRepo
   | ReceivedStatementRepo
   | DestinationGuard

@@ -20,7 +20,6 @@ import { EventOutboxMemory, OutboxStore, RecordedEventsMemory } from "./EventOut
 import { MailOutboxMemory } from "./MailOutboxMemory.js"
 import { MemoryJournal } from "./MemoryJournal.js"
 import { MonthlyReturnRepoMemory, MonthlyReturnStore } from "./MonthlyReturnRepoMemory.js"
-import { MonthDeductionsMemory } from "./MonthDeductionsMemory.js"
 import { ProviderEventInboxMemory } from "./ProviderEventInboxMemory.js"
 import { ProviderEventSignatureFake } from "./ProviderEventSignatureFake.js"
 import { ReceivedStatementRepoMemory } from "./ReceivedStatementRepoMemory.js"
@@ -69,7 +68,6 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       WebhookRepoMemory,
       DeliveryRepoMemory,
       MonthlyReturnRepoMemory,
-      MonthDeductionsMemory,
       ReturnStatementRepoMemory,
       ReceivedStatementRepoMemory,
       DestinationGuardMemory,

@@ -1,5 +1,4 @@
 import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
-import { MonthDeductionsFromPayments } from "@cisbook/core/returns/MonthDeductionsFromPayments"
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { BillingInvoiceRepoSql } from "./BillingInvoiceRepoSql.js"
@@ -63,10 +62,5 @@ const RepositoriesSql = Layer.mergeAll(
   ProviderEventInboxSql
 )
 
-/**
- * The SQL ports, the tenant's mail written to the outbox in the SQL transaction of its cause, and
- * the deductions of months without a return as their drafts from the recorded payments total them.
- */
-export const SqlPortsLive = Layer.mergeAll(TenantMailLive, MonthDeductionsFromPayments).pipe(
-  Layer.provideMerge(RepositoriesSql)
-)
+/** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
+export const SqlPortsLive = TenantMailLive.pipe(Layer.provideMerge(RepositoriesSql))

@@ -1,9 +1,9 @@
-import { DraftedDeductions } from "@cisbook/testkit/MonthDeductionsMemory"
 import { storedDeclarations } from "@cisbook/testkit/DeclarationsFixtures"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { ValidationFailed } from "../../src/Errors.js"
+import { PurchaseInvoices } from "../../src/invoices/PurchaseInvoices.js"
 import { MonthlyReturnId } from "../../src/Ids.js"
 import { lateFilingPenalty } from "../../src/returns/LateFilingPenalty.js"
 import { MonthlyReturn, ReturnContractor, ReturnLine } from "../../src/returns/MonthlyReturn.js"
@@ -14,6 +14,7 @@ import { ContactId } from "../../src/Ids.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
+import { subcontractor } from "../invoices/VerifiedSubcontractor.js"
 import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 
 const TENANT = "lovelace-builders"
@@ -86,9 +87,26 @@ const contractor = (registeredFrom: string | undefined, today: string) =>
         yield* (yield* MonthlyReturnRepo).insert(r)
         return r
       })
-    const draft = (periodEnd: string, deducted: number) =>
-      Effect.flatMap(DraftedDeductions, (d) => d.set(tenant.id, periodEnd, deducted))
-    return { obligations, stored, draft, registration, owner } as const
+    const bricks = yield* subcontractor(owner, TENANT, "Bricks", "Net")
+    const invoices = yield* PurchaseInvoices
+    /**
+     * A bill of Bricks (Net: 20 % of the labour deducted) paid in full on `periodEnd`, so that the
+     * month's return drafted from its payments deducts `deducted` pence.
+     */
+    const paidDeducting = (periodEnd: string, deducted: number) =>
+      Effect.gen(function* () {
+        const bill = yield* invoices.create({
+          contact: bricks.code,
+          number: `B-${periodEnd}`,
+          issueDate: periodEnd,
+          dueDate: periodEnd,
+          subtotal: deducted * 5,
+          vat: 0,
+          materials: 0
+        })
+        yield* invoices.addPayment(bill.id, { date: periodEnd, amount: deducted * 4 })
+      }).pipe(asMember(owner, TENANT))
+    return { obligations, stored, paidDeducting, registration, owner } as const
   })
 
 describe("lateFilingPenalty", () => {
@@ -146,10 +164,10 @@ describe("Obligations", () => {
 
   it.effect("Filed on the due date, FiledLate the day after, Due until the due date, Overdue after it", () =>
     Effect.gen(function* () {
-      const { draft, obligations, stored } = yield* contractor("2026-01-01", "2026-07-20")
+      const { obligations, paidDeducting, stored } = yield* contractor("2026-01-01", "2026-07-20")
       const onTime = yield* stored("2026-04-05", "2026-04-19")
       const late = yield* stored("2026-05-05", "2026-05-20")
-      yield* draft("2026-01-05", 1_000_000)
+      yield* paidDeducting("2026-01-05", 1_000_000)
       const all = yield* obligations({ from: "2026-01-05" })
       expect(all.map((o) => [o.periodEnd, o.dueDate, o.status, o.monthlyReturn, o.filedOn, o.penalty])).toEqual([
         // Over six months late on 2026-07-20: £100 + £200 + 5 % of the draft's £10,000.
@@ -213,7 +231,7 @@ describe("Obligations", () => {
     "a Held return is not filed until sent again, then filed on that day; a Rejected one and one sent as a test do not count",
     () =>
       Effect.gen(function* () {
-        const { draft, obligations, stored } = yield* contractor("2026-01-01", "2026-08-25")
+        const { obligations, paidDeducting, stored } = yield* contractor("2026-01-01", "2026-08-25")
         const held = yield* stored("2026-01-05", "2026-01-10", { status: "Held", deducted: 800_000 })
         const released = yield* stored("2026-02-05", "2026-02-10", { status: "Submitted", releasedOn: "2026-03-01" })
         yield* stored("2026-03-05", "2026-03-10", { status: "Rejected" })
@@ -223,7 +241,7 @@ describe("Obligations", () => {
           nilReturn: true,
           inactive: true
         })
-        yield* draft("2026-03-05", 900_000)
+        yield* paidDeducting("2026-03-05", 900_000)
         const all = yield* obligations({ from: "2026-01-05", to: "2026-06-05" })
         expect(all.map((o) => [o.periodEnd, o.status, o.monthlyReturn, o.filedOn, o.penalty])).toEqual([
           // Held: not filed; its own deductions (£8,000: 5 % is £400) once over six months late.
