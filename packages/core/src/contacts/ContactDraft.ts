@@ -48,7 +48,10 @@ export const toCisDetails = (plain: PlainCisDetails): CisDetails => {
 
 /** Settings checked on their way in (a request's body or an import row), not validated again. */
 export const toSupplierSettings = (input: SupplierSettingsValues) =>
-  new SupplierSettings({ defaultVatRate: input.defaultVatRate, paymentTermsDays: input.paymentTermsDays ?? null }, true)
+  trustedInstance(SupplierSettings, {
+    defaultVatRate: input.defaultVatRate,
+    paymentTermsDays: input.paymentTermsDays ?? null
+  })
 
 export const toEmail = (value: string | null | undefined) => (value ? Email.make(value) : null)
 
@@ -71,33 +74,31 @@ export const draftContact = (
   const isCisSubcontractor = input.isCisSubcontractor ?? false
   const vatRegistered = input.vatRegistered ?? false
   // The input was checked on its way in and the CIS identity is checked again below, so the
-  // class need not validate every member once more (a hot path: an import makes 10,000).
-  return new Contact(
-    {
-      id: fields.id,
-      tenantId: fields.tenantId,
-      code: "",
-      name: input.name,
-      email: toEmail(input.email),
-      externalId: blankAsNull(input.externalId),
-      isCustomer: input.isCustomer ?? false,
-      isSupplier,
-      isCisSubcontractor,
-      vatRegistered,
-      vatNumber: blankAsNull(input.vatNumber),
-      lastSdcDate: input.lastSdcDate ?? null,
-      cisDetails: !isCisSubcontractor ? null : input.cisDetails ? toCisDetails(input.cisDetails) : emptySoleTrader,
-      verification: isCisSubcontractor ? (fields.verification ?? notVerified) : null,
-      supplierSettings: !isSupplier
-        ? null
-        : input.supplierSettings
-          ? toSupplierSettings(input.supplierSettings)
-          : defaultSupplierSettings(vatRegistered),
-      createdAt: fields.now,
-      updatedAt: fields.now
-    },
-    true
-  )
+  // class need not validate every member once more, nor look for defaults to fill in: every
+  // member is given (a hot path: an import makes 10,000).
+  return trustedInstance(Contact, {
+    id: fields.id,
+    tenantId: fields.tenantId,
+    code: "",
+    name: input.name,
+    email: toEmail(input.email),
+    externalId: blankAsNull(input.externalId),
+    isCustomer: input.isCustomer ?? false,
+    isSupplier,
+    isCisSubcontractor,
+    vatRegistered,
+    vatNumber: blankAsNull(input.vatNumber),
+    lastSdcDate: input.lastSdcDate ?? null,
+    cisDetails: !isCisSubcontractor ? null : input.cisDetails ? toCisDetails(input.cisDetails) : emptySoleTrader,
+    verification: isCisSubcontractor ? (fields.verification ?? notVerified) : null,
+    supplierSettings: !isSupplier
+      ? null
+      : input.supplierSettings
+        ? toSupplierSettings(input.supplierSettings)
+        : defaultSupplierSettings(vatRegistered),
+    createdAt: fields.now,
+    updatedAt: fields.now
+  })
 }
 
 export const contactEvent = (type: NewEvent["type"], contact: Contact): NewEvent => ({
