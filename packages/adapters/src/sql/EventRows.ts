@@ -1,4 +1,5 @@
 import type { NewEvent } from "@cisbook/core/events/Event"
+import { eventJsonText } from "@cisbook/core/events/EventJson"
 import type { TenantId } from "@cisbook/core/Ids"
 import { Clock } from "@cisbook/core/system/Clock"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
@@ -40,7 +41,7 @@ export const insertEventsAndDeliveries = Effect.gen(function* () {
       const jsonOf = (data: unknown) => {
         const known = json.get(data)
         if (known !== undefined) return known
-        const text = JSON.stringify(data ?? null)
+        const text = eventJsonText(data)
         json.set(data, text)
         return text
       }

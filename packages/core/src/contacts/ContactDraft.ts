@@ -5,6 +5,7 @@ import type { PlainCisDetails } from "../cis/CisDetailsFormat.js"
 import { validCisDetails } from "../cis/ValidCisDetails.js"
 import { Email } from "../Email.js"
 import type { NewEvent } from "../events/Event.js"
+import { EventJson } from "../events/EventJson.js"
 import type { ContactId, TenantId } from "../Ids.js"
 import { trustedInstance } from "../TrustedInstance.js"
 import {
@@ -107,10 +108,24 @@ export const contactEvent = (type: NewEvent["type"], contact: Contact): NewEvent
 })
 
 /** What creating a contact records: contact.created, and subcontractor.created for a CIS subcontractor. */
-export const creationEvents = (contact: Contact): ReadonlyArray<NewEvent> => {
-  const data = contactEventJson(contact)
-  return [
-    { type: "contact.created", data },
-    ...(contact.isCisSubcontractor ? [{ type: "subcontractor.created" as const, data }] : [])
-  ]
+export const creationEvents = (
+  contact: Contact,
+  data: unknown = contactEventJson(contact)
+): ReadonlyArray<NewEvent> => [
+  { type: "contact.created", data },
+  ...(contact.isCisSubcontractor ? [{ type: "subcontractor.created" as const, data }] : [])
+]
+
+/** The start of a contact's event JSON when its code is blank; the code is the JSON's first member. */
+const BLANK_CODE_START = '{"code":""'
+
+/**
+ * The JSON text of a draft's event data, for whichever code it is then issued: the draft is turned
+ * into JSON once, before its code is known (so before the transaction that issues it), and the
+ * code put in front of the rest.
+ */
+export const creationEventJson = (draft: Contact): ((code: string) => EventJson) => {
+  const text = JSON.stringify(contactEventJson(trustedInstance(Contact, { ...draft, code: "" })))
+  const rest = text.slice(BLANK_CODE_START.length)
+  return (code) => new EventJson(`{"code":${JSON.stringify(code)}${rest}`)
 }
