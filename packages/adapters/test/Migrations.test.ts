@@ -39,7 +39,8 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [26, "purchase_payments"],
         [27, "declarations_and_registration"],
         [28, "import_analyses"],
-        [29, "payment_read_at"]
+        [29, "payment_read_at"],
+        [31, "event_data_json"]
       ])
       expect(yield* migrate).toEqual([])
 

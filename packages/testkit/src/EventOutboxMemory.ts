@@ -1,4 +1,5 @@
 import type { NewEvent } from "@cisbook/core/events/Event"
+import { eventJsonText } from "@cisbook/core/events/EventJson"
 import { DeliveryId, type TenantId } from "@cisbook/core/Ids"
 import { Clock } from "@cisbook/core/system/Clock"
 import { EventOutbox } from "@cisbook/core/events/EventOutbox"
@@ -26,13 +27,13 @@ export const outboxWriter = Effect.gen(function* () {
   const recordEvents = (tenantId: TenantId, events: ReadonlyArray<NewEvent>) =>
     Effect.gen(function* () {
       const occurredAt = yield* clock.now
-      // Through JSON, as the jsonb column gives it back: a Date becomes a string, undefined null.
+      // Through JSON, as the json column gives it back: a Date becomes a string, undefined null.
       const recorded = yield* Effect.forEach(events, ({ data, type }) =>
         Effect.map(ids.uuid, (id): RecordedEvent => ({
           id,
           tenantId,
           type,
-          data: JSON.parse(JSON.stringify(data ?? null)),
+          data: JSON.parse(eventJsonText(data)),
           occurredAt
         }))
       )

@@ -1,4 +1,5 @@
 import type { NewEvent } from "@cisbook/core/events/Event"
+import { eventJsonText } from "@cisbook/core/events/EventJson"
 import type { TenantId } from "@cisbook/core/Ids"
 import { Clock } from "@cisbook/core/system/Clock"
 import { IdGenerator } from "@cisbook/core/system/IdGenerator"
@@ -15,7 +16,7 @@ const EVENT_COLUMNS = ["tenantId", "id", "type", "data", "occurredAt"] as const
  * Writes events and queues a delivery of each to the webhooks of its tenant that `picked` (a
  * condition on `w`, the webhook, and `e`, the event) picks, in one statement on the
  * caller's connection, so both commit or roll back with the caller's transaction. `data` goes
- * as JSON text, which PostgreSQL casts to the jsonb column (node-postgres would turn a bare
+ * as JSON text, which PostgreSQL casts to the json column (node-postgres would turn a bare
  * array into a PostgreSQL array literal). Delivery ids are PostgreSQL's own random UUIDs, as
  * their number is known only there. Many events at once (an import's batch) are loaded with
  * COPY where the database has it: binding thousands of parameters, each event's JSON among them,
@@ -40,7 +41,7 @@ export const insertEventsAndDeliveries = Effect.gen(function* () {
       const jsonOf = (data: unknown) => {
         const known = json.get(data)
         if (known !== undefined) return known
-        const text = JSON.stringify(data ?? null)
+        const text = eventJsonText(data)
         json.set(data, text)
         return text
       }

@@ -2,7 +2,7 @@ import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Contact } from "./Contact.js"
 import { contactCodeBase, contactCodeIssuer } from "./ContactCode.js"
-import { creationEvents, draftContact } from "./ContactDraft.js"
+import { creationEventJson, creationEvents, draftContact } from "./ContactDraft.js"
 import type { ContactImportRow } from "./import/ContactImportRow.js"
 import type { ImportColumnIndexes } from "./ImportColumns.js"
 import { importedVerification, importNote } from "./import/ImportedVerification.js"
@@ -19,6 +19,7 @@ import { Clock } from "../system/Clock.js"
 import { ContactRepo } from "./ContactRepo.js"
 import type { DuplicateKey } from "../system/DuplicateKey.js"
 import { retryWhenBusy, StoreBusy } from "../system/StoreBusy.js"
+import type { EventJson } from "../events/EventJson.js"
 import { EventOutbox } from "../events/EventOutbox.js"
 import { IdGenerator } from "../system/IdGenerator.js"
 import { Transactor } from "../system/Transactor.js"
@@ -66,6 +67,8 @@ const failedRow = (rowId: number, reason: string): ImportRowResult => ({
 interface Draft {
   readonly rowId: number
   readonly contact: Contact
+  /** Its events' data as JSON text, for the code it is issued. */
+  readonly eventJson: (code: string) => EventJson
 }
 
 export class ContactImport extends Effect.Service<ContactImport>()("core/ContactImport", {
@@ -200,14 +203,14 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
           const bases = [...new Set(drafts.map((draft) => contactCodeBase(draft.contact.name)))]
           const issue = contactCodeIssuer(new Set(yield* repo.issuedCodesAmong(tenantId, bases)))
           // The draft was validated when it was made, and an issued code is valid.
-          const coded = drafts.map(({ contact, rowId }) => ({
-            rowId,
-            contact: trustedInstance(Contact, { ...contact, code: issue(contact.name) })
-          }))
+          const coded = drafts.map(({ contact, eventJson, rowId }) => {
+            const code = issue(contact.name)
+            return { rowId, contact: trustedInstance(Contact, { ...contact, code }), eventJson: eventJson(code) }
+          })
           yield* repo.insertAll(coded.map((draft) => draft.contact))
           yield* outbox.record(
             tenantId,
-            coded.flatMap((draft) => creationEvents(draft.contact))
+            coded.flatMap((draft) => creationEvents(draft.contact, draft.eventJson))
           )
           return coded
         })
@@ -271,10 +274,9 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
           }
           const verification = importedVerification(row, importNote(fileName, row.rowId))
           const id = ContactId.make(yield* ids.uuid)
-          drafts.push({
-            rowId: row.rowId,
-            contact: draftContact(row.subcontractor, { id, tenantId: tenant.id, now, verification })
-          })
+          const contact = draftContact(row.subcontractor, { id, tenantId: tenant.id, now, verification })
+          // Turned into JSON here, while the batch before is being written, not in this batch's transaction.
+          drafts.push({ rowId: row.rowId, contact, eventJson: creationEventJson(contact) })
         }
         return { skipped, drafts }
       })
