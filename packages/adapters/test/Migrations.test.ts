@@ -40,7 +40,7 @@ layer(UnmigratedEphemeralDatabase)("Migrations", (it) => {
         [27, "declarations_and_registration"],
         [28, "import_analyses"],
         [29, "payment_read_at"],
-        [31, "event_data_json"]
+        [30, "event_data_json"]
       ])
       expect(yield* migrate).toEqual([])
 

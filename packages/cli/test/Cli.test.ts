@@ -136,7 +136,7 @@ describe("cisbook admin CLI", () => {
         "Applied 27_declarations_and_registration",
         "Applied 28_import_analyses",
         "Applied 29_payment_read_at",
-        "Applied 31_event_data_json"
+        "Applied 30_event_data_json"
       ])
       expect(succeeded(yield* cli("db", "migrate"))).toEqual(["The database schema is up to date."])
       // Every command's scope has closed: the data directory is no longer locked.

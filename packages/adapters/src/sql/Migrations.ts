@@ -29,7 +29,7 @@ import purchasePayments from "./migrations/0026_purchase_payments.js"
 import declarationsAndRegistration from "./migrations/0027_declarations_and_registration.js"
 import importAnalyses from "./migrations/0028_import_analyses.js"
 import paymentReadAt from "./migrations/0029_payment_read_at.js"
-import eventDataJson from "./migrations/0031_event_data_json.js"
+import eventDataJson from "./migrations/0030_event_data_json.js"
 import { checkMigrationHistory, isCurrent, type MigrationRow } from "./MigrationHistory.js"
 
 /** Every migration this version knows, by its `NNNN_name`: the schema it needs. */
@@ -63,7 +63,7 @@ export const KNOWN_MIGRATIONS = {
   "0027_declarations_and_registration": declarationsAndRegistration,
   "0028_import_analyses": importAnalyses,
   "0029_payment_read_at": paymentReadAt,
-  "0031_event_data_json": eventDataJson
+  "0030_event_data_json": eventDataJson
 }
 
 const known = Object.keys(KNOWN_MIGRATIONS).map((key): MigrationRow => {
