@@ -16,6 +16,7 @@ import { loadTest } from "../LoadTest.js"
 import { withCpuProfile } from "../CpuProfile.js"
 import { checkClean, markdownTable, type Row } from "../Report.js"
 import { startBareServer } from "./BareServer.js"
+import { bareHttpApiUrl, BareHttpApiLive } from "./BareHttpApi.js"
 import { seedContacts, seedNeighbours } from "./Seed.js"
 import { asUser } from "@cisbook/core/users/ActingAs"
 import { countingOps, OpCounter } from "../OpCount.js"
@@ -118,6 +119,31 @@ const measure = (database: Database) =>
           ...(RATE === undefined ? {} : { rate: RATE })
         })
       )
+      if (scenario.path === "/health") {
+        // The third floor: HttpApi itself, with nothing of the service's.
+        const url = yield* Effect.flatMap(Layer.build(BareHttpApiLive), (built) =>
+          Effect.provide(bareHttpApiUrl, built)
+        )
+        opCounter?.take()
+        const framework = yield* Effect.promise(() =>
+          loadTest({
+            url: `${url}/health`,
+            connections: CONNECTIONS,
+            seconds: SECONDS,
+            ...(RATE === undefined ? {} : { rate: RATE })
+          })
+        )
+        checkClean("bare HttpApi /health", framework)
+        if (opCounter !== undefined) {
+          const { fibers, operations } = opCounter.take()
+          yield* Effect.logWarning(
+            `bare HttpApi /health: ${(operations / framework.requests).toFixed(1)} operations and ${(fibers / framework.requests).toFixed(1)} fibers a request`
+          )
+        }
+        yield* Effect.logWarning(
+          `${scenario.name}: a bare HttpApi (one endpoint, no middleware) answers ${framework.requestsPerSecond} req/s at ${Math.round(framework.cpuMicrosPerRequest)} µs CPU/req`
+        )
+      }
       checkClean(`cisbook ${scenario.name}`, cisbook)
       checkClean(`bare ${scenario.name}`, floor)
       rows.push({ database: database.label, scenario: scenario.name, cisbook, bare: floor })
@@ -137,6 +163,7 @@ const run = (database: Database) => {
     Layer.provideMerge(Sql)
   )
   return measure(database).pipe(
+    Effect.scoped,
     Effect.provide(App),
     opCounter === undefined ? (effect) => effect : countingOps(opCounter),
     Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
