@@ -17,6 +17,8 @@ export interface LoadResult {
   readonly non2xx: number
   /** CPU time this process spent per request while it ran: the server's cost, whatever else the machine did. */
   readonly cpuMicrosPerRequest: number
+  /** Requests answered in all. */
+  readonly requests: number
 }
 
 export interface LoadOptions {
@@ -24,6 +26,8 @@ export interface LoadOptions {
   readonly headers?: Readonly<Record<string, string>>
   readonly connections: number
   readonly seconds: number
+  /** Requests a second over all connections (autocannon's -R); unset, as fast as the server answers. */
+  readonly rate?: number
 }
 
 /**
@@ -42,6 +46,7 @@ export const loadTest = async (options: LoadOptions): Promise<LoadResult> => {
       String(options.connections),
       "-d",
       String(options.seconds),
+      ...(options.rate === undefined ? [] : ["-R", String(options.rate)]),
       ...headerArgs,
       options.url
     ],
@@ -51,6 +56,7 @@ export const loadTest = async (options: LoadOptions): Promise<LoadResult> => {
   const result = JSON.parse(stdout)
   return {
     cpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
+    requests: result.requests.total,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,

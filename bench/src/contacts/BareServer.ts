@@ -6,10 +6,16 @@ import type { Pool } from "pg"
 
 /**
  * The floor to measure against: node:http and a pg pool running the service's own list
- * statement, with no framework, validation, authentication or mapping.
+ * statement, with no framework, validation, authentication or mapping; and, at /health, node:http
+ * alone.
  */
 export const startBareServer = async (pool: Pool, tenantId: string): Promise<{ url: string; server: Server }> => {
   const server = createServer((req, res) => {
+    if (req.url === "/health") {
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify({ status: "ok" }))
+      return
+    }
     const params = new URL(req.url ?? "/", "http://bare").searchParams
     const offset = Number(params.get("offset") ?? 0)
     const limit = Math.min(Number(params.get("limit") ?? 10), 50)

@@ -16,8 +16,10 @@ import { loadTest } from "../LoadTest.js"
 import { withCpuProfile } from "../CpuProfile.js"
 import { checkClean, markdownTable, type Row } from "../Report.js"
 import { startBareServer } from "./BareServer.js"
+import { bareHttpApiUrl, BareHttpApiLive } from "./BareHttpApi.js"
 import { seedContacts, seedNeighbours } from "./Seed.js"
 import { asUser } from "@cisbook/core/users/ActingAs"
+import { countingOps, OpCounter } from "../OpCount.js"
 
 const CONTACTS = Number(process.env["BENCH_CONTACTS"] ?? 100_000)
 const NEIGHBOURS = 20
@@ -25,14 +27,36 @@ const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
 /** A file to write the server's CPU profile of the first scenario's cisbook run to. */
 const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
+/**
+ * BENCH_RATE: requests a second to send to both servers (autocannon's -R), so that both are
+ * measured at the same pace: the kernel's cost of a socket write depends on whether the client
+ * is waiting (a wake-up) or busy, which differs between a saturated server and a fast one.
+ */
+/** BENCH_COUNT_OPS=1: log the Effect operations and fibers a request takes (CPU figures then do not count). */
+const opCounter = process.env["BENCH_COUNT_OPS"] === "1" ? new OpCounter() : undefined
+const RATE = process.env["BENCH_RATE"] === undefined ? undefined : Number(process.env["BENCH_RATE"])
 
+const contacts = "/tenants/bench-main/contacts"
+/**
+ * The "floor" scenarios decompose a list request's cost: the framework alone (`/health`, against
+ * the bare server's constant answer), an authenticated request outside any tenant (`/me`) and one
+ * of a tenant's member (`GET /tenants/{tenant}`).
+ */
 const allScenarios = [
-  { name: "list, first page by name", query: "" },
-  { name: "list, page 50 by created desc", query: "?sortBy=CreatedAt&sortDesc=true&offset=500&limit=10" },
-  { name: "search, common term (smith)", query: "?search=smith" },
-  { name: "search, rare term (12345)", query: "?search=12345" }
+  { name: "floor, /health", path: "/health", barePath: "/health", query: "" },
+  { name: "floor, /me (API key)", path: "/me", barePath: "/health", query: "" },
+  { name: "floor, the tenant (member)", path: "/tenants/bench-main", barePath: "/health", query: "" },
+  { name: "list, first page by name", path: contacts, barePath: "/", query: "" },
+  {
+    name: "list, page 50 by created desc",
+    path: contacts,
+    barePath: "/",
+    query: "?sortBy=CreatedAt&sortDesc=true&offset=500&limit=10"
+  },
+  { name: "search, common term (smith)", path: contacts, barePath: "/", query: "?search=smith" },
+  { name: "search, rare term (12345)", path: contacts, barePath: "/", query: "?search=12345" }
 ]
-/** BENCH_SCENARIOS: the scenarios to run, by their first word ("list", "search"); default all. */
+/** BENCH_SCENARIOS: the scenarios to run, by their first word ("floor", "list", "search"); default list and search. */
 const scenarios = allScenarios.filter((scenario) =>
   (process.env["BENCH_SCENARIOS"] ?? "list,search").split(",").includes(scenario.name.split(",")[0]!)
 )
@@ -67,19 +91,59 @@ const measure = (database: Database) =>
     }
     const rows: Array<Row> = []
     for (const [index, scenario] of scenarios.entries()) {
+      opCounter?.take()
       const cisbook = yield* Effect.promise(() =>
         withCpuProfile(index === 0 ? CPU_PROFILE : undefined, () =>
           loadTest({
-            url: `http://127.0.0.1:${port}/tenants/bench-main/contacts${scenario.query}`,
+            url: `http://127.0.0.1:${port}${scenario.path}${scenario.query}`,
             headers: { "x-api-key": key },
             connections: CONNECTIONS,
-            seconds: SECONDS
+            seconds: SECONDS,
+            ...(RATE === undefined ? {} : { rate: RATE })
           })
         )
       )
+      if (opCounter !== undefined) {
+        const { byKind, fibers, operations } = opCounter.take()
+        const perRequest = (n: number) => (n / cisbook.requests).toFixed(1)
+        const kinds = [...byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${perRequest(n)}`)
+        yield* Effect.logWarning(
+          `${scenario.name}: ${perRequest(operations)} operations and ${perRequest(fibers)} fibers a request (${kinds.join(", ")})`
+        )
+      }
       const floor = yield* Effect.promise(() =>
-        loadTest({ url: `${bare.url}/${scenario.query}`, connections: CONNECTIONS, seconds: SECONDS })
+        loadTest({
+          url: `${bare.url}${scenario.barePath}${scenario.query}`,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          ...(RATE === undefined ? {} : { rate: RATE })
+        })
       )
+      if (scenario.path === "/health") {
+        // The third floor: HttpApi itself, with nothing of the service's.
+        const url = yield* Effect.flatMap(Layer.build(BareHttpApiLive), (built) =>
+          Effect.provide(bareHttpApiUrl, built)
+        )
+        opCounter?.take()
+        const framework = yield* Effect.promise(() =>
+          loadTest({
+            url: `${url}/health`,
+            connections: CONNECTIONS,
+            seconds: SECONDS,
+            ...(RATE === undefined ? {} : { rate: RATE })
+          })
+        )
+        checkClean("bare HttpApi /health", framework)
+        if (opCounter !== undefined) {
+          const { fibers, operations } = opCounter.take()
+          yield* Effect.logWarning(
+            `bare HttpApi /health: ${(operations / framework.requests).toFixed(1)} operations and ${(fibers / framework.requests).toFixed(1)} fibers a request`
+          )
+        }
+        yield* Effect.logWarning(
+          `${scenario.name}: a bare HttpApi (one endpoint, no middleware) answers ${framework.requestsPerSecond} req/s at ${Math.round(framework.cpuMicrosPerRequest)} µs CPU/req`
+        )
+      }
       checkClean(`cisbook ${scenario.name}`, cisbook)
       checkClean(`bare ${scenario.name}`, floor)
       rows.push({ database: database.label, scenario: scenario.name, cisbook, bare: floor })
@@ -99,7 +163,9 @@ const run = (database: Database) => {
     Layer.provideMerge(Sql)
   )
   return measure(database).pipe(
+    Effect.scoped,
     Effect.provide(App),
+    opCounter === undefined ? (effect) => effect : countingOps(opCounter),
     Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Effect.ensuring(Effect.promise(() => database.close()))
   )

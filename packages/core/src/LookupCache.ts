@@ -1,4 +1,4 @@
-import { Cache, Context, Duration, Effect, Option } from "effect"
+import { Clock, Context, Duration, Effect, MutableHashMap, Option } from "effect"
 
 /**
  * How long what a credential or membership lookup found is reused before it is read again. A
@@ -17,10 +17,20 @@ export interface LookupCache<Key, A> {
   readonly invalidateAll: Effect.Effect<void>
 }
 
+interface Kept<A> {
+  readonly found: A
+  /** Clock time (ms) from which it is read again. */
+  readonly until: number
+}
+
 /**
  * A cache over `lookup` that keeps what was found (and passes `keep`) for `LookupCacheTtl`, and
- * never keeps a refusal, so that a new key or membership works at once. Keys compare with
- * `Equal` (use strings or `Data` values).
+ * never keeps a refusal, so that a new key or membership works at once, nor a failed lookup (a
+ * database busy just now), so that the next request reads again. Keys compare with `Equal` (use
+ * strings or `Data` values). A hit is a map read and the clock's time: it runs on every request,
+ * where Effect's `Cache` took three times the operations (and kept failures for the whole time).
+ * Two lookups of one key that miss at once both read. Beyond `CAPACITY` keys, the one stored
+ * longest ago goes first.
  */
 export const cacheFound = <Key, A>(
   lookup: (key: Key) => Effect.Effect<Option.Option<A>>,
@@ -29,13 +39,36 @@ export const cacheFound = <Key, A>(
   Effect.gen(function* () {
     const ttl = yield* LookupCacheTtl
     if (Duration.isZero(ttl)) return { get: lookup, set: () => Effect.void, invalidateAll: Effect.void }
-    const cache = yield* Cache.make({ capacity: CAPACITY, timeToLive: ttl, lookup })
+    const ttlMillis = Duration.toMillis(ttl)
+    const kept = MutableHashMap.empty<Key, Kept<A>>()
+
+    const store = (key: Key, found: A, now: number) => {
+      MutableHashMap.remove(kept, key)
+      if (MutableHashMap.size(kept) >= CAPACITY) {
+        for (const [oldest] of kept) {
+          MutableHashMap.remove(kept, oldest)
+          break
+        }
+      }
+      MutableHashMap.set(kept, key, { found, until: now + ttlMillis })
+    }
+
+    const read = (key: Key, now: number) =>
+      Effect.map(lookup(key), (found) => {
+        if (Option.isSome(found) && keep(found.value)) store(key, found.value, now)
+        else MutableHashMap.remove(kept, key)
+        return found
+      })
+
     return {
       get: (key) =>
-        Effect.tap(cache.get(key), (found) =>
-          Option.isSome(found) && keep(found.value) ? Effect.void : cache.invalidate(key)
-        ),
-      set: (key, found) => cache.set(key, Option.some(found)),
-      invalidateAll: cache.invalidateAll
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const hit = MutableHashMap.get(kept, key)
+          return Option.isSome(hit) && now < hit.value.until
+            ? Effect.succeed(Option.some(hit.value.found))
+            : read(key, now)
+        }),
+      set: (key, found) => Effect.map(Clock.currentTimeMillis, (now) => store(key, found, now)),
+      invalidateAll: Effect.sync(() => MutableHashMap.clear(kept))
     }
   })

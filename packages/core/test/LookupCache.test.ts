@@ -1,10 +1,10 @@
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, Ref, TestClock } from "effect"
+import { Duration, Effect, Exit, Layer, Option, Ref, TestClock } from "effect"
 import { Email } from "../src/Email.js"
 import { Unauthorized } from "../src/Errors.js"
-import { LookupCacheTtl } from "../src/LookupCache.js"
+import { cacheFound, LookupCacheTtl } from "../src/LookupCache.js"
 import { ApiKeyRepo } from "../src/apikeys/ApiKeyRepo.js"
 import { NotAMember } from "../src/tenants/NotAMember.js"
 import { TenantRepo } from "../src/tenants/TenantRepo.js"
@@ -101,5 +101,44 @@ describe("memberships, as the lookup cache keeps them", () => {
         .pipe(asMember(owner, "acme-builders"))
       expect((yield* tenants.access("acme-builders").pipe(asUser(bob))).role).toBe("Member")
     }).pipe(Effect.provide(countingApp))
+  )
+})
+
+describe("the lookup cache", () => {
+  /** A lookup that counts its reads and dies (a database busy just now) on the ones `failing` names. */
+  const countedLookup = (failing: (read: number) => boolean) =>
+    Effect.map(Ref.make(0), (reads) => ({
+      reads,
+      lookup: (key: string) =>
+        Ref.updateAndGet(reads, (n) => n + 1).pipe(
+          Effect.flatMap((read) =>
+            failing(read) ? Effect.die(new Error("the database is busy")) : Effect.succeed(Option.some(`found ${key}`))
+          )
+        )
+    }))
+
+  it.effect("a failed lookup is not kept: the next request reads again", () =>
+    Effect.gen(function* () {
+      const { lookup, reads } = yield* countedLookup((read) => read === 1)
+      const cache = yield* cacheFound(lookup)
+      expect(Exit.isFailure(yield* Effect.exit(cache.get("a")))).toBe(true)
+      expect(yield* cache.get("a")).toEqual(Option.some("found a"))
+      expect(yield* cache.get("a")).toEqual(Option.some("found a"))
+      expect(yield* Ref.get(reads)).toBe(2)
+    })
+  )
+
+  it.effect("beyond 10,000 keys the oldest kept is read again", () =>
+    Effect.gen(function* () {
+      const { lookup, reads } = yield* countedLookup(() => false)
+      const cache = yield* cacheFound(lookup)
+      for (let key = 0; key <= 10_000; key++) yield* cache.get(String(key))
+      expect(yield* Ref.get(reads)).toBe(10_001)
+      yield* cache.get("10000")
+      yield* cache.get("1")
+      expect(yield* Ref.get(reads)).toBe(10_001)
+      yield* cache.get("0")
+      expect(yield* Ref.get(reads)).toBe(10_002)
+    })
   )
 })
