@@ -41,6 +41,8 @@ export const cacheFound = <Key, A>(
     if (Duration.isZero(ttl)) return { get: lookup, set: () => Effect.void, invalidateAll: Effect.void }
     const ttlMillis = Duration.toMillis(ttl)
     const kept = MutableHashMap.empty<Key, Kept<A>>()
+    // Bumped by invalidateAll: a lookup that began before a revocation must not keep what it read.
+    let generation = 0
 
     const store = (key: Key, found: A, now: number) => {
       MutableHashMap.remove(kept, key)
@@ -53,12 +55,15 @@ export const cacheFound = <Key, A>(
       MutableHashMap.set(kept, key, { found, until: now + ttlMillis })
     }
 
-    const read = (key: Key, now: number) =>
-      Effect.map(lookup(key), (found) => {
+    const read = (key: Key, now: number) => {
+      const began = generation
+      return Effect.map(lookup(key), (found) => {
+        if (began !== generation) return found
         if (Option.isSome(found) && keep(found.value)) store(key, found.value, now)
         else MutableHashMap.remove(kept, key)
         return found
       })
+    }
 
     return {
       get: (key) =>
@@ -69,6 +74,9 @@ export const cacheFound = <Key, A>(
             : read(key, now)
         }),
       set: (key, found) => Effect.map(Clock.currentTimeMillis, (now) => store(key, found, now)),
-      invalidateAll: Effect.sync(() => MutableHashMap.clear(kept))
+      invalidateAll: Effect.sync(() => {
+        generation += 1
+        MutableHashMap.clear(kept)
+      })
     }
   })

@@ -1,7 +1,7 @@
 import { identityVerifierFake } from "@cisbook/testkit/IdentityVerifierFake"
 import { MemoryPorts } from "@cisbook/testkit/MemoryPorts"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Layer, Option, Ref, TestClock } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Ref, TestClock } from "effect"
 import { Email } from "../src/Email.js"
 import { Unauthorized } from "../src/Errors.js"
 import { cacheFound, LookupCacheTtl } from "../src/LookupCache.js"
@@ -123,6 +123,33 @@ describe("the lookup cache", () => {
       const cache = yield* cacheFound(lookup)
       expect(Exit.isFailure(yield* Effect.exit(cache.get("a")))).toBe(true)
       expect(yield* cache.get("a")).toEqual(Option.some("found a"))
+      expect(yield* cache.get("a")).toEqual(Option.some("found a"))
+      expect(yield* Ref.get(reads)).toBe(2)
+    })
+  )
+
+  it.effect("a lookup under way when everything is invalidated does not keep what it read", () =>
+    Effect.gen(function* () {
+      const reads = yield* Ref.make(0)
+      const reading = yield* Deferred.make<void>()
+      const answer = yield* Deferred.make<void>()
+      const lookup = (key: string) =>
+        Ref.updateAndGet(reads, (n) => n + 1).pipe(
+          Effect.tap((read) =>
+            read === 1
+              ? Deferred.succeed(reading, undefined).pipe(Effect.zipRight(Deferred.await(answer)))
+              : Effect.void
+          ),
+          Effect.as(Option.some(`found ${key}`))
+        )
+      const cache = yield* cacheFound(lookup)
+      const first = yield* Effect.fork(cache.get("a"))
+      yield* Deferred.await(reading)
+      yield* cache.invalidateAll
+      yield* Deferred.succeed(answer, undefined)
+      expect(yield* Fiber.join(first)).toEqual(Option.some("found a"))
+      expect(yield* cache.get("a")).toEqual(Option.some("found a"))
+      expect(yield* Ref.get(reads)).toBe(2)
       expect(yield* cache.get("a")).toEqual(Option.some("found a"))
       expect(yield* Ref.get(reads)).toBe(2)
     })
