@@ -63,6 +63,8 @@ const memoryGrowth = async <A>(
 const runClient = promisify(execFile)
 /** A file to write the server's CPU profile of the analysis and the import to. */
 const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
+/** BENCH_CPU_PROFILE_STEP=import: the profile covers the import request only, not the analysis before it. */
+const CPU_PROFILE_IMPORT_ONLY = process.env["BENCH_CPU_PROFILE_STEP"] === "import"
 const clientScript = fileURLToPath(new URL("./ImportClient.ts", import.meta.url))
 
 export interface ImportRow {
@@ -109,10 +111,11 @@ const measure = (database: Database, rows: number) =>
     }
     const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6
     return yield* Effect.promise(async () => {
-      const profiler = await startCpuProfile(CPU_PROFILE)
+      let profiler = await startCpuProfile(CPU_PROFILE_IMPORT_ONLY ? undefined : CPU_PROFILE)
       const cpuBefore = process.cpuUsage()
       const { result, retainedMiB, rssMiB } = await memoryGrowth(async () => {
         const analyse = await step("analyze")
+        if (CPU_PROFILE_IMPORT_ONLY) profiler = await startCpuProfile(CPU_PROFILE)
         const cpuBeforeImport = process.cpuUsage()
         const databaseCpu = database.serverName === null ? () => Number.NaN : startBackendCpu(database.serverName)
         const imported = await step("import")
