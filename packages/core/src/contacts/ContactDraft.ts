@@ -126,6 +126,7 @@ const BLANK_CODE_START = '{"code":""'
  */
 export const creationEventJson = (draft: Contact): ((code: string) => EventJson) => {
   const text = JSON.stringify(contactEventJson(trustedInstance(Contact, { ...draft, code: "" })))
+  if (!text.startsWith(BLANK_CODE_START)) throw new Error("A contact's event JSON no longer starts with its code")
   const rest = text.slice(BLANK_CODE_START.length)
   return (code) => new EventJson(`{"code":${JSON.stringify(code)}${rest}`)
 }
