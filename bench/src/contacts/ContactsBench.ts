@@ -27,14 +27,29 @@ const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
 /** A file to write the server's CPU profile of the first scenario's cisbook run to. */
 const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"]
+/** BENCH_COUNT_OPS=1: log the Effect operations and fibers a request takes (CPU figures then do not count). */
+const opCounter = process.env["BENCH_COUNT_OPS"] === "1" ? new OpCounter() : undefined
 /**
  * BENCH_RATE: requests a second to send to both servers (autocannon's -R), so that both are
  * measured at the same pace: the kernel's cost of a socket write depends on whether the client
  * is waiting (a wake-up) or busy, which differs between a saturated server and a fast one.
  */
-/** BENCH_COUNT_OPS=1: log the Effect operations and fibers a request takes (CPU figures then do not count). */
-const opCounter = process.env["BENCH_COUNT_OPS"] === "1" ? new OpCounter() : undefined
-const RATE = process.env["BENCH_RATE"] === undefined ? undefined : Number(process.env["BENCH_RATE"])
+const pace = process.env["BENCH_RATE"] === undefined ? {} : { rate: Number(process.env["BENCH_RATE"]) }
+
+/** Loads `url` for the scenario's time, at BENCH_RATE's pace when it is set. */
+const load = (url: string, headers?: Readonly<Record<string, string>>) =>
+  loadTest({ url, ...(headers === undefined ? {} : { headers }), connections: CONNECTIONS, seconds: SECONDS, ...pace })
+
+/** The operations and fibers counted since the last take, a request (BENCH_COUNT_OPS). */
+const logOperations = (name: string, requests: number) => {
+  if (opCounter === undefined) return Effect.void
+  const { byKind, fibers, operations } = opCounter.take()
+  const perRequest = (n: number) => (n / requests).toFixed(1)
+  const kinds = [...byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${perRequest(n)}`)
+  return Effect.logWarning(
+    `${name}: ${perRequest(operations)} operations and ${perRequest(fibers)} fibers a request (${kinds.join(", ")})`
+  )
+}
 
 const contacts = "/tenants/bench-main/contacts"
 /**
@@ -94,52 +109,20 @@ const measure = (database: Database) =>
       opCounter?.take()
       const cisbook = yield* Effect.promise(() =>
         withCpuProfile(index === 0 ? CPU_PROFILE : undefined, () =>
-          loadTest({
-            url: `http://127.0.0.1:${port}${scenario.path}${scenario.query}`,
-            headers: { "x-api-key": key },
-            connections: CONNECTIONS,
-            seconds: SECONDS,
-            ...(RATE === undefined ? {} : { rate: RATE })
-          })
+          load(`http://127.0.0.1:${port}${scenario.path}${scenario.query}`, { "x-api-key": key })
         )
       )
-      if (opCounter !== undefined) {
-        const { byKind, fibers, operations } = opCounter.take()
-        const perRequest = (n: number) => (n / cisbook.requests).toFixed(1)
-        const kinds = [...byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${perRequest(n)}`)
-        yield* Effect.logWarning(
-          `${scenario.name}: ${perRequest(operations)} operations and ${perRequest(fibers)} fibers a request (${kinds.join(", ")})`
-        )
-      }
-      const floor = yield* Effect.promise(() =>
-        loadTest({
-          url: `${bare.url}${scenario.barePath}${scenario.query}`,
-          connections: CONNECTIONS,
-          seconds: SECONDS,
-          ...(RATE === undefined ? {} : { rate: RATE })
-        })
-      )
+      yield* logOperations(scenario.name, cisbook.requests)
+      const floor = yield* Effect.promise(() => load(`${bare.url}${scenario.barePath}${scenario.query}`))
       if (scenario.path === "/health") {
         // The third floor: HttpApi itself, with nothing of the service's.
         const url = yield* Effect.flatMap(Layer.build(BareHttpApiLive), (built) =>
           Effect.provide(bareHttpApiUrl, built)
         )
         opCounter?.take()
-        const framework = yield* Effect.promise(() =>
-          loadTest({
-            url: `${url}/health`,
-            connections: CONNECTIONS,
-            seconds: SECONDS,
-            ...(RATE === undefined ? {} : { rate: RATE })
-          })
-        )
+        const framework = yield* Effect.promise(() => load(`${url}/health`))
         checkClean("bare HttpApi /health", framework)
-        if (opCounter !== undefined) {
-          const { fibers, operations } = opCounter.take()
-          yield* Effect.logWarning(
-            `bare HttpApi /health: ${(operations / framework.requests).toFixed(1)} operations and ${(fibers / framework.requests).toFixed(1)} fibers a request`
-          )
-        }
+        yield* logOperations("bare HttpApi /health", framework.requests)
         yield* Effect.logWarning(
           `${scenario.name}: a bare HttpApi (one endpoint, no middleware) answers ${framework.requestsPerSecond} req/s at ${Math.round(framework.cpuMicrosPerRequest)} µs CPU/req`
         )

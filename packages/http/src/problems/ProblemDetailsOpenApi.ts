@@ -1,7 +1,7 @@
 import { MAX_JSON_BODY } from "./BodyLimits.js"
-import { type Json, operationsOf, problemJsonContent } from "../api/OpenApiPaths.js"
+import { type Json, operationsOf, problemJsonContent, retryAfterHeaders } from "../api/OpenApiPaths.js"
 import { typeFor } from "./ProblemResponse.js"
-import { STORE_BUSY_RETRY_AFTER_SECONDS } from "./StoreBusyProblem.js"
+import { STORE_BUSY_DETAIL, STORE_BUSY_RETRY_AFTER_SECONDS } from "./StoreBusyProblem.js"
 
 // What the problem middleware (ProblemDetailsMiddleware) answers, in the OpenAPI document.
 
@@ -97,7 +97,7 @@ export const withProviderFaults = (spec: Json): Json => {
     }
     operation.responses["503"] ??= {
       description: "The direct debit provider is unavailable: try again after Retry-After seconds",
-      headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+      headers: retryAfterHeaders(),
       content: problemJsonContent(
         503,
         "Service Unavailable",
@@ -126,11 +126,7 @@ export const withStoreBusy = (spec: Json): Json => {
       listed.description = `${listed.description}; or ${STORE_BUSY}`
       continue
     }
-    const content = problemJsonContent(
-      503,
-      "Service Unavailable",
-      `The database could not serve the request just now. Send it again in ${STORE_BUSY_RETRY_AFTER_SECONDS} seconds.`
-    )
+    const content = problemJsonContent(503, "Service Unavailable", STORE_BUSY_DETAIL)
     const schema = content["application/problem+json"].schema as Json
     schema.properties.retryAfter = {
       type: "integer",
@@ -139,7 +135,7 @@ export const withStoreBusy = (spec: Json): Json => {
     schema.examples[0] = { ...schema.examples[0], type: typeFor(503), retryAfter: STORE_BUSY_RETRY_AFTER_SECONDS }
     operation.responses["503"] = {
       description: `Try again after Retry-After seconds: ${STORE_BUSY}`,
-      headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+      headers: retryAfterHeaders(),
       content
     }
   }

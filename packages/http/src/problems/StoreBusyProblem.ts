@@ -7,6 +7,8 @@ import { problemResponse } from "./ProblemResponse.js"
 /** Long enough for a lock, a deadlock's loser or a lost connection to have passed. */
 export const STORE_BUSY_RETRY_AFTER_SECONDS = 2
 
+export const STORE_BUSY_DETAIL = `The database could not serve the request just now. Send it again in ${STORE_BUSY_RETRY_AFTER_SECONDS} seconds.`
+
 /**
  * The store's failure that passes, when `error` is one: a StoreBusy (a transaction's, see
  * TransactorSql) or a statement's SQL failure that is one (a lock or statement time-out, a lost
@@ -29,7 +31,7 @@ export const storeBusyProblem = (
         problemResponse(
           503,
           "Service Unavailable",
-          `The database could not serve the request just now. Send it again in ${STORE_BUSY_RETRY_AFTER_SECONDS} seconds.`,
+          STORE_BUSY_DETAIL,
           { retryAfter: STORE_BUSY_RETRY_AFTER_SECONDS },
           { "retry-after": String(STORE_BUSY_RETRY_AFTER_SECONDS) }
         )

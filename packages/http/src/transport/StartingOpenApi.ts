@@ -1,4 +1,4 @@
-import { type Json, problemJsonContent } from "../api/OpenApiPaths.js"
+import { type Json, problemJsonContent, retryAfterHeaders } from "../api/OpenApiPaths.js"
 
 /**
  * The server answers every request 503 (with Retry-After) until the application is ready, /health
@@ -9,7 +9,7 @@ export const withStartingHealth = (spec: Json): Json => {
   if (health === undefined) return spec
   health.responses["503"] = {
     description: "The server is starting: try again after Retry-After seconds",
-    headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+    headers: retryAfterHeaders(),
     content: problemJsonContent(
       503,
       "Service Unavailable",

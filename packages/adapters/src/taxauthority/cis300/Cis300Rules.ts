@@ -72,7 +72,7 @@ const subcontractorProblems = (s: Cis300Subcontractor): ReadonlyArray<string> =>
  * UTR (only an unmatched one may lack it), a valid NINO and CRN where given, the verification
  * number where unmatched, amounts in pence, not negative and within HMRC's bounds, materials
  * within payments, and a typed line's deduction within the rate of its treatment (a line drafted
-from payments sums shares the service worked out itself); the declarations made.
+ * from payments sums shares the service worked out itself); the declarations made.
  * Empty when HMRC would take it.
  */
 export const cis300Problems = (r: Cis300Return): ReadonlyArray<string> => {
