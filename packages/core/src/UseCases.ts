@@ -23,6 +23,7 @@ import { ReceivedStatements } from "./statements/ReceivedStatements.js"
 import { StatementDelivery } from "./statements/StatementDelivery.js"
 import { PurchaseInvoices } from "./invoices/PurchaseInvoices.js"
 import { MailSupport } from "./mail/MailSupport.js"
+import { TenantMailLive } from "./mail/TenantMailLive.js"
 import { SalesInvoiceMail } from "./invoices/SalesInvoiceMail.js"
 import { SalesInvoices } from "./invoices/SalesInvoices.js"
 import { TenantEmailSettings } from "./mail/TenantEmailSettings.js"
@@ -70,7 +71,8 @@ export const UseCasesLive = Layer.mergeAll(
       WaitingInvoicesLive,
       HeldForCredentialsLive,
       SchemeCorrectionsLive,
-      MonthDeductionsFromPayments
+      MonthDeductionsFromPayments,
+      TenantMailLive
     )
   ),
   Layer.provideMerge(Layer.mergeAll(Tenants.Default, Authentication.Default)),

@@ -42,7 +42,6 @@ import type { EventOutbox } from "@cisbook/core/events/EventOutbox"
 import type { IdGenerator } from "@cisbook/core/system/IdGenerator"
 import type { IdempotencyKeys } from "@cisbook/core/idempotency/IdempotencyKeys"
 import type { MailOutbox } from "@cisbook/core/mail/MailOutbox"
-import type { TenantMail } from "@cisbook/core/mail/TenantMail"
 import type { PurchaseInvoiceRepo } from "@cisbook/core/invoices/PurchaseInvoiceRepo"
 import type { SubcontractorPayments } from "@cisbook/core/returns/SubcontractorPayments"
 import type { SalesInvoiceRepo } from "@cisbook/core/invoices/SalesInvoiceRepo"
@@ -109,7 +108,6 @@ export type Ports =
   | AppLinks
   | EmailSettingsRepo
   | MailOutbox
-  | TenantMail
   | IdempotencyKeys
   | StorageHealth
   | ProviderEventInbox

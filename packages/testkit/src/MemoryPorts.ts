@@ -29,7 +29,6 @@ import { SubcontractorPaymentsMemory } from "./SubcontractorPaymentsMemory.js"
 import { SalesInvoiceRepoMemory, SalesInvoiceStore } from "./SalesInvoiceRepoMemory.js"
 import { ClockManual, CryptoFake, IdGeneratorSequential, TransactorMemory } from "./SystemFakes.js"
 import { StorageHealthMemory } from "./StorageHealthMemory.js"
-import { TenantMailRecording } from "./TenantMailRecording.js"
 import { TenantRepoMemory, TenantStore } from "./TenantRepoMemory.js"
 import { TenantSettingsRepoMemory } from "./TenantSettingsRepoMemory.js"
 import { TaxAuthorityMemory } from "./TaxAuthorityFake.js"
@@ -47,10 +46,7 @@ export const InvoiceStoresMemory = Layer.mergeAll(
   ConnectionStore.Default
 ).pipe(Layer.provide(MemoryJournal.Default))
 
-/**
- * Every storage and system port, in memory (the identity verifier is chosen per test). TenantMail
- * records what was asked (TenantMailRecording); TenantMailLive over these fakes renders for real.
- */
+/** Every storage and system port, in memory (the identity verifier is chosen per test). */
 export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMemory).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -72,7 +68,6 @@ export const MemoryPorts = Layer.mergeAll(EmailSettingsRepoMemory, MailOutboxMem
       ReceivedStatementRepoMemory,
       DestinationGuardMemory,
       WebhookSenderMemory,
-      TenantMailRecording,
       VerificationQueueMemory,
       TaxAuthorityMemory,
       FilingCheckMemory,

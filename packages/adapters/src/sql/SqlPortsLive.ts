@@ -1,4 +1,3 @@
-import { TenantMailLive } from "@cisbook/core/mail/TenantMailLive"
 import { Layer } from "effect"
 import { ApiKeyRepoSql } from "./ApiKeyRepoSql.js"
 import { BillingInvoiceRepoSql } from "./BillingInvoiceRepoSql.js"
@@ -31,7 +30,7 @@ import { VerificationQueueSql } from "./VerificationQueueSql.js"
 import { WebhookRepoSql } from "./WebhookRepoSql.js"
 
 /** The ports PostgreSQL implements, over the SqlClient, Clock and IdGenerator the composition root provides. */
-const RepositoriesSql = Layer.mergeAll(
+export const SqlPortsLive = Layer.mergeAll(
   UserRepoSql,
   TenantRepoSql,
   ApiKeyRepoSql,
@@ -61,6 +60,3 @@ const RepositoriesSql = Layer.mergeAll(
   StorageHealthSql,
   ProviderEventInboxSql
 )
-
-/** The SQL ports, and the tenant's mail written to the outbox in the SQL transaction of its cause. */
-export const SqlPortsLive = TenantMailLive.pipe(Layer.provideMerge(RepositoriesSql))

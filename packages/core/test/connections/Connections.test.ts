@@ -2,9 +2,8 @@ import { HmrcCredentialsSettings } from "@cisbook/core/credentials/HmrcCredentia
 import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { APP_URL } from "@cisbook/testkit/AppLinksFake"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
-import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Ref } from "effect"
+import { Effect, Option } from "effect"
 import { Conflict, NotFound, Refused, ValidationFailed } from "../../src/Errors.js"
 import { VerificationQueue } from "../../src/verification/VerificationQueue.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
@@ -14,6 +13,7 @@ import { Contacts } from "../../src/contacts/Contacts.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
+import { outboxMails } from "../mail/OutboxMails.js"
 import { asMember, asUser, aUser, plainCis, testApp } from "../TestApp.js"
 
 const john = { type: "SoleTrader" as const, firstName: "John", lastName: "Smith", utr: "2234567890" }
@@ -77,19 +77,18 @@ describe("Connections", () => {
           email: "office@lovelace.example"
         })
         .pipe(asMember(subUser, "smith-gw"))
-      const [mail] = yield* Ref.get(yield* QueuedMailRequests)
-      expect(mail).toEqual({
+      const [mail, ...others] = yield* outboxMails
+      expect(others).toEqual([])
+      expect(mail).toMatchObject({
         tenantId: sub.id,
         type: "ConnectionInvitation",
         to: "office@lovelace.example",
-        values: {
-          tenantName: "Smith GW",
-          contactName: "Lovelace",
-          purpose: "Smith GW would like to share their CIS details with you.",
-          connectionUrl: `${APP_URL}/connections/${sent.id}`
-        },
-        actingUserEmail: "sub@example.com"
+        fromName: "Smith GW",
+        replyTo: "sub@example.com",
+        subject: "Smith GW would like to connect with you on cisbook"
       })
+      expect(mail?.body).toContain("Dear Lovelace,\n\nSmith GW would like to share their CIS details with you.\n")
+      expect(mail?.body).toContain(`please follow this link:\n${APP_URL}/connections/${sent.id}\n`)
       expect(sent.sharedDetails).toEqual({
         name: "Smith GW",
         email: "sub@example.com",

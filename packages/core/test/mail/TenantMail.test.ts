@@ -1,10 +1,9 @@
 import { expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { Email } from "../../src/Email.js"
 import type { TemplateValues } from "../../src/mail/TemplateValues.js"
 import { TenantMail } from "../../src/mail/TenantMail.js"
-import { TenantMailLive } from "../../src/mail/TenantMailLive.js"
-import { MailOutbox } from "../../src/mail/MailOutbox.js"
+import { outboxMails } from "./OutboxMails.js"
 import { Transactor } from "../../src/system/Transactor.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
 import { TenantEmailSettings } from "../../src/mail/TenantEmailSettings.js"
@@ -20,9 +19,6 @@ const statement: TemplateValues["CisStatement"] = {
   deducted: 40000
 }
 
-/** The use cases over the memory ports, with the real TenantMail over the memory outbox. */
-const app = () => Layer.provideMerge(TenantMailLive, testApp())
-
 /** The tenant acme-builders, with the email address given, and its owner. */
 const acme = (email: Email | null) =>
   Effect.gen(function* () {
@@ -36,11 +32,6 @@ const acme = (email: Email | null) =>
       .pipe(asUser(owner))
     return { owner, tenant } as const
   })
-
-/** Everything the outbox holds, as a sender would claim it. */
-const outboxMails = Effect.flatMap(MailOutbox, (outbox) =>
-  outbox.claimDue(new Date("2100-01-01"), new Date("2100-01-02"), 100)
-).pipe(Effect.map((claimed) => claimed.map((c) => c.mail)))
 
 const queue = (tenantId: Parameters<TenantMail["Type"]["queue"]>[0]["tenantId"], actingUserEmail: Email | null) =>
   Effect.flatMap(TenantMail, (mail) =>
@@ -71,7 +62,7 @@ it.effect("renders the default template, replies to the tenant's email, and keep
     expect(mail?.attachments).toEqual([
       { filename: "statement.pdf", contentType: "application/pdf", content: new Uint8Array([1, 2]) }
     ])
-  }).pipe(Effect.provide(app()))
+  }).pipe(Effect.provide(testApp()))
 )
 
 it.effect("renders the tenant's customised template with its signature, replying to the acting user", () =>
@@ -92,7 +83,7 @@ it.effect("renders the tenant's customised template with its signature, replying
       body: "John Smith: £400.00 deducted.\n\n-- \nAda",
       replyTo: "owner@example.com"
     })
-  }).pipe(Effect.provide(app()))
+  }).pipe(Effect.provide(testApp()))
 )
 
 it.effect("queues nothing when the transaction it is part of fails", () =>
@@ -101,5 +92,5 @@ it.effect("queues nothing when the transaction it is part of fails", () =>
     const { transaction } = yield* Transactor
     yield* transaction(Effect.zipRight(queue(tenant.id, null), Effect.fail("no"))).pipe(Effect.flip)
     expect(yield* outboxMails).toEqual([])
-  }).pipe(Effect.provide(app()))
+  }).pipe(Effect.provide(testApp()))
 )

@@ -4,7 +4,6 @@ import { sandboxGateway } from "@cisbook/testkit/CisSchemeFixtures"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
-import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { Duration, Effect, Layer, Option } from "effect"
 import { CisDetails } from "../../src/cis/CisDetails.js"
@@ -24,6 +23,7 @@ import { ReturnFiling } from "../../src/returns/ReturnFiling.js"
 import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import type { User } from "../../src/users/User.js"
+import { outboxMails } from "../mail/OutboxMails.js"
 import { asMember, asUser, aUser, testApp } from "../TestApp.js"
 import { allDeclared, nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 import { ApiKeyId } from "../../src/Ids.js"
@@ -422,7 +422,7 @@ describe("ReturnFiling", () => {
           contractor: { scheme: { employerReference: "123/AB45678", accountsOfficeReference: "123PW12345678" } }
         })
         expect((yield* returns.get(nil.id).pipe(asMember(owner, TENANT))).status).toBe("Accepted")
-        expect(yield* yield* QueuedMailRequests).toEqual([])
+        expect(yield* outboxMails).toEqual([])
       }).pipe(Effect.provide(app(authority, true)))
     }
   )
@@ -453,22 +453,20 @@ describe("ReturnFiling", () => {
       const filing = yield* ReturnFiling
       yield* returns.file(june(net, high)).pipe(asMember(owner, TENANT))
       yield* filing.fileDue(10, Duration.minutes(1))
-      const mails = yield* QueuedMailRequests
-      const [only, ...rest] = yield* mails
+      const [only, ...rest] = yield* outboxMails
       expect(rest).toEqual([])
       expect(only).toMatchObject({
         type: "CisStatement",
         to: "bricks@example.com",
-        values: {
-          tenantName: "Lovelace Builders Ltd",
-          contactName: "Bricks",
-          taxMonthEnd: "2026-06-05",
-          grossAmount: 100000,
-          materials: 40000,
-          deducted: 12000
-        }
+        fromName: "Lovelace Builders Ltd",
+        subject: "Your CIS payment and deduction statement for the month to 5 June 2026"
       })
-      const [attachment] = only!.attachments ?? []
+      expect(only?.body).toContain("Dear Bricks,")
+      expect(only?.body).toContain("from Lovelace Builders Ltd for the tax month ending 5 June 2026")
+      expect(only?.body).toContain(
+        "Gross amount paid (excluding VAT): £1,000.00\nCost of materials: £400.00\nAmount deducted: £120.00\n"
+      )
+      const [attachment] = only!.attachments
       expect(attachment?.filename).toBe(`statement-${net}-2026-06-05.pdf`)
       expect(attachment?.contentType).toBe("application/pdf")
       expect(JSON.parse(new TextDecoder().decode(attachment!.content))).toMatchObject({
@@ -497,7 +495,7 @@ describe("ReturnFiling", () => {
       expect((yield* returns.list().pipe(asMember(owner, TENANT))).map((r) => r.status)).toEqual([
         answer === "Accepted" ? "Accepted" : "Rejected"
       ])
-      expect(yield* yield* QueuedMailRequests).toEqual([])
+      expect(yield* outboxMails).toEqual([])
     }).pipe(
       Effect.provide(
         app(

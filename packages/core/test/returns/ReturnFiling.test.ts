@@ -3,7 +3,6 @@ import { otherCisScheme, sampleCisScheme } from "@cisbook/testkit/CisSchemeFixtu
 import { DocumentRendererFake } from "@cisbook/testkit/DocumentRendererFake"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { FAKE_RESPONSE_ENDPOINT, TaxAuthorityFake } from "@cisbook/testkit/TaxAuthorityFake"
-import { QueuedMailRequests } from "@cisbook/testkit/TenantMailRecording"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { Contact, notVerified, Verification } from "../../src/contacts/Contact.js"
@@ -21,6 +20,7 @@ import { Tenants } from "../../src/tenants/Tenants.js"
 import { TenantSettings } from "../../src/tenants/TenantSettings.js"
 import { Verifications } from "../../src/verification/Verifications.js"
 import { VerificationWork } from "../../src/verification/VerificationWork.js"
+import { outboxMails } from "../mail/OutboxMails.js"
 import { asMember, asUser, aUser, plainCis, testApp } from "../TestApp.js"
 import { allDeclared, nilDeclared } from "@cisbook/testkit/DeclarationsFixtures"
 
@@ -389,7 +389,7 @@ describe("ReturnFiling: what HMRC's answer records", () => {
       const tested = yield* current
       expect(tested).toMatchObject({ status: "Accepted", gatewayTest: true })
       expect(monthlyReturnEventData(tested).gatewayTest).toBe(true)
-      expect(yield* yield* QueuedMailRequests).toEqual([])
+      expect(yield* outboxMails).toEqual([])
       expect(yield* (yield* BillingInvoiceRepo).usage(owner.id)).toEqual([])
       // Sent for real, the next month's is billed and mails its statement.
       yield* fake.gatewayTest(false)
@@ -404,7 +404,7 @@ describe("ReturnFiling: what HMRC's answer records", () => {
       const real = yield* (yield* MonthlyReturns).get(july.id).pipe(asMember(owner, TENANT))
       expect(real).toMatchObject({ status: "Accepted", gatewayTest: false })
       expect((yield* (yield* BillingInvoiceRepo).usage(owner.id)).map((u) => u.returnId)).toEqual([july.id])
-      expect((yield* yield* QueuedMailRequests).map((m) => m.type)).toEqual(["CisStatement"])
+      expect((yield* outboxMails).map((m) => m.type)).toEqual(["CisStatement"])
       expect(filed.id).not.toBe(july.id)
     }).pipe(Effect.provide(app))
   )

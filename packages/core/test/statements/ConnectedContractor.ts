@@ -12,7 +12,6 @@ import { Email } from "../../src/Email.js"
 import { MailDispatch } from "../../src/mail/MailDispatch.js"
 import { MailTransport } from "../../src/mail/MailTransport.js"
 import { TenantEmailSettings } from "../../src/mail/TenantEmailSettings.js"
-import { TenantMailLive } from "../../src/mail/TenantMailLive.js"
 import { MonthlyReturns } from "../../src/returns/MonthlyReturns.js"
 import { ReturnFiling } from "../../src/returns/ReturnFiling.js"
 import { TenantCode } from "../../src/tenants/Tenant.js"
@@ -37,14 +36,13 @@ const MailTransportTaking = Layer.succeed(
 )
 
 /**
- * Every use case over in-memory ports, with the tenants' mail rendered into the memory mail
- * outbox (TenantMailLive), the return filer and the mail sender, and the Clock port on Effect's
- * clock, moved with TestClock; `ports` replaces some of the memory ports (a wrapper that fails, say).
+ * Every use case over in-memory ports, the return filer and the mail sender, and the Clock port on
+ * Effect's clock, moved with TestClock; `ports` replaces some of the memory ports (a wrapper that
+ * fails, say).
  */
 export const statementsAppWith = <Out, E>(ports: Layer.Layer<Out, E, Layer.Layer.Success<typeof MemoryPorts>>) =>
   Layer.mergeAll(ReturnFiling.Default, MailDispatch.Default.pipe(Layer.provide(MailTransportTaking))).pipe(
     Layer.provideMerge(UseCasesLive),
-    Layer.provideMerge(TenantMailLive),
     Layer.provideMerge(ports),
     Layer.provideMerge(ClockOfEffect),
     Layer.provideMerge(MemoryPorts),

@@ -9,7 +9,12 @@ const apiKeyFields = (key: ApiKey) => ({
   lastUsedAt: key.lastUsedAt
 })
 
-export const apiKeyDto = (key: ApiKey) => new ApiKeyDto(apiKeyFields(key))
+/**
+ * A key as its list shows it. Built without the constructor's validation, as a list's items are
+ * (the members are the domain's, already valid, and the endpoint's schema checks them again as it
+ * encodes).
+ */
+export const apiKeyDto = (key: ApiKey) => new ApiKeyDto(apiKeyFields(key), true)
 
 export const createdApiKeyDto = (created: { readonly apiKey: ApiKey; readonly key: string }) =>
   new CreatedApiKeyDto({ ...apiKeyFields(created.apiKey), key: created.key })

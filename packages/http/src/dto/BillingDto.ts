@@ -45,15 +45,21 @@ export const billingMandateDto = (m: Mandate) =>
     createdAt: m.createdAt
   })
 
+/** An item of the usage list, built without the constructors' validation as an invoice is (below). */
 export const billingUsageDto = (u: BillingUsage) =>
-  new BillingUsageDto({
-    returnId: u.returnId,
-    tenant: u.tenant,
-    tenantName: u.tenantName,
-    periodEnd: u.periodEnd,
-    acceptedAt: u.acceptedAt,
-    subcontractors: u.subcontractors.map((s) => new UsageSubcontractorDto(s))
-  })
+  new BillingUsageDto(
+    {
+      returnId: u.returnId,
+      tenant: u.tenant,
+      tenantName: u.tenantName,
+      periodEnd: u.periodEnd,
+      acceptedAt: u.acceptedAt,
+      subcontractors: u.subcontractors.map(
+        (s) => new UsageSubcontractorDto({ contactCode: s.contactCode, name: s.name }, true)
+      )
+    },
+    true
+  )
 
 /**
  * The invoice's members; with `lines`, the single-invoice form. Built without the constructor's

@@ -20,7 +20,12 @@ const webhookFields = (webhook: Webhook) => ({
   createdAt: webhook.createdAt
 })
 
-export const webhookDto = (webhook: Webhook) => new WebhookDto(webhookFields(webhook))
+/**
+ * A webhook as its list shows it. Built without the constructor's validation, as a list's items
+ * are (the members are the domain's, already valid, and the endpoint's schema checks them again as
+ * it encodes); so is a delivery.
+ */
+export const webhookDto = (webhook: Webhook) => new WebhookDto(webhookFields(webhook), true)
 
 export const createdWebhookDto = ({ secret, webhook }: WebhookWithSecret) =>
   new CreatedWebhookDto({ ...webhookFields(webhook), secret })
@@ -41,7 +46,7 @@ const deliveryFields = (d: WebhookDelivery) => ({
   responseBody: d.responseBody
 })
 
-export const deliveryDto = (delivery: WebhookDelivery) => new WebhookDeliveryDto(deliveryFields(delivery))
+export const deliveryDto = (delivery: WebhookDelivery) => new WebhookDeliveryDto(deliveryFields(delivery), true)
 
 export const deliveryPageDto = (page: DeliveryListPage) => ({ ...page, items: page.items.map(deliveryDto) })
 
