@@ -21,6 +21,7 @@ import { contactImportForm } from "@cisbook/sdk/ContactImportForm"
 import { makeFetchClient } from "@cisbook/sdk/Client"
 import { asMember } from "@cisbook/core/tenants/ActingFor"
 import { largeImportCsv, utrFor } from "@cisbook/testkit/ImportFixtures"
+import { IMPORT_BATCH_ROWS } from "@cisbook/core/contacts/ImportLimits"
 import { startWebhookReceiver } from "@cisbook/testkit/WebhookReceiver"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -140,7 +141,11 @@ describe("kill -9 of the server process", () => {
             SELECT count(*)::int AS count FROM events WHERE tenant_id = ${tenantId} AND type = 'contact.created'`
           const [deliveries] = yield* sql<{ count: number }>`
             SELECT count(*)::int AS count FROM webhook_deliveries WHERE tenant_id = ${tenantId}`
-          return { contacts, events: events!.count, deliveries: deliveries!.count }
+          const [unused] = yield* sql<{ count: number }>`
+            SELECT count(*)::int AS count FROM contact_codes c
+            WHERE c.tenant_id = ${tenantId}
+              AND NOT EXISTS (SELECT 1 FROM contacts WHERE tenant_id = c.tenant_id AND code = c.code)`
+          return { contacts, events: events!.count, deliveries: deliveries!.count, unusedCodes: unused!.count }
         }).pipe(Effect.provide(db.open), Effect.scoped)
 
         const count = stored.contacts.length
@@ -166,6 +171,10 @@ describe("kill -9 of the server process", () => {
         }
         expect(stored.events).toBe(count)
         expect(stored.deliveries).toBe(count)
+        // Codes are issued a batch or two ahead of the batch being written, each batch's in a
+        // transaction of its own: those whose contacts were never written stay issued, unused.
+        expect(stored.unusedCodes % IMPORT_BATCH_ROWS).toBe(0)
+        expect(stored.unusedCodes).toBeLessThanOrEqual(3 * IMPORT_BATCH_ROWS)
       }),
     { timeout: 300_000 }
   )

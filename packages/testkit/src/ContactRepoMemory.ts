@@ -122,17 +122,31 @@ export const ContactRepoMemory = Layer.effect(
         ),
       // Nothing is shared between processes; fibers that race for a code are told by DuplicateKey.
       lockCodes: () => Effect.void,
-      insertAll: (contacts) =>
+      issueCodes: (tenantId, codes) =>
         Ref.modify(state, (s) => {
-          const keys = contacts.map((c) => `${c.tenantId}/${c.code}`)
           const issued = new Set(s.issued)
-          for (const key of keys) {
+          for (const code of codes) {
+            const key = `${tenantId}/${code}`
             if (issued.has(key)) return [false, s] as const
             issued.add(key)
           }
-          return [true, { contacts: [...s.contacts, ...contacts], issued }] as const
+          return [true, { ...s, issued }] as const
         }).pipe(
           Effect.flatMap((inserted) => (inserted ? Effect.void : Effect.fail(new DuplicateKey({ key: "code" }))))
+        ),
+      insertIssued: (contacts) =>
+        Ref.modify(state, (s) => {
+          const held = new Set(s.contacts.map((c) => `${c.tenantId}/${c.code}`))
+          for (const contact of contacts) {
+            const key = `${contact.tenantId}/${contact.code}`
+            if (!s.issued.has(key) || held.has(key)) return [key, s] as const
+            held.add(key)
+          }
+          return [null, { ...s, contacts: [...s.contacts, ...contacts] }] as const
+        }).pipe(
+          Effect.flatMap((refused) =>
+            refused === null ? Effect.void : Effect.dieMessage(`${refused} is not an issued code free for a contact`)
+          )
         ),
       codesByUtr: (tenantId, utrs) =>
         Ref.get(state).pipe(

@@ -171,25 +171,23 @@ export const ContactRepoSql = Layer.effect(
           codeWrite
         ),
       // Codes go in in one order, so that concurrent batches wait for each other instead of deadlocking.
-      insertAll: (contacts) => {
-        if (contacts.length === 0) return Effect.void
-        const codes = contacts
-          .map((c) => ({ tenantId: c.tenantId, code: c.code }))
-          .sort((a, b) => codePointOrder(`${a.tenantId}/${a.code}`, `${b.tenantId}/${b.code}`))
+      issueCodes: (tenantId, codes) => {
+        if (codes.length === 0) return Effect.void
+        const sorted = [...codes].sort(codePointOrder)
         const insertCodes = Option.isSome(copyIn)
           ? copyIn.value.rows(
               "contact_codes",
               ["tenantId", "code"],
-              codes.map((c) => [c.tenantId, c.code])
+              sorted.map((code) => [tenantId, code])
             )
-          : sql`INSERT INTO contact_codes ${sql.insert(codes)}`
-        return insertCodes.pipe(
-          Effect.zipRight(insertContacts(contacts)),
-          sql.withTransaction,
-          Effect.asVoid,
-          codeWrite
-        )
+          : sql`INSERT INTO contact_codes ${sql.insert(sorted.map((code) => ({ tenantId, code })))}`
+        return insertCodes.pipe(sql.withTransaction, Effect.asVoid, codeWrite)
       },
+      // The code's foreign key refuses a code never issued, and the code's unique key one a contact holds.
+      insertIssued: (contacts) =>
+        contacts.length === 0
+          ? Effect.void
+          : insertContacts(contacts).pipe(sql.withTransaction, Effect.asVoid, Effect.orDie),
       codesByUtr: (tenantId, utrs) =>
         utrs.length === 0
           ? Effect.succeed(new Map<string, string>())

@@ -71,6 +71,25 @@ interface Draft {
   readonly eventJson: (code: string) => EventJson
 }
 
+/** A draft whose contact's code is issued, and its events' data. */
+interface Coded {
+  readonly rowId: number
+  readonly contact: Contact
+  readonly eventJson: EventJson
+}
+
+/** What a step of saving rows did: the rows it did, and those it failed with their reasons. */
+interface Saved<B> {
+  readonly done: ReadonlyArray<B>
+  readonly failed: ReadonlyArray<ImportRowResult>
+}
+
+/** A batch of rows on its way: those that failed so far, and those still to save. */
+interface Batch<A> {
+  readonly failed: ReadonlyArray<ImportRowResult>
+  readonly rows: ReadonlyArray<A>
+}
+
 export class ContactImport extends Effect.Service<ContactImport>()("core/ContactImport", {
   effect: Effect.gen(function* () {
     const repo = yield* ContactRepo
@@ -191,30 +210,47 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       }).pipe(Effect.withSpan("ContactImport.analyse"))
 
     /**
-     * Codes for the drafts, issued and inserted with their events in one transaction, while the
+     * Codes for the drafts, issued for good in a short transaction of their own while the
      * tenant's codes are locked: racing imports and creates wait for each other instead of
-     * picking the same codes. A store that cannot lock is told by DuplicateKey to pick again; a
-     * store too busy for the transaction just now (StoreBusy) is asked again after a wait.
+     * picking the same codes, and the lock is not held while the contacts are written. A store
+     * that cannot lock is told by DuplicateKey to pick again; a store too busy for the transaction
+     * just now (StoreBusy) is asked again after a wait.
      */
-    const saveTogether = (tenantId: TenantId, drafts: ReadonlyArray<Draft>) =>
+    const issueTogether = (tenantId: TenantId, drafts: ReadonlyArray<Draft>) =>
       transaction(
         Effect.gen(function* () {
           yield* repo.lockCodes(tenantId)
           const bases = [...new Set(drafts.map((draft) => contactCodeBase(draft.contact.name)))]
           const issue = contactCodeIssuer(new Set(yield* repo.issuedCodesAmong(tenantId, bases)))
           // The draft was validated when it was made, and an issued code is valid.
-          const coded = drafts.map(({ contact, eventJson, rowId }) => {
+          const coded = drafts.map(({ contact, eventJson, rowId }): Coded => {
             const code = issue(contact.name)
             return { rowId, contact: trustedInstance(Contact, { ...contact, code }), eventJson: eventJson(code) }
           })
-          yield* repo.insertAll(coded.map((draft) => draft.contact))
+          yield* repo.issueCodes(
+            tenantId,
+            coded.map((draft) => draft.contact.code)
+          )
+          return coded
+        })
+      ).pipe(Effect.retry({ times: CODE_ATTEMPTS - 1 }), retryWhenBusy)
+
+    /**
+     * The coded drafts' contacts and their events, written together in one transaction. A code
+     * issued whose contact is never written (the process stopped, or the row could not be
+     * written) stays issued and unused, as a deleted contact's code does.
+     */
+    const writeTogether = (tenantId: TenantId, coded: ReadonlyArray<Coded>) =>
+      transaction(
+        Effect.gen(function* () {
+          yield* repo.insertIssued(coded.map((draft) => draft.contact))
           yield* outbox.record(
             tenantId,
             coded.flatMap((draft) => creationEvents(draft.contact, draft.eventJson))
           )
           return coded
         })
-      ).pipe(Effect.retry({ times: CODE_ATTEMPTS - 1 }), retryWhenBusy)
+      ).pipe(retryWhenBusy)
 
     const whyNotSaved = (cause: Cause.Cause<DuplicateKey | StoreBusy>) =>
       Option.match(Cause.failureOption(cause), {
@@ -226,43 +262,46 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
       })
 
     /**
-     * Saves the drafts together; when that fails, each one alone, so that one row that cannot be
-     * written never takes the others with it. Each row is saved whole (contact, code and events)
-     * or not at all. A store still too busy after the waits fails the rows it was given: saving
+     * A step of saving rows (issuing their codes, or writing them) made for the rows together;
+     * when that fails, for each one alone, so that one row that cannot be saved never takes the
+     * others with it. A store still too busy after the waits fails the rows it was given: taking
      * them one by one would only wait longer for the same answer.
      */
-    const save = (tenantId: TenantId, drafts: ReadonlyArray<Draft>): Effect.Effect<ReadonlyArray<ImportRowResult>> =>
-      Effect.flatMap(
-        Effect.exit(saveTogether(tenantId, drafts)),
-        Exit.match({
-          onSuccess: (coded) =>
-            Effect.succeed(
-              coded.map(({ contact, rowId }): ImportRowResult => ({
-                rowId,
-                status: "Imported",
-                contactCode: contact.code,
-                reason: null
-              }))
-            ),
-          onFailure: (cause) => {
-            if (Cause.isInterrupted(cause)) return Effect.interrupt
-            const busy = Option.exists(Cause.failureOption(cause), (error) => error instanceof StoreBusy)
-            if (busy || drafts.length <= 1) {
-              return Effect.logError(
-                `Contact import: rows ${drafts.map((draft) => draft.rowId).join(", ")} could not be saved`,
-                cause
-              ).pipe(Effect.as(drafts.map((draft) => failedRow(draft.rowId, whyNotSaved(cause)))))
-            }
-            return Effect.map(
-              Effect.forEach(drafts, (draft) => save(tenantId, [draft])),
-              (results) => results.flat()
+    const eachAloneOnFailure = <A extends { readonly rowId: number }, B>(
+      step: (rows: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, DuplicateKey | StoreBusy>
+    ) => {
+      const run = (rows: ReadonlyArray<A>): Effect.Effect<Saved<B>> =>
+        rows.length === 0
+          ? Effect.succeed({ done: [], failed: [] })
+          : Effect.flatMap(
+              Effect.exit(step(rows)),
+              Exit.match({
+                onSuccess: (done): Effect.Effect<Saved<B>> => Effect.succeed({ done, failed: [] }),
+                onFailure: (cause) => {
+                  if (Cause.isInterrupted(cause)) return Effect.interrupt
+                  const busy = Option.exists(Cause.failureOption(cause), (error) => error instanceof StoreBusy)
+                  if (busy || rows.length <= 1) {
+                    return Effect.logError(
+                      `Contact import: rows ${rows.map((row) => row.rowId).join(", ")} could not be saved`,
+                      cause
+                    ).pipe(Effect.as({ done: [], failed: rows.map((row) => failedRow(row.rowId, whyNotSaved(cause))) }))
+                  }
+                  return Effect.map(
+                    Effect.forEach(rows, (row) => run([row])),
+                    (each) => ({ done: each.flatMap((one) => one.done), failed: each.flatMap((one) => one.failed) })
+                  )
+                }
+              })
             )
-          }
-        })
-      )
+      return run
+    }
 
     /** The batch's skipped rows as failures, and its other rows as contacts ready to be saved. */
-    const draftBatch = (tenant: Tenant, fileName: string, rows: Chunk.Chunk<ContactImportRow>) =>
+    const draftBatch = (
+      tenant: Tenant,
+      fileName: string,
+      rows: Chunk.Chunk<ContactImportRow>
+    ): Effect.Effect<Batch<Draft>> =>
       Effect.gen(function* () {
         const now = yield* clock.now
         const skipped: Array<ImportRowResult> = []
@@ -278,16 +317,33 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
           // Turned into JSON here, while the batch before is being written, not in this batch's transaction.
           drafts.push({ rowId: row.rowId, contact, eventJson: creationEventJson(contact) })
         }
-        return { skipped, drafts }
+        return { failed: skipped, rows: drafts }
       })
 
-    const saveBatch = (
-      tenantId: TenantId,
-      batch: { readonly skipped: ReadonlyArray<ImportRowResult>; readonly drafts: ReadonlyArray<Draft> }
-    ) =>
-      Effect.map(save(tenantId, batch.drafts), (saved) =>
-        [...batch.skipped, ...saved].sort((a, b) => a.rowId - b.rowId)
-      )
+    /** The batch's rows with their codes issued, and its rows failed so far. */
+    const issueBatch = (tenantId: TenantId) => {
+      const issue = eachAloneOnFailure((drafts: ReadonlyArray<Draft>) => issueTogether(tenantId, drafts))
+      return (batch: Batch<Draft>): Effect.Effect<Batch<Coded>> =>
+        Effect.map(issue(batch.rows), ({ done, failed }) => ({ failed: [...batch.failed, ...failed], rows: done }))
+    }
+
+    /** The batch's rows' results, by row number. */
+    const writeBatch = (tenantId: TenantId) => {
+      const write = eachAloneOnFailure((coded: ReadonlyArray<Coded>) => writeTogether(tenantId, coded))
+      return (batch: Batch<Coded>): Effect.Effect<ReadonlyArray<ImportRowResult>> =>
+        Effect.map(write(batch.rows), ({ done, failed }) =>
+          [
+            ...batch.failed,
+            ...failed,
+            ...done.map(({ contact, rowId }): ImportRowResult => ({
+              rowId,
+              status: "Imported",
+              contactCode: contact.code,
+              reason: null
+            }))
+          ].sort((a, b) => a.rowId - b.rowId)
+        )
+    }
 
     const importFor = (
       tenant: Tenant,
@@ -304,9 +360,12 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
           Stream.filter((row) => selected.has(row.rowId)),
           Stream.grouped(IMPORT_BATCH_ROWS),
           Stream.mapEffect((batch) => draftBatch(tenant, file.name, batch)),
-          // The next batch is read, analysed and drafted while this one is being written.
+          // The next batch is read, analysed and drafted while this one's codes are issued.
           Stream.buffer({ capacity: 1 }),
-          Stream.mapEffect((batch) => saveBatch(tenant.id, batch)),
+          Stream.mapEffect(issueBatch(tenant.id)),
+          // The next batch's codes are issued while this one is written.
+          Stream.buffer({ capacity: 1 }),
+          Stream.mapEffect(writeBatch(tenant.id)),
           Stream.runFoldEffect([] as Array<ImportRowResult>, (all, batch) => {
             all.push(...batch)
             return Effect.as(progress(all.length, total), all)

@@ -29,10 +29,12 @@ export class ContactRepo extends Context.Tag("core/ContactRepo")<
     /** Issues the contact's code for good; fails with DuplicateKey "code" when it was ever issued in the tenant. */
     readonly insert: (contact: Contact) => Effect.Effect<void, DuplicateKey>
     /**
-     * Inserts every contact, issuing each one's code, or none of them: DuplicateKey "code" when
-     * any code was ever issued in its tenant (or appears twice).
+     * Issues every code in the tenant for good, for contacts that `insertIssued` writes later, or
+     * none of them: DuplicateKey "code" when any was ever issued in the tenant (or appears twice).
      */
-    readonly insertAll: (contacts: ReadonlyArray<Contact>) => Effect.Effect<void, DuplicateKey>
+    readonly issueCodes: (tenantId: TenantId, codes: ReadonlyArray<string>) => Effect.Effect<void, DuplicateKey>
+    /** Inserts every contact or none of them, each under a code `issueCodes` issued and no contact holds. */
+    readonly insertIssued: (contacts: ReadonlyArray<Contact>) => Effect.Effect<void>
     /**
      * Which of `utrs` (10 digits) some contact of the tenant has on record, with or without the
      * subcontractor role: UTR → that contact's code (the first by code when several share it).

@@ -4,7 +4,7 @@ import { RecordedEvents } from "@cisbook/testkit/RecordedEvents"
 import { utrFor } from "@cisbook/testkit/ImportFixtures"
 import { ManualClock } from "@cisbook/testkit/SystemFakes"
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Exit, Fiber, Layer, Ref, Stream, TestClock } from "effect"
+import { Chunk, Deferred, Effect, Exit, Fiber, Layer, Ref, Stream, TestClock } from "effect"
 import { importColumns } from "../../src/contacts/ImportColumns.js"
 import { CsvUnreadable, type ImportFile } from "../../src/contacts/ImportFile.js"
 import { importTemplateCsv } from "../../src/contacts/ImportTemplate.js"
@@ -349,6 +349,50 @@ describe("ContactImport", () => {
         expect(rows.map((r) => r.rowId)).toEqual([1, 2])
       }).pipe(Effect.provide(testApp()))
     )
+
+    it.effect("the next batch's codes are issued while this one is being written", () =>
+      Effect.gen(function* () {
+        const { imports, stored } = yield* setUp
+        const rows = IMPORT_BATCH_ROWS + 1
+        const result = yield* imports
+          .importRows(
+            manyRows(rows),
+            Array.from({ length: rows }, (_, i) => i + 1)
+          )
+          .pipe(asSupport("acme"))
+        expect(result.imported).toBe(rows)
+        expect(yield* stored).toHaveLength(rows)
+      }).pipe(
+        Effect.provide(
+          appWith((repo) =>
+            Effect.gen(function* () {
+              const secondIssued = yield* Deferred.make<void>()
+              const issues = yield* Ref.make(0)
+              const writes = yield* Ref.make(0)
+              return {
+                ...repo,
+                issueCodes: (tenantId, codes) =>
+                  Effect.zipLeft(
+                    repo.issueCodes(tenantId, codes),
+                    Effect.flatMap(
+                      Ref.getAndUpdate(issues, (n) => n + 1),
+                      (n) => (n === 1 ? Deferred.succeed(secondIssued, undefined) : Effect.void)
+                    )
+                  ),
+                // The first batch's write waits for the second batch's codes: were they issued
+                // only after it, the import would never end.
+                insertIssued: (contacts) =>
+                  Effect.flatMap(
+                    Ref.getAndUpdate(writes, (n) => n + 1),
+                    (n) =>
+                      Effect.zipRight(n === 0 ? Deferred.await(secondIssued) : Effect.void, repo.insertIssued(contacts))
+                  )
+              }
+            })
+          )
+        )
+      )
+    )
   })
 
   describe("when writing fails", () => {
@@ -378,10 +422,46 @@ describe("ContactImport", () => {
           appWith((repo) =>
             Effect.succeed({
               ...repo,
-              insertAll: (contacts) =>
+              insertIssued: (contacts) =>
                 contacts.some((c) => c.name.startsWith("Poison"))
                   ? Effect.die(new Error("the store refuses this row"))
-                  : repo.insertAll(contacts)
+                  : repo.insertIssued(contacts)
+            })
+          )
+        )
+      )
+    )
+
+    it.effect("a row whose code cannot be issued fails alone; the rest of its batch is imported", () =>
+      Effect.gen(function* () {
+        const { events, imports, owner, stored } = yield* setUp
+        const result = yield* imports
+          .importRows(
+            fileOf(
+              header,
+              soleTrader("Good One", "2234567890"),
+              soleTrader("Poison Row", "1097172564"),
+              soleTrader("Good Two", "1123456789")
+            ),
+            [1, 2, 3]
+          )
+          .pipe(asMember(owner, "acme"))
+        expect(result.rows.map((r) => [r.rowId, r.status, r.contactCode])).toEqual([
+          [1, "Imported", "GOODONE"],
+          [2, "Failed", null],
+          [3, "Imported", "GOODTWO"]
+        ])
+        expect((yield* stored).map((c) => c.code)).toEqual(["GOODONE", "GOODTWO"])
+        expect((yield* events).length).toBe(4)
+      }).pipe(
+        Effect.provide(
+          appWith((repo) =>
+            Effect.succeed({
+              ...repo,
+              issueCodes: (tenantId, codes) =>
+                codes.some((code) => code.startsWith("POISON"))
+                  ? Effect.die(new Error("the store refuses this code"))
+                  : repo.issueCodes(tenantId, codes)
             })
           )
         )
@@ -399,10 +479,10 @@ describe("ContactImport", () => {
           appWith((repo) =>
             Effect.map(Ref.make(0), (calls) => ({
               ...repo,
-              insertAll: (contacts) =>
+              issueCodes: (tenantId, codes) =>
                 Ref.getAndUpdate(calls, (n) => n + 1).pipe(
                   Effect.flatMap((n) =>
-                    n === 0 ? Effect.fail(new DuplicateKey({ key: "code" })) : repo.insertAll(contacts)
+                    n === 0 ? Effect.fail(new DuplicateKey({ key: "code" })) : repo.issueCodes(tenantId, codes)
                   )
                 )
             }))
@@ -488,7 +568,8 @@ describe("ContactImport", () => {
         expect(yield* Ref.get(attempts)).toBe(2)
         yield* TestClock.adjust("200 millis")
         const result = yield* Fiber.join(importing)
-        expect(yield* Ref.get(attempts)).toBe(3)
+        // The codes issued at the third try, then the rows written in a transaction of their own.
+        expect(yield* Ref.get(attempts)).toBe(4)
         expect(result).toMatchObject({ imported: 3, failed: 0 })
         expect((yield* stored).map((c) => c.code)).toEqual(["BULKBUI2", "BULKBUI3", "BULKBUIL"])
       }).pipe(Effect.provide(busyStore(2, attempts)))
@@ -511,7 +592,8 @@ describe("ContactImport", () => {
               "The database was too busy to save it, even after waiting a few seconds; import the row again in a minute."
             ])
           )
-          // Tried once and again five times as a batch: not row by row, which would only wait longer.
+          // The codes tried once and again five times as a batch: not row by row, which would only
+          // wait longer; with no code issued, nothing is written.
           expect(yield* Ref.get(attempts)).toBe(6)
           expect(yield* stored).toEqual([])
           expect(yield* events).toEqual([])

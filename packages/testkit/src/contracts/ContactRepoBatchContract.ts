@@ -1,6 +1,6 @@
 import { ContactRepo } from "@cisbook/core/contacts/ContactRepo"
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Exit, Option } from "effect"
 import { everyMember, identity, inserted, newContact, subcontractorFields } from "./ContactRepoContract.js"
 import { type ContractIt, storedTenant } from "./Fixtures.js"
 
@@ -51,33 +51,76 @@ export const contactRepoBatchContract = (it: ContractIt) => {
     })
   )
 
-  it.effect("inserts a batch whole, or none of it when a code was ever issued in the tenant or repeats", () =>
+  it.effect("issues a batch of codes whole, or none of them when one was ever issued in the tenant or repeats", () =>
     Effect.gen(function* () {
       const repo = yield* ContactRepo
       const tenant = yield* storedTenant
       const other = yield* storedTenant
       yield* inserted(other, { code: "BATCH1" })
+      yield* repo.issueCodes(tenant.id, ["BATCH3", "BATCH1", "BATCH2"])
+      expect([...(yield* repo.issuedCodes(tenant.id, "BATCH"))].sort()).toEqual(["BATCH1", "BATCH2", "BATCH3"])
+      // Issued, but no contact holds them yet.
+      expect(yield* repo.findByCodes(tenant.id, ["BATCH1", "BATCH2", "BATCH3"])).toEqual([])
+
+      expect(yield* Effect.flip(repo.issueCodes(tenant.id, ["BATCH4", "BATCH2"]))).toMatchObject({
+        _tag: "DuplicateKey",
+        key: "code"
+      })
+      expect(yield* Effect.flip(repo.issueCodes(tenant.id, ["TWICE", "TWICE"]))).toMatchObject({
+        _tag: "DuplicateKey",
+        key: "code"
+      })
+      const held = yield* inserted(tenant, { code: "HELD" })
+      const gone = yield* inserted(tenant, { code: "GONE" })
+      yield* repo.remove(tenant.id, gone.id)
+      for (const code of [held.code, gone.code]) {
+        expect(yield* Effect.flip(repo.issueCodes(tenant.id, [code]))).toMatchObject({
+          _tag: "DuplicateKey",
+          key: "code"
+        })
+      }
+
+      yield* repo.issueCodes(tenant.id, [])
+      // After a refused batch the codes it held are still free.
+      yield* repo.issueCodes(tenant.id, ["BATCH4", "TWICE"])
+      expect([...(yield* repo.issuedCodes(tenant.id, "BATCH"))].sort()).toEqual([
+        "BATCH1",
+        "BATCH2",
+        "BATCH3",
+        "BATCH4"
+      ])
+    })
+  )
+
+  it.effect("inserts a batch of contacts under the codes issued for them, or none of them", () =>
+    Effect.gen(function* () {
+      const repo = yield* ContactRepo
+      const tenant = yield* storedTenant
       const batch = yield* Effect.all(
         ["BATCH1", "BATCH2", "BATCH3"].map((code) =>
           newContact(tenant, { code, name: `Batch ${code}`, ...subcontractorFields(identity({ utr: "2234567890" })) })
         )
       )
-      yield* repo.insertAll(batch)
+      yield* repo.issueCodes(
+        tenant.id,
+        batch.map((c) => c.code)
+      )
+      yield* repo.insertIssued(batch)
       for (const contact of batch) expect(yield* repo.findByCode(tenant.id, contact.code)).toEqual(Option.some(contact))
+      yield* repo.insertIssued([])
 
-      const fresh = yield* newContact(tenant, { code: "BATCH4" })
-      const clash = yield* newContact(tenant, { code: "BATCH2", name: "Clash" })
-      expect(yield* Effect.flip(repo.insertAll([fresh, clash]))).toMatchObject({ _tag: "DuplicateKey", key: "code" })
-      expect(yield* repo.findByCode(tenant.id, "BATCH4")).toEqual(Option.none())
-
-      const twice = yield* Effect.all([newContact(tenant, { code: "TWICE" }), newContact(tenant, { code: "TWICE" })])
-      expect(yield* Effect.flip(repo.insertAll(twice))).toMatchObject({ _tag: "DuplicateKey", key: "code" })
-      expect(yield* repo.findByCode(tenant.id, "TWICE")).toEqual(Option.none())
-
-      yield* repo.insertAll([])
-      // After a refused batch the codes it held are still free.
-      yield* repo.insertAll([fresh])
-      expect(yield* repo.findByCode(tenant.id, "BATCH4")).toEqual(Option.some(fresh))
+      // A code never issued, or one a contact holds, is a defect, and the batch is not written.
+      yield* repo.issueCodes(tenant.id, ["FRESH"])
+      const fresh = yield* newContact(tenant, { code: "FRESH" })
+      for (const wrong of [
+        yield* newContact(tenant, { code: "NEVER" }),
+        yield* newContact(tenant, { code: "BATCH2" })
+      ]) {
+        expect(Exit.isFailure(yield* Effect.exit(repo.insertIssued([fresh, wrong])))).toBe(true)
+        expect(yield* repo.findByCodes(tenant.id, ["FRESH", "NEVER"])).toEqual([])
+      }
+      yield* repo.insertIssued([fresh])
+      expect(yield* repo.findByCode(tenant.id, "FRESH")).toEqual(Option.some(fresh))
     })
   )
 
@@ -98,7 +141,11 @@ export const contactRepoBatchContract = (it: ContractIt) => {
         newContact(tenant, { code: "NULLTEXT", name: "\\N", externalId: "NULL" }),
         newContact(tenant, { code: "UNICODE", name: "Łódź Bau GmbH — Zoë’s 🏗", externalId: "" })
       ])
-      yield* repo.insertAll(batch)
+      yield* repo.issueCodes(
+        tenant.id,
+        batch.map((c) => c.code)
+      )
+      yield* repo.insertIssued(batch)
       for (const contact of batch) expect(yield* repo.findByCode(tenant.id, contact.code)).toEqual(Option.some(contact))
     })
   )
