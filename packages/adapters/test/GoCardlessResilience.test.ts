@@ -16,7 +16,24 @@ const rateLimited = (headers: Record<string, string>) => {
   return { status: 429, body: json(reply.body), headers: { ...reply.headers, ...headers } }
 }
 const mandate = { status: 200, body: json(exampleOf("mandates", "get")) }
+/** The mandate, with what GoCardless says is left of its 1,000 requests a minute until `resetAt` (epoch ms). */
+const mandateLeaving = (remaining: number, resetAt: number) => ({
+  ...mandate,
+  headers: {
+    "ratelimit-limit": "1000",
+    "ratelimit-remaining": String(remaining),
+    "ratelimit-reset": new Date(resetAt).toUTCString()
+  }
+})
 const payment = { status: 201, body: json(exampleOf("payments", "create")) }
+const newPayment = {
+  amount: 240,
+  currency: "GBP",
+  mandateId: "MD000123",
+  description: "cisbook invoice CB-000001",
+  chargeDate: null,
+  invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+} as const
 
 type Reply =
   { readonly status: number; readonly body: string; readonly headers?: Record<string, string> } | "drop" | "hang"
@@ -29,8 +46,11 @@ interface Seen {
   readonly at: number
 }
 
-/** A GoCardless that answers each request with the next reply of the script (the last one again when it runs out). */
-const scripted = (replies: ReadonlyArray<Reply>) =>
+/**
+ * A GoCardless that answers each request with the next reply of the script (the last one again
+ * when it runs out), to a client for `caller`'s calls.
+ */
+const scripted = (replies: ReadonlyArray<Reply>, caller: "interactive" | "bulk" = "interactive") =>
   Effect.gen(function* () {
     const seen = yield* Ref.make<ReadonlyArray<Seen>>([])
     const client = HttpClient.make((request, url) =>
@@ -67,7 +87,8 @@ const scripted = (replies: ReadonlyArray<Reply>) =>
     )
     const layer = goCardlessDirectDebitOver({
       baseUrl: "https://api-sandbox.gocardless.com",
-      accessToken: Redacted.make("sandbox_token")
+      accessToken: Redacted.make("sandbox_token"),
+      caller
     }).pipe(Layer.provide(Layer.succeed(HttpClient.HttpClient, client)))
     return { seen, provider: yield* Effect.provide(DirectDebit, layer) }
   })
@@ -213,6 +234,92 @@ describe("every GoCardless call is limited in time and tried again when it is sa
         ])
         const refused = yield* Effect.flip(cancelled.cancelMandate("MD123"))
         expect(refused).toMatchObject({ reason: "cancellation_failed", message: "Payment cannot be cancelled" })
+      })
+  )
+})
+
+describe("GoCardless's rate limit: a call waits for its reset when little is left, before it is sent", () => {
+  it.effect("5 requests left: the next call is sent when the budget resets, not before", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([mandateLeaving(5, 3_000), mandate])
+      yield* provider.getMandate("MD123")
+      const next = yield* Effect.fork(provider.getMandate("MD123"))
+      yield* TestClock.adjust(Duration.millis(2_999))
+      expect(yield* times(seen)).toEqual([0])
+      yield* TestClock.adjust(Duration.millis(1))
+      expect((yield* Fiber.join(next)).id).toBe("MD123")
+      expect(yield* times(seen)).toEqual([0, 3_000])
+    })
+  )
+
+  it.effect("6 requests left, or a budget whose reset has passed: the next call is sent at once", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([mandateLeaving(6, 3_000), mandateLeaving(0, 4_000), mandate])
+      yield* provider.getMandate("MD123")
+      yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0])
+      yield* TestClock.adjust(Duration.seconds(4))
+      yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0, 4_000])
+    })
+  )
+
+  it.effect(
+    "a reset further ahead than a request waits: DirectDebitUnavailable at once, with the seconds to wait, unsent",
+    () =>
+      Effect.gen(function* () {
+        const { provider, seen } = yield* scripted([mandateLeaving(0, 42_000), mandate])
+        yield* provider.getMandate("MD123")
+        const defect = defectOf(yield* Effect.exit(provider.createPayment(newPayment, "0f9d5a4e-0001")))
+        expect(defect).toBeInstanceOf(DirectDebitUnavailable)
+        expect(defect).toMatchObject({
+          message: "GoCardless's rate limit is spent until Thu, 01 Jan 1970 00:00:42 GMT: POST /payments was not sent",
+          retryAfterSeconds: 42
+        })
+        expect(yield* Ref.get(seen)).toHaveLength(1)
+      })
+  )
+
+  it.effect("answers without the RateLimit headers, or without a reset, pace nothing", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([
+        mandate,
+        { ...mandate, headers: { "ratelimit-limit": "1000", "ratelimit-remaining": "0" } },
+        mandate
+      ])
+      for (let i = 0; i < 3; i++) yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0, 0])
+    })
+  )
+
+  it.effect(
+    "the billing run's client leaves 100 requests to users' and waits out a whole minute; a user's does not",
+    () =>
+      Effect.gen(function* () {
+        const { provider: user, seen: seenUser } = yield* scripted([mandateLeaving(100, 30_000), mandate])
+        yield* user.getMandate("MD123")
+        yield* user.getMandate("MD123")
+        expect(yield* times(seenUser)).toEqual([0, 0])
+
+        const { provider: run, seen: seenRun } = yield* scripted([mandateLeaving(100, 30_000), payment], "bulk")
+        yield* run.getMandate("MD123")
+        const paced = yield* Effect.fork(run.createPayment(newPayment, "0f9d5a4e-0002"))
+        yield* TestClock.adjust(Duration.millis(29_999))
+        expect(yield* times(seenRun)).toEqual([0])
+        yield* TestClock.adjust(Duration.millis(1))
+        yield* Fiber.join(paced)
+        expect(yield* times(seenRun)).toEqual([0, 30_000])
+
+        // Spent for a minute: the run waits where a user's request would give up.
+        const { provider: runLater, seen: seenLater } = yield* scripted(
+          [mandateLeaving(0, 30_000 + 60_000), mandate],
+          "bulk"
+        )
+        yield* runLater.getMandate("MD123")
+        const waited = yield* Effect.fork(runLater.getMandate("MD123"))
+        yield* TestClock.adjust(Duration.seconds(60))
+        yield* Fiber.join(waited)
+        expect((yield* times(seenLater)).map((at) => at - 30_000)).toEqual([0, 60_000])
       })
   )
 })
