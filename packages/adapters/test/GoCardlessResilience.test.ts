@@ -1,4 +1,4 @@
-import { goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { type GoCardlessCaller, goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
@@ -50,7 +50,7 @@ interface Seen {
  * A GoCardless that answers each request with the next reply of the script (the last one again
  * when it runs out), to a client for `caller`'s calls.
  */
-const scripted = (replies: ReadonlyArray<Reply>, caller: "interactive" | "bulk" = "interactive") =>
+const scripted = (replies: ReadonlyArray<Reply>, caller: GoCardlessCaller = "interactive") =>
   Effect.gen(function* () {
     const seen = yield* Ref.make<ReadonlyArray<Seen>>([])
     const client = HttpClient.make((request, url) =>
@@ -278,6 +278,14 @@ describe("GoCardless's rate limit: a call waits for its reset when little is lef
         })
         expect(yield* Ref.get(seen)).toHaveLength(1)
       })
+  )
+
+  it.effect("an answer of an earlier window, arriving late, does not stand for the later one", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([mandateLeaving(900, 63_000), mandateLeaving(2, 3_000), mandate])
+      for (let i = 0; i < 3; i++) yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0, 0])
+    })
   )
 
   it.effect("answers without the RateLimit headers, or without a reset, pace nothing", () =>

@@ -1,6 +1,6 @@
 import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { Config, ConfigError, Effect, Either, Layer, Redacted } from "effect"
-import type { GoCardlessOptions } from "./GoCardlessDirectDebit.js"
+import type { GoCardlessCaller, GoCardlessOptions } from "./GoCardlessDirectDebit.js"
 import { onFirstCall } from "../OnFirstCall.js"
 import { ownCallHeaders } from "../system/OwnCalls.js"
 import { SANDBOX_PATH } from "./SandboxPath.js"
@@ -99,7 +99,7 @@ export const DirectDebitConfig: Effect.Effect<
   }
 })
 
-const directDebitLive = (caller: "interactive" | "bulk") =>
+const directDebitLive = (caller: GoCardlessCaller) =>
   Layer.unwrapEffect(
     Effect.map(DirectDebitConfig, (options) =>
       onFirstCall(DirectDebit, async () => {

@@ -32,6 +32,9 @@ import {
   unavailable
 } from "./GoCardlessRequest.js"
 
+/** Who calls through a client: users' requests (and the server's workers), or bulk work (the billing run). */
+export type GoCardlessCaller = "interactive" | "bulk"
+
 export interface GoCardlessOptions {
   /** e.g. https://api-sandbox.gocardless.com, or the service's own sandbox. */
   readonly baseUrl: string
@@ -53,7 +56,7 @@ export interface GoCardlessOptions {
    * GoCardless's rate limit down to its last few requests and waits at most 5 seconds for it;
    * `bulk` (the billing run) leaves a tenth of it to users' requests and waits out its reset.
    */
-  readonly caller?: "interactive" | "bulk"
+  readonly caller?: GoCardlessCaller
 }
 
 type Method = "GET" | "POST"
