@@ -85,12 +85,52 @@ const scripted = (replies: ReadonlyArray<Reply>, caller: GoCardlessCaller = "int
         )
       })
     )
-    const layer = goCardlessDirectDebitOver({
+    return { seen, provider: yield* providerOver(client, caller) }
+  })
+
+/** The adapter, for `caller`'s calls, over `client` as GoCardless. */
+const providerOver = (client: HttpClient.HttpClient, caller: GoCardlessCaller) =>
+  Effect.provide(
+    DirectDebit,
+    goCardlessDirectDebitOver({
       baseUrl: "https://api-sandbox.gocardless.com",
       accessToken: Redacted.make("sandbox_token"),
       caller
     }).pipe(Layer.provide(Layer.succeed(HttpClient.HttpClient, client)))
-    return { seen, provider: yield* Effect.provide(DirectDebit, layer) }
+  )
+
+const MINUTE = 60_000
+
+/**
+ * A GoCardless that allows `limit` requests a minute (each minute of the TestClock a window), and
+ * counts every request, as GoCardless does: the mandate with the RateLimit headers, or past the
+ * limit its 429. `served` is each answer's time and status.
+ */
+const budgeted = (limit: number, caller: GoCardlessCaller) =>
+  Effect.gen(function* () {
+    const served = yield* Ref.make<ReadonlyArray<{ readonly at: number; readonly status: number }>>([])
+    const client = HttpClient.make((request) =>
+      Effect.gen(function* () {
+        const at = yield* TestClock.currentTimeMillis
+        const window = at - (at % MINUTE)
+        const counted = (yield* Ref.get(served)).filter((answer) => answer.at >= window).length
+        const reply = counted < limit ? mandate : rateLimited({})
+        yield* Ref.update(served, (all) => [...all, { at, status: reply.status }])
+        return HttpClientResponse.fromWeb(
+          request,
+          new Response(reply.body, {
+            status: reply.status,
+            headers: {
+              "content-type": "application/json",
+              "ratelimit-limit": String(limit),
+              "ratelimit-remaining": String(Math.max(0, limit - counted - 1)),
+              "ratelimit-reset": new Date(window + MINUTE).toUTCString()
+            }
+          })
+        )
+      })
+    )
+    return { served, provider: yield* providerOver(client, caller) }
   })
 
 /** The defect a call died of. */
@@ -328,6 +368,36 @@ describe("GoCardless's rate limit: a call waits for its reset when little is lef
         yield* TestClock.adjust(Duration.seconds(60))
         yield* Fiber.join(waited)
         expect((yield* times(seenLater)).map((at) => at - 30_000)).toEqual([0, 60_000])
+      })
+  )
+
+  it.effect(
+    "the billing run's calls, 4 at a time and more than GoCardless allows a minute, meet no 429: each minute they stop at the reserve",
+    () =>
+      Effect.gen(function* () {
+        const { provider, served } = yield* budgeted(110, "bulk")
+        const calls = 120
+        const run = yield* Effect.fork(
+          Effect.forEach(Array.from({ length: calls }), () => provider.getMandate("MD123"), { concurrency: 4 })
+        )
+        for (let minutes = 0; minutes < 15 && Option.isNone(yield* Fiber.poll(run)); minutes++) {
+          yield* TestClock.adjust(Duration.minutes(1))
+        }
+        expect(yield* Fiber.join(run)).toHaveLength(calls)
+        const answers = yield* Ref.get(served)
+        expect(answers.filter((answer) => answer.status === 429)).toEqual([])
+        expect(answers).toHaveLength(calls)
+        // Each minute the 10 above the reserve of 100, and up to 3 more sent while the 4th call's
+        // answer was on its way; the last minute the rest.
+        const perMinute = Array.from(
+          { length: Math.floor(answers.at(-1)!.at / MINUTE) + 1 },
+          (_, m) => answers.filter((a) => Math.floor(a.at / MINUTE) === m).length
+        )
+        for (const full of perMinute.slice(0, -1)) {
+          expect(full).toBeGreaterThanOrEqual(10)
+          expect(full).toBeLessThanOrEqual(13)
+        }
+        expect(perMinute.at(-1)).toBeLessThanOrEqual(13)
       })
   )
 })
