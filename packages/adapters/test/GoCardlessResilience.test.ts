@@ -1,4 +1,4 @@
-import { goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { type GoCardlessCaller, goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
 import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { DirectDebitFault, DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
@@ -16,7 +16,24 @@ const rateLimited = (headers: Record<string, string>) => {
   return { status: 429, body: json(reply.body), headers: { ...reply.headers, ...headers } }
 }
 const mandate = { status: 200, body: json(exampleOf("mandates", "get")) }
+/** The mandate, with what GoCardless says is left of its 1,000 requests a minute until `resetAt` (epoch ms). */
+const mandateLeaving = (remaining: number, resetAt: number) => ({
+  ...mandate,
+  headers: {
+    "ratelimit-limit": "1000",
+    "ratelimit-remaining": String(remaining),
+    "ratelimit-reset": new Date(resetAt).toUTCString()
+  }
+})
 const payment = { status: 201, body: json(exampleOf("payments", "create")) }
+const newPayment = {
+  amount: 240,
+  currency: "GBP",
+  mandateId: "MD000123",
+  description: "cisbook invoice CB-000001",
+  chargeDate: null,
+  invoice: { id: "0f9d5a4e-5b1a-4c55-9d0e-000000000001", number: "CB-000001" }
+} as const
 
 type Reply =
   { readonly status: number; readonly body: string; readonly headers?: Record<string, string> } | "drop" | "hang"
@@ -29,8 +46,11 @@ interface Seen {
   readonly at: number
 }
 
-/** A GoCardless that answers each request with the next reply of the script (the last one again when it runs out). */
-const scripted = (replies: ReadonlyArray<Reply>) =>
+/**
+ * A GoCardless that answers each request with the next reply of the script (the last one again
+ * when it runs out), to a client for `caller`'s calls.
+ */
+const scripted = (replies: ReadonlyArray<Reply>, caller: GoCardlessCaller = "interactive") =>
   Effect.gen(function* () {
     const seen = yield* Ref.make<ReadonlyArray<Seen>>([])
     const client = HttpClient.make((request, url) =>
@@ -65,11 +85,52 @@ const scripted = (replies: ReadonlyArray<Reply>) =>
         )
       })
     )
-    const layer = goCardlessDirectDebitOver({
+    return { seen, provider: yield* providerOver(client, caller) }
+  })
+
+/** The adapter, for `caller`'s calls, over `client` as GoCardless. */
+const providerOver = (client: HttpClient.HttpClient, caller: GoCardlessCaller) =>
+  Effect.provide(
+    DirectDebit,
+    goCardlessDirectDebitOver({
       baseUrl: "https://api-sandbox.gocardless.com",
-      accessToken: Redacted.make("sandbox_token")
+      accessToken: Redacted.make("sandbox_token"),
+      caller
     }).pipe(Layer.provide(Layer.succeed(HttpClient.HttpClient, client)))
-    return { seen, provider: yield* Effect.provide(DirectDebit, layer) }
+  )
+
+const MINUTE = 60_000
+
+/**
+ * A GoCardless that allows `limit` requests a minute (each minute of the TestClock a window), and
+ * counts every request, as GoCardless does: the mandate with the RateLimit headers, or past the
+ * limit its 429. `served` is each answer's time and status.
+ */
+const budgeted = (limit: number, caller: GoCardlessCaller) =>
+  Effect.gen(function* () {
+    const served = yield* Ref.make<ReadonlyArray<{ readonly at: number; readonly status: number }>>([])
+    const client = HttpClient.make((request) =>
+      Effect.gen(function* () {
+        const at = yield* TestClock.currentTimeMillis
+        const window = at - (at % MINUTE)
+        const counted = (yield* Ref.get(served)).filter((answer) => answer.at >= window).length
+        const reply = counted < limit ? mandate : rateLimited({})
+        yield* Ref.update(served, (all) => [...all, { at, status: reply.status }])
+        return HttpClientResponse.fromWeb(
+          request,
+          new Response(reply.body, {
+            status: reply.status,
+            headers: {
+              "content-type": "application/json",
+              "ratelimit-limit": String(limit),
+              "ratelimit-remaining": String(Math.max(0, limit - counted - 1)),
+              "ratelimit-reset": new Date(window + MINUTE).toUTCString()
+            }
+          })
+        )
+      })
+    )
+    return { served, provider: yield* providerOver(client, caller) }
   })
 
 /** The defect a call died of. */
@@ -213,6 +274,130 @@ describe("every GoCardless call is limited in time and tried again when it is sa
         ])
         const refused = yield* Effect.flip(cancelled.cancelMandate("MD123"))
         expect(refused).toMatchObject({ reason: "cancellation_failed", message: "Payment cannot be cancelled" })
+      })
+  )
+})
+
+describe("GoCardless's rate limit: a call waits for its reset when little is left, before it is sent", () => {
+  it.effect("5 requests left: the next call is sent when the budget resets, not before", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([mandateLeaving(5, 3_000), mandate])
+      yield* provider.getMandate("MD123")
+      const next = yield* Effect.fork(provider.getMandate("MD123"))
+      yield* TestClock.adjust(Duration.millis(2_999))
+      expect(yield* times(seen)).toEqual([0])
+      yield* TestClock.adjust(Duration.millis(1))
+      expect((yield* Fiber.join(next)).id).toBe("MD123")
+      expect(yield* times(seen)).toEqual([0, 3_000])
+    })
+  )
+
+  it.effect("6 requests left, or a budget whose reset has passed: the next call is sent at once", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([mandateLeaving(6, 3_000), mandateLeaving(0, 4_000), mandate])
+      yield* provider.getMandate("MD123")
+      yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0])
+      yield* TestClock.adjust(Duration.seconds(4))
+      yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0, 4_000])
+    })
+  )
+
+  it.effect(
+    "a reset further ahead than a request waits: DirectDebitUnavailable at once, with the seconds to wait, unsent",
+    () =>
+      Effect.gen(function* () {
+        const { provider, seen } = yield* scripted([mandateLeaving(0, 42_000), mandate])
+        yield* provider.getMandate("MD123")
+        const defect = defectOf(yield* Effect.exit(provider.createPayment(newPayment, "0f9d5a4e-0001")))
+        expect(defect).toBeInstanceOf(DirectDebitUnavailable)
+        expect(defect).toMatchObject({
+          message: "GoCardless's rate limit is spent until Thu, 01 Jan 1970 00:00:42 GMT: POST /payments was not sent",
+          retryAfterSeconds: 42
+        })
+        expect(yield* Ref.get(seen)).toHaveLength(1)
+      })
+  )
+
+  it.effect("an answer of an earlier window, arriving late, does not stand for the later one", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([mandateLeaving(900, 63_000), mandateLeaving(2, 3_000), mandate])
+      for (let i = 0; i < 3; i++) yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0, 0])
+    })
+  )
+
+  it.effect("answers without the RateLimit headers, or without a reset, pace nothing", () =>
+    Effect.gen(function* () {
+      const { provider, seen } = yield* scripted([
+        mandate,
+        { ...mandate, headers: { "ratelimit-limit": "1000", "ratelimit-remaining": "0" } },
+        mandate
+      ])
+      for (let i = 0; i < 3; i++) yield* provider.getMandate("MD123")
+      expect(yield* times(seen)).toEqual([0, 0, 0])
+    })
+  )
+
+  it.effect(
+    "the billing run's client leaves 100 requests to users' and waits out a whole minute; a user's does not",
+    () =>
+      Effect.gen(function* () {
+        const { provider: user, seen: seenUser } = yield* scripted([mandateLeaving(100, 30_000), mandate])
+        yield* user.getMandate("MD123")
+        yield* user.getMandate("MD123")
+        expect(yield* times(seenUser)).toEqual([0, 0])
+
+        const { provider: run, seen: seenRun } = yield* scripted([mandateLeaving(100, 30_000), payment], "bulk")
+        yield* run.getMandate("MD123")
+        const paced = yield* Effect.fork(run.createPayment(newPayment, "0f9d5a4e-0002"))
+        yield* TestClock.adjust(Duration.millis(29_999))
+        expect(yield* times(seenRun)).toEqual([0])
+        yield* TestClock.adjust(Duration.millis(1))
+        yield* Fiber.join(paced)
+        expect(yield* times(seenRun)).toEqual([0, 30_000])
+
+        // Spent for a minute: the run waits where a user's request would give up.
+        const { provider: runLater, seen: seenLater } = yield* scripted(
+          [mandateLeaving(0, 30_000 + 60_000), mandate],
+          "bulk"
+        )
+        yield* runLater.getMandate("MD123")
+        const waited = yield* Effect.fork(runLater.getMandate("MD123"))
+        yield* TestClock.adjust(Duration.seconds(60))
+        yield* Fiber.join(waited)
+        expect((yield* times(seenLater)).map((at) => at - 30_000)).toEqual([0, 60_000])
+      })
+  )
+
+  it.effect(
+    "the billing run's calls, 4 at a time and more than GoCardless allows a minute, meet no 429: each minute they stop at the reserve",
+    () =>
+      Effect.gen(function* () {
+        const { provider, served } = yield* budgeted(110, "bulk")
+        const calls = 120
+        const run = yield* Effect.fork(
+          Effect.forEach(Array.from({ length: calls }), () => provider.getMandate("MD123"), { concurrency: 4 })
+        )
+        for (let minutes = 0; minutes < 15 && Option.isNone(yield* Fiber.poll(run)); minutes++) {
+          yield* TestClock.adjust(Duration.minutes(1))
+        }
+        expect(yield* Fiber.join(run)).toHaveLength(calls)
+        const answers = yield* Ref.get(served)
+        expect(answers.filter((answer) => answer.status === 429)).toEqual([])
+        expect(answers).toHaveLength(calls)
+        // Each minute the 10 above the reserve of 100, and up to 3 more sent while the 4th call's
+        // answer was on its way; the last minute the rest.
+        const perMinute = Array.from(
+          { length: Math.floor(answers.at(-1)!.at / MINUTE) + 1 },
+          (_, m) => answers.filter((a) => Math.floor(a.at / MINUTE) === m).length
+        )
+        for (const full of perMinute.slice(0, -1)) {
+          expect(full).toBeGreaterThanOrEqual(10)
+          expect(full).toBeLessThanOrEqual(13)
+        }
+        expect(perMinute.at(-1)).toBeLessThanOrEqual(13)
       })
   )
 })

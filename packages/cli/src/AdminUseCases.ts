@@ -1,7 +1,7 @@
 import { CredentialsCipherLive } from "@cisbook/adapters/credentials/CredentialsKeyConfig"
 import { BillingTermsLive } from "@cisbook/adapters/billing/BillingTermsLive"
 import { DocumentRendererPdf } from "@cisbook/adapters/documents/DocumentRendererPdf"
-import { DirectDebitLive } from "@cisbook/adapters/gocardless/DirectDebitLive"
+import { DirectDebitBulkLive, DirectDebitLive } from "@cisbook/adapters/gocardless/DirectDebitLive"
 import { ProviderEventSignatureLive } from "@cisbook/adapters/gocardless/GoCardlessNotificationSignature"
 import { ApiKeyRepoSql } from "@cisbook/adapters/sql/ApiKeyRepoSql"
 import { BillingInvoiceRepoSql } from "@cisbook/adapters/sql/BillingInvoiceRepoSql"
@@ -153,6 +153,7 @@ export const MandatesLive = Mandates.Default.pipe(
   Layer.provide(Layer.mergeAll(MandateCompletionLive, BillingProfileRepoSql, MandateRepoSql, DirectDebitLive))
 )
 
+/** The billing run, its GoCardless calls paced as bulk work (DirectDebitBulkLive), so that users' requests keep their share. */
 export const BillingRunLive = BillingRun.Default.pipe(
   Layer.provide(WaitingInvoicesLive),
   Layer.provide(
@@ -160,7 +161,7 @@ export const BillingRunLive = BillingRun.Default.pipe(
       BillingInvoiceRepoSql,
       BillingProfileRepoSql,
       BillingTermsLive,
-      DirectDebitLive,
+      DirectDebitBulkLive,
       DocumentRendererPdf,
       MandateRepoSql,
       TransactorSql,

@@ -3,7 +3,11 @@ import { formatApiKey } from "@cisbook/core/apikeys/ApiKey"
 import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { goCardlessDirectDebitOver } from "@cisbook/adapters/gocardless/GoCardlessDirectDebit"
+import { SANDBOX_PATH } from "@cisbook/adapters/gocardless/SandboxPath"
+import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
+import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDebitFaults"
 import { BillingRun } from "@cisbook/core/billing/billinginvoices/BillingRun"
 import { OWN_CALL_HEADER } from "@cisbook/adapters/system/OwnCalls"
 import { acceptedJuneReturn } from "./AcceptedReturn.js"
@@ -19,18 +23,28 @@ const limits = {
   requests: { points: REQUESTS, window: Duration.minutes(1), shared: true }
 }
 
-/** A client that sends from `localAddress` (any 127/8 address is this machine), a connection a request. */
-const senderAt = (localAddress: string) =>
-  Effect.gen(function* () {
-    const address = yield* HttpServer.addressWith(Effect.succeed)
-    const port = address._tag === "TcpAddress" ? address.port : 0
-    const context = yield* Layer.build(
+/** An HTTP client that sends from `localAddress` (any 127/8 address is this machine), a connection a request. */
+const httpFrom = (localAddress: string) =>
+  Effect.map(
+    Layer.build(
       NodeHttpClient.layerWithoutAgent.pipe(
         Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false, localAddress }))
       )
-    )
-    const http = Context.get(context, HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest(HttpClientRequest.prependUrl(`http://127.0.0.1:${port}`))
+    ),
+    Context.get(HttpClient.HttpClient)
+  )
+
+/** The test server's own address. */
+const serverUrl = Effect.map(
+  HttpServer.addressWith(Effect.succeed),
+  (address) => `http://127.0.0.1:${address._tag === "TcpAddress" ? address.port : 0}`
+)
+
+/** A client of the test server that sends from `localAddress`, a connection a request. */
+const senderAt = (localAddress: string) =>
+  Effect.gen(function* () {
+    const http = (yield* httpFrom(localAddress)).pipe(
+      HttpClient.mapRequest(HttpClientRequest.prependUrl(yield* serverUrl))
     )
     /** Sends the request, answering its status, Retry-After, content type and body. */
     return (request: HttpClientRequest.HttpClientRequest) =>
@@ -247,6 +261,49 @@ layer(sandboxed, { excludeTestServices: true, timeout: "180 seconds" })("the san
         expect((yield* get(key)).status).toBe(200)
         expect((yield* get(randomKey())).status).toBe(401)
         expect((yield* elsewhere(mandates)).status).toBe(200)
+      })
+  )
+
+  it.scoped(
+    "GoCardless's adapter, calling the sandbox as it would GoCardless, stops at its reserve by the RateLimit headers: nothing sent past it, no 429",
+    () =>
+      Effect.gen(function* () {
+        const outside = yield* httpFrom("127.0.0.9")
+        const provider = yield* Effect.provide(
+          DirectDebit,
+          goCardlessDirectDebitOver({
+            baseUrl: `${yield* serverUrl}${SANDBOX_PATH}`,
+            accessToken: Redacted.make("sandbox_from_outside")
+          }).pipe(Layer.provide(Layer.succeed(HttpClient.HttpClient, outside)))
+        )
+        const calls = yield* Effect.forEach(Array.from({ length: SANDBOX_REQUESTS }), () =>
+          Effect.exit(provider.getMandate("MD0000000000"))
+        )
+        // A user's request leaves 5 of the budget: the sandbox answers 15 (an unknown mandate is
+        // its 404), then the budget's reset is a minute ahead, longer than a request waits.
+        const answeredCount = SANDBOX_REQUESTS - 5
+        for (const answered of calls.slice(0, answeredCount)) {
+          expect(Exit.isFailure(answered) && Option.getOrUndefined(Cause.failureOption(answered.cause))).toMatchObject({
+            _tag: "DirectDebitRefused",
+            reason: "resource_not_found"
+          })
+        }
+        for (const held of calls.slice(answeredCount)) {
+          const defect = Exit.isFailure(held) ? Option.getOrUndefined(Cause.dieOption(held.cause)) : undefined
+          expect(defect).toBeInstanceOf(DirectDebitUnavailable)
+          expect(defect).toMatchObject({
+            message: expect.stringMatching(
+              /^GoCardless's rate limit is spent until .+ GMT: GET \/sandbox\/gocardless\/mandates\/MD0000000000 was not sent$/
+            )
+          })
+          const { retryAfterSeconds } = defect as DirectDebitUnavailable
+          expect(retryAfterSeconds).toBeGreaterThanOrEqual(1)
+          expect(retryAfterSeconds).toBeLessThanOrEqual(60)
+        }
+        // The calls held were never sent: the address still has its 5.
+        const next = yield* (yield* senderAt("127.0.0.9"))(HttpClientRequest.get(`${SANDBOX_PATH}/mandates`))
+        expect(next.status).toBe(200)
+        expect(next.rateLimit.remaining).toBe("4")
       })
   )
 })

@@ -1,6 +1,6 @@
 import { DirectDebit } from "@cisbook/core/billing/mandates/DirectDebit"
 import { Config, ConfigError, Effect, Either, Layer, Redacted } from "effect"
-import type { GoCardlessOptions } from "./GoCardlessDirectDebit.js"
+import type { GoCardlessCaller, GoCardlessOptions } from "./GoCardlessDirectDebit.js"
 import { onFirstCall } from "../OnFirstCall.js"
 import { ownCallHeaders } from "../system/OwnCalls.js"
 import { SANDBOX_PATH } from "./SandboxPath.js"
@@ -99,19 +99,30 @@ export const DirectDebitConfig: Effect.Effect<
   }
 })
 
-/**
- * Direct debits through GoCardless's API (see DirectDebitConfig), every call measured. The
- * configuration is read, and refused, when the layer is built; the adapter, with its HTTP client
- * and its metrics, is imported at the first call (see onFirstCall).
- */
-export const DirectDebitLive = Layer.unwrapEffect(
-  Effect.map(DirectDebitConfig, (options) =>
-    onFirstCall(DirectDebit, async () => {
-      const [{ goCardlessDirectDebit }, { measuredPort }] = await Promise.all([
-        import("./GoCardlessDirectDebit.js"),
-        import("../metrics/ProviderCallMetrics.js")
-      ])
-      return goCardlessDirectDebit(options).pipe(measuredPort(DirectDebit, "gocardless"))
-    })
+const directDebitLive = (caller: GoCardlessCaller) =>
+  Layer.unwrapEffect(
+    Effect.map(DirectDebitConfig, (options) =>
+      onFirstCall(DirectDebit, async () => {
+        const [{ goCardlessDirectDebit }, { measuredPort }] = await Promise.all([
+          import("./GoCardlessDirectDebit.js"),
+          import("../metrics/ProviderCallMetrics.js")
+        ])
+        return goCardlessDirectDebit({ ...options, caller }).pipe(measuredPort(DirectDebit, "gocardless"))
+      })
+    )
   )
-)
+
+/**
+ * Direct debits through GoCardless's API (see DirectDebitConfig), every call measured, for users'
+ * requests and the server's workers. The configuration is read, and refused, when the layer is
+ * built; the adapter, with its HTTP client and its metrics, is imported at the first call (see
+ * onFirstCall). The layer is one client, with one budget of GoCardless's rate limit, for every
+ * caller it is provided to.
+ */
+export const DirectDebitLive = directDebitLive("interactive")
+
+/**
+ * DirectDebitLive for bulk work (the billing run): it leaves a tenth of GoCardless's rate limit
+ * to users' requests, and waits out the limit's reset rather than give up (see bulkPolicy).
+ */
+export const DirectDebitBulkLive = directDebitLive("bulk")

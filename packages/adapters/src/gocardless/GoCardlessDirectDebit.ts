@@ -23,7 +23,17 @@ import {
   PaymentBody,
   PaymentsPageBody
 } from "./GoCardlessWire.js"
-import { defaultPolicy, type GoCardlessAnswer, goCardlessRequest, unavailable } from "./GoCardlessRequest.js"
+import { makeGoCardlessBudget } from "./GoCardlessBudget.js"
+import {
+  bulkPolicy,
+  type GoCardlessAnswer,
+  goCardlessRequest,
+  interactivePolicy,
+  unavailable
+} from "./GoCardlessRequest.js"
+
+/** Who calls through a client: users' requests (and the server's workers), or bulk work (the billing run). */
+export type GoCardlessCaller = "interactive" | "bulk"
 
 export interface GoCardlessOptions {
   /** e.g. https://api-sandbox.gocardless.com, or the service's own sandbox. */
@@ -41,6 +51,12 @@ export interface GoCardlessOptions {
    * so (`will_attempt_retry`); false unless given.
    */
   readonly successPlus?: boolean
+  /**
+   * Who calls through this client: `interactive` (users' requests, the default) may spend
+   * GoCardless's rate limit down to its last few requests and waits at most 5 seconds for it;
+   * `bulk` (the billing run) leaves a tenth of it to users' requests and waits out its reset.
+   */
+  readonly caller?: GoCardlessCaller
 }
 
 type Method = "GET" | "POST"
@@ -76,7 +92,8 @@ const decodeError = Schema.decodeUnknown(Schema.parseJson(ErrorBody))
  * The DirectDebit port over GoCardless's API, in its own wire format: bearer token,
  * `GoCardless-Version`, JSON envelopes named after the resource, an `Idempotency-Key` on every
  * creation (a retried create answers the resource it made). Every call goes through
- * goCardlessRequest (time limit, retries of what is safe to repeat, GoCardless unavailable). An
+ * goCardlessRequest (time limit, retries of what is safe to repeat, GoCardless unavailable, paced
+ * by the client's one budget of GoCardless's rate limit, see GoCardlessBudget). An
  * action (fulfil, cancel, retry) is sent once: GoCardless does not deduplicate actions, so one
  * whose outcome is unknown is never sent again but answered by reading its resource (see `act`).
  * `validation_failed` and `invalid_state` bodies (and an unknown id, `resource_not_found`) are
@@ -88,7 +105,8 @@ export const goCardlessDirectDebitOver = (options: GoCardlessOptions) =>
     DirectDebit,
     Effect.gen(function* () {
       const http = yield* HttpClient.HttpClient
-      const request = goCardlessRequest(http, defaultPolicy(options.timeout))
+      const policy = options.caller === "bulk" ? bulkPolicy(options.timeout) : interactivePolicy(options.timeout)
+      const request = goCardlessRequest(http, policy, yield* makeGoCardlessBudget)
       const base = options.baseUrl.replace(/\/+$/, "")
       const pageLimit = Math.min(options.pageLimit ?? MAX_PAGE_LIMIT, MAX_PAGE_LIMIT)
 

@@ -2,8 +2,10 @@ import { DirectDebitUnavailable } from "@cisbook/core/billing/mandates/DirectDeb
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Data, Duration, Effect, Either, Option, Random } from "effect"
-import { goCardlessRetries } from "../metrics/ProviderCallMetrics.js"
+import { goCardlessBudgetPauses, goCardlessRetries } from "../metrics/ProviderCallMetrics.js"
+import type { GoCardlessBudget } from "./GoCardlessBudget.js"
 import { DEFAULT_TIMEOUT } from "./GoCardlessTimeout.js"
+import { pauseOf } from "./HeaderPause.js"
 
 /** GoCardless's answer to one call, read whole within the call's time limit. */
 export interface GoCardlessAnswer {
@@ -19,27 +21,39 @@ export interface RequestPolicy {
   readonly tries: number
   /** The pause before the second try; doubled before each next one, with jitter. */
   readonly backoff: Duration.Duration
-  /** The longest pause GoCardless may ask for (Retry-After, RateLimit-Reset) that a request still waits. */
+  /**
+   * The longest pause a call still waits: one GoCardless asks for (Retry-After, RateLimit-Reset),
+   * or one until its rate limit resets (see `reserve`).
+   */
   readonly longestWait: Duration.Duration
+  /**
+   * The requests of GoCardless's budget this caller leaves to others: with no more than this many
+   * left (RateLimit-Remaining) a call waits for the budget's reset before it is sent.
+   */
+  readonly reserve: number
 }
 
-export const defaultPolicy = (timeout: Duration.Duration = DEFAULT_TIMEOUT): RequestPolicy => ({
+/** A user's request: waits little, and may spend the budget down to its last few calls. */
+export const interactivePolicy = (timeout: Duration.Duration = DEFAULT_TIMEOUT): RequestPolicy => ({
   timeout,
   tries: 3,
   backoff: Duration.millis(500),
-  longestWait: Duration.seconds(5)
+  longestWait: Duration.seconds(5),
+  reserve: 5
+})
+
+/**
+ * Bulk work (the billing run): waits out a whole rate-limit window (a minute, and leeway for the
+ * clocks' difference), and leaves a tenth of GoCardless's 1,000 a minute to users' requests.
+ */
+export const bulkPolicy = (timeout: Duration.Duration = DEFAULT_TIMEOUT): RequestPolicy => ({
+  ...interactivePolicy(timeout),
+  longestWait: Duration.seconds(90),
+  reserve: 100
 })
 
 /** What the client is told to wait when GoCardless stays unavailable and did not say for how long. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30
-
-/** A header's pause: whole seconds, or an HTTP date (as GoCardless's RateLimit-Reset is) from `now`. */
-const pauseOf = (value: string | undefined, now: number): Option.Option<Duration.Duration> => {
-  if (value === undefined || value.trim() === "") return Option.none()
-  if (/^\d+$/.test(value.trim())) return Option.some(Duration.seconds(Number(value.trim())))
-  const at = Date.parse(value)
-  return Number.isNaN(at) ? Option.none() : Option.some(Duration.millis(Math.max(0, at - now)))
-}
 
 /**
  * The pause GoCardless asked for: `Retry-After`, else `RateLimit-Reset` when its rate limit is
@@ -90,12 +104,36 @@ export const unavailable = (unknown: OutcomeUnknown) =>
  * with OutcomeUnknown, never sent again. When GoCardless stays unavailable (or asks for a pause
  * longer than a request can wait) the call dies with DirectDebitUnavailable, carrying how long to
  * wait; any other answer is the caller's to read.
+ *
+ * Every try is paced by the client's `budget`, which every answer's RateLimit-* headers update:
+ * with no more than `policy.reserve` requests left, a try waits for the budget's reset, or, when
+ * that is longer than `policy.longestWait`, dies with DirectDebitUnavailable unsent (as a 429
+ * would, without spending a request GoCardless would refuse).
  */
 export const goCardlessRequest =
-  (http: HttpClient.HttpClient, policy: RequestPolicy) =>
+  (http: HttpClient.HttpClient, policy: RequestPolicy, budget: GoCardlessBudget) =>
   (request: HttpClientRequest.HttpClientRequest): Effect.Effect<GoCardlessAnswer, OutcomeUnknown> => {
     const what = `${request.method} ${new URL(request.url).pathname}`
-    const once = http.execute(request).pipe(
+    const paced = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const pause = yield* budget.pauseBefore(policy.reserve, now)
+      if (Option.isNone(pause)) return
+      if (Duration.greaterThan(pause.value, policy.longestWait)) {
+        goCardlessBudgetPauses.inc({ outcome: "unavailable" })
+        return yield* Effect.die(
+          new DirectDebitUnavailable({
+            message: `GoCardless's rate limit is spent until ${new Date(now + Duration.toMillis(pause.value)).toUTCString()}: ${what} was not sent`,
+            retryAfterSeconds: retryAfterSecondsOf(pause)
+          })
+        )
+      }
+      goCardlessBudgetPauses.inc({ outcome: "waited" })
+      yield* Effect.logInfo("GoCardless's rate limit is nearly spent; waiting for its reset").pipe(
+        Effect.annotateLogs({ call: what, after: Duration.format(pause.value) })
+      )
+      yield* Effect.sleep(pause.value)
+    })
+    const sent = http.execute(request).pipe(
       Effect.flatMap((response) =>
         Effect.map(response.text, (text): GoCardlessAnswer => ({
           status: response.status,
@@ -104,6 +142,7 @@ export const goCardlessRequest =
         }))
       ),
       Effect.scoped,
+      Effect.tap((answer) => Effect.flatMap(Clock.currentTimeMillis, (now) => budget.heard(answer.headers, now))),
       Effect.mapError((error) => `could not be reached (${error.message})`),
       Effect.timeoutFail({
         duration: policy.timeout,
@@ -117,7 +156,8 @@ export const goCardlessRequest =
       })
     const attempt = (tried: number): Effect.Effect<GoCardlessAnswer, OutcomeUnknown> =>
       Effect.gen(function* () {
-        const outcome = yield* Effect.either(once)
+        yield* paced
+        const outcome = yield* Effect.either(sent)
         if (Either.isRight(outcome) && !transientStatus(outcome.right.status)) return outcome.right
         const now = yield* Clock.currentTimeMillis
         const asked = Either.isRight(outcome) ? askedPause(outcome.right, now) : Option.none()

@@ -54,3 +54,10 @@ export const goCardlessRetries = new Prometheus.Counter({
   help: "GoCardless calls tried again after a network error or time-out (reason network), a 5xx or a 429 (reason the status)",
   labelNames: ["reason"] as const
 })
+
+/** GoCardless calls held for its rate limit (RateLimit-Remaining at the caller's reserve): waited for its reset, or given up unsent. */
+export const goCardlessBudgetPauses = new Prometheus.Counter({
+  name: "cisbook_gocardless_budget_pauses_total",
+  help: "GoCardless calls held before they were sent because its rate limit was nearly spent: waited for its reset (outcome waited), or given up as unavailable unsent (outcome unavailable)",
+  labelNames: ["outcome"] as const
+})
