@@ -363,9 +363,10 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
           // The next batch is read, analysed and drafted while this one's codes are issued.
           Stream.buffer({ capacity: 1 }),
           Stream.mapEffect(issueBatch(tenant.id)),
-          // The next batch's codes are issued while this one is written.
+          // The next batch's codes are issued while this one is written, and two batches are
+          // written at once (each in its own transaction; their results kept in row order).
           Stream.buffer({ capacity: 1 }),
-          Stream.mapEffect(writeBatch(tenant.id)),
+          Stream.mapEffect(writeBatch(tenant.id), { concurrency: 2 }),
           Stream.runFoldEffect([] as Array<ImportRowResult>, (all, batch) => {
             all.push(...batch)
             return Effect.as(progress(all.length, total), all)

@@ -516,21 +516,34 @@ describe("ContactImport", () => {
         Effect.provide(
           UseCasesLive.pipe(
             Layer.provide(
-              Layer.effect(
-                EventOutbox,
-                Effect.gen(function* () {
-                  const outbox = yield* EventOutbox
-                  const calls = yield* Ref.make(0)
-                  return {
-                    record: (tenantId, newEvents) =>
-                      Ref.getAndUpdate(calls, (n) => n + 1).pipe(
-                        Effect.flatMap((n) =>
-                          // Call 0 is the tenant's first batch; call 1 the second: interrupt it mid-write.
-                          n === 1 ? Effect.interrupt : outbox.record(tenantId, newEvents)
+              Layer.mergeAll(
+                Layer.effect(
+                  EventOutbox,
+                  Effect.gen(function* () {
+                    const outbox = yield* EventOutbox
+                    const calls = yield* Ref.make(0)
+                    return {
+                      record: (tenantId, newEvents) =>
+                        Ref.getAndUpdate(calls, (n) => n + 1).pipe(
+                          Effect.flatMap((n) =>
+                            // Call 0 is the tenant's first batch; call 1 the second: interrupt it mid-write.
+                            n === 1 ? Effect.interrupt : outbox.record(tenantId, newEvents)
+                          )
                         )
-                      )
-                  }
-                })
+                    }
+                  })
+                ),
+                // Two batches are written at once, each in its own transaction. The memory store
+                // cannot isolate concurrent transactions (one that fails puts back what the other
+                // wrote since it began), so here they take turns, as a database isolates them.
+                Layer.effect(
+                  Transactor,
+                  Effect.gen(function* () {
+                    const { transaction } = yield* Transactor
+                    const turn = yield* Effect.makeSemaphore(1)
+                    return { transaction: (effect) => turn.withPermits(1)(transaction(effect)) }
+                  })
+                )
               )
             ),
             Layer.provideMerge(MemoryPorts),
