@@ -396,20 +396,18 @@ describe("ContactImport", () => {
   })
 
   describe("when writing fails", () => {
+    /** Three rows, the store refusing the second ("Poison Row") in the test's own way. */
+    const poisonInTheMiddle = fileOf(
+      header,
+      soleTrader("Good One", "2234567890"),
+      soleTrader("Poison Row", "1097172564"),
+      soleTrader("Good Two", "1123456789")
+    )
+
     it.effect("a row that cannot be written fails alone; the rest of its batch is imported", () =>
       Effect.gen(function* () {
         const { events, imports, owner, stored } = yield* setUp
-        const result = yield* imports
-          .importRows(
-            fileOf(
-              header,
-              soleTrader("Good One", "2234567890"),
-              soleTrader("Poison Row", "1097172564"),
-              soleTrader("Good Two", "1123456789")
-            ),
-            [1, 2, 3]
-          )
-          .pipe(asMember(owner, "acme"))
+        const result = yield* imports.importRows(poisonInTheMiddle, [1, 2, 3]).pipe(asMember(owner, "acme"))
         expect(result.rows.map((r) => [r.rowId, r.status, r.reason])).toEqual([
           [1, "Imported", null],
           [2, "Failed", "It could not be saved because of an error on our side; import the row again."],
@@ -435,17 +433,7 @@ describe("ContactImport", () => {
     it.effect("a row whose code cannot be issued fails alone; the rest of its batch is imported", () =>
       Effect.gen(function* () {
         const { events, imports, owner, stored } = yield* setUp
-        const result = yield* imports
-          .importRows(
-            fileOf(
-              header,
-              soleTrader("Good One", "2234567890"),
-              soleTrader("Poison Row", "1097172564"),
-              soleTrader("Good Two", "1123456789")
-            ),
-            [1, 2, 3]
-          )
-          .pipe(asMember(owner, "acme"))
+        const result = yield* imports.importRows(poisonInTheMiddle, [1, 2, 3]).pipe(asMember(owner, "acme"))
         expect(result.rows.map((r) => [r.rowId, r.status, r.contactCode])).toEqual([
           [1, "Imported", "GOODONE"],
           [2, "Failed", null],
