@@ -12,15 +12,7 @@ export const BillingProfileRepoMemory = Layer.effect(
     return BillingProfileRepo.of({
       get: (userId) => Effect.map(Ref.get(state), (all) => Option.fromNullable(all.get(userId))),
       getOf: (userIds) =>
-        Effect.map(
-          Ref.get(state),
-          (all) =>
-            new Map(
-              userIds.flatMap((userId) =>
-                Option.toArray(Option.fromNullable(all.get(userId))).map((a) => [userId, a] as const)
-              )
-            )
-        ),
+        Effect.map(Ref.get(state), (all) => new Map([...all].filter(([userId]) => userIds.includes(userId)))),
       put: (userId, address) => Ref.update(state, (all) => new Map(all).set(userId, address))
     })
   })

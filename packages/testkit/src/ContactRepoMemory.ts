@@ -13,6 +13,9 @@ interface State {
   readonly issued: ReadonlySet<string>
 }
 
+/** A code as `State.issued` holds it. */
+const codeKey = (tenantId: TenantId, code: string) => `${tenantId}/${code}`
+
 const searchable = (c: Contact) =>
   [
     c.name,
@@ -126,7 +129,7 @@ export const ContactRepoMemory = Layer.effect(
         Ref.modify(state, (s) => {
           const issued = new Set(s.issued)
           for (const code of codes) {
-            const key = `${tenantId}/${code}`
+            const key = codeKey(tenantId, code)
             if (issued.has(key)) return [false, s] as const
             issued.add(key)
           }
@@ -136,9 +139,9 @@ export const ContactRepoMemory = Layer.effect(
         ),
       insertIssued: (contacts) =>
         Ref.modify(state, (s) => {
-          const held = new Set(s.contacts.map((c) => `${c.tenantId}/${c.code}`))
+          const held = new Set(s.contacts.map((c) => codeKey(c.tenantId, c.code)))
           for (const contact of contacts) {
-            const key = `${contact.tenantId}/${contact.code}`
+            const key = codeKey(contact.tenantId, contact.code)
             if (!s.issued.has(key) || held.has(key)) return [key, s] as const
             held.add(key)
           }
@@ -164,7 +167,7 @@ export const ContactRepoMemory = Layer.effect(
         ),
       insert: (contact) =>
         Ref.modify(state, (s) => {
-          const key = `${contact.tenantId}/${contact.code}`
+          const key = codeKey(contact.tenantId, contact.code)
           if (s.issued.has(key)) return [false, s] as const
           return [true, { contacts: [...s.contacts, contact], issued: new Set(s.issued).add(key) }] as const
         }).pipe(

@@ -183,7 +183,8 @@ export const ContactRepoSql = Layer.effect(
           : sql`INSERT INTO contact_codes ${sql.insert(sorted.map((code) => ({ tenantId, code })))}`
         return insertCodes.pipe(sql.withTransaction, Effect.asVoid, codeWrite)
       },
-      // The code's foreign key refuses a code never issued, and the code's unique key one a contact holds.
+      // The code's foreign key refuses a code never issued, and the code's unique key one a contact
+      // holds. In a transaction (a savepoint within the caller's), as COPY runs on a transaction's connection.
       insertIssued: (contacts) =>
         contacts.length === 0
           ? Effect.void

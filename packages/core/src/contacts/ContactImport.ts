@@ -1,4 +1,4 @@
-import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
+import { Cause, Chunk, Effect, Option, Stream } from "effect"
 import { CurrentTenant } from "../tenants/CurrentTenant.js"
 import { Contact } from "./Contact.js"
 import { contactCodeBase, contactCodeIssuer } from "./ContactCode.js"
@@ -270,29 +270,29 @@ export class ContactImport extends Effect.Service<ContactImport>()("core/Contact
     const eachAloneOnFailure = <A extends { readonly rowId: number }, B>(
       step: (rows: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, DuplicateKey | StoreBusy>
     ) => {
-      const run = (rows: ReadonlyArray<A>): Effect.Effect<Saved<B>> =>
-        rows.length === 0
-          ? Effect.succeed({ done: [], failed: [] })
-          : Effect.flatMap(
-              Effect.exit(step(rows)),
-              Exit.match({
-                onSuccess: (done): Effect.Effect<Saved<B>> => Effect.succeed({ done, failed: [] }),
-                onFailure: (cause) => {
-                  if (Cause.isInterrupted(cause)) return Effect.interrupt
-                  const busy = Option.exists(Cause.failureOption(cause), (error) => error instanceof StoreBusy)
-                  if (busy || rows.length <= 1) {
-                    return Effect.logError(
-                      `Contact import: rows ${rows.map((row) => row.rowId).join(", ")} could not be saved`,
-                      cause
-                    ).pipe(Effect.as({ done: [], failed: rows.map((row) => failedRow(row.rowId, whyNotSaved(cause))) }))
-                  }
-                  return Effect.map(
-                    Effect.forEach(rows, (row) => run([row])),
-                    (each) => ({ done: each.flatMap((one) => one.done), failed: each.flatMap((one) => one.failed) })
-                  )
-                }
+      const run = (rows: ReadonlyArray<A>): Effect.Effect<Saved<B>> => {
+        if (rows.length === 0) return Effect.succeed({ done: [], failed: [] })
+        return step(rows).pipe(
+          Effect.map((done): Saved<B> => ({ done, failed: [] })),
+          Effect.catchAllCause((cause) => {
+            if (Cause.isInterrupted(cause)) return Effect.interrupt
+            const busy = Option.exists(Cause.failureOption(cause), (error) => error instanceof StoreBusy)
+            if (busy || rows.length <= 1) {
+              return Effect.logError(
+                `Contact import: rows ${rows.map((row) => row.rowId).join(", ")} could not be saved`,
+                cause
+              ).pipe(Effect.as({ done: [], failed: rows.map((row) => failedRow(row.rowId, whyNotSaved(cause))) }))
+            }
+            return Effect.map(
+              Effect.forEach(rows, (row) => run([row])),
+              (each) => ({
+                done: each.flatMap((one) => one.done),
+                failed: each.flatMap((one) => one.failed)
               })
             )
+          })
+        )
+      }
       return run
     }
 

@@ -7,12 +7,12 @@ export const operationsOf = (spec: Json): ReadonlyArray<readonly [path: string, 
     (Object.entries(item) as Array<[string, Json]>).map(([method, operation]) => [path, method, operation] as const)
   )
 
-/** An `application/problem+json` content of one status, with its example: a problem the server writes itself. */
 /** The Retry-After header of a 503 answer: a new object each time, as the document is mutated later. */
 export const retryAfterHeaders = (): Json => ({
   "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } }
 })
 
+/** An `application/problem+json` content of one status, with its example: a problem the server writes itself. */
 export const problemJsonContent = (status: number, title: string, detail: string): Json => ({
   "application/problem+json": {
     schema: {
